@@ -1,0 +1,57 @@
+//! Parse coverage over files of one formula a line.
+//!
+//! `cargo run --release --example coverage -- FILE...` (default: the three files of
+//! `../shared/corpus-real/`). Prints, per file, how many lines parse, and the most frequent
+//! error messages with an example line each.
+
+use std::collections::HashMap;
+
+fn main() {
+    let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    if paths.is_empty() {
+        paths = [
+            "d2l_display.txt",
+            "d2l_inline.txt",
+            "im2latex100k_norm_test_val.txt",
+        ]
+        .iter()
+        .map(|f| format!("../shared/corpus-real/{f}"))
+        .collect();
+    }
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("cannot read {path}");
+            continue;
+        };
+        let mut total = 0;
+        let mut ok = 0;
+        let mut warned = 0;
+        let mut failures: HashMap<String, (usize, String)> = HashMap::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            total += 1;
+            match eqmap::parse(line) {
+                Ok(parsed) => {
+                    ok += 1;
+                    if !parsed.warnings.is_empty() {
+                        warned += 1;
+                    }
+                }
+                Err(error) => {
+                    let key = error.message(eqmap::Lang::En);
+                    let entry = failures.entry(key).or_insert((0, line.to_string()));
+                    entry.0 += 1;
+                }
+            }
+        }
+        let share = 100.0 * ok as f64 / total.max(1) as f64;
+        println!(
+            "{path}: {ok}/{total} parse ({share:.2}%), {warned} with unknown-command warnings"
+        );
+        let mut ranked: Vec<_> = failures.into_iter().collect();
+        ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+        for (message, (count, example)) in ranked.iter().take(25) {
+            let example: String = example.chars().take(140).collect();
+            println!("  {count:>5}  {message}\n         e.g. {example}");
+        }
+    }
+}

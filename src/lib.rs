@@ -1,0 +1,12 @@
+//! eqmap reads the math of ML papers the way a good teacher does.
+//!
+//! Layers, with dependencies pointing one way (see `src/README.md`):
+//! [`syntax`] (LaTeX → typed tree with spans) → [`report`] (text, tables, JSON). The command
+//! line in `main.rs` only turns arguments into calls of this library.
+
+pub mod lang;
+pub mod report;
+pub mod syntax;
+
+pub use lang::Lang;
+pub use syntax::{parse, parse_with, Limits, Parsed};

@@ -1,0 +1,204 @@
+//! Errors and warnings rendered under their source, with carets.
+//!
+//! Spans are bytes; columns are counted in display width (a Hangul syllable or a CJK
+//! character is two columns wide), so the caret sits under the right character whatever was
+//! pasted.
+
+use crate::lang::Lang;
+use crate::syntax::ast::Span;
+use crate::syntax::error::{ParseError, Warning};
+use unicode_width::UnicodeWidthChar;
+
+/// One labelled place in the source.
+#[derive(Debug, Clone)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What to say there.
+    pub text: String,
+}
+
+/// Renders a parse error with a caret under the source (and a second label at the opening
+/// delimiter of an unclosed one).
+pub fn render_error(source: &str, error: &ParseError, lang: Lang) -> String {
+    let secondary = error
+        .opened
+        .zip(error.opened_label(lang))
+        .map(|(span, text)| Label { span, text });
+    render(
+        source,
+        lang.pick("오류", "error"),
+        &error.message(lang),
+        &Label {
+            span: error.span,
+            text: error.label(lang),
+        },
+        secondary.as_ref(),
+    )
+}
+
+/// Renders a warning with a caret under the source.
+pub fn render_warning(source: &str, warning: &Warning, lang: Lang) -> String {
+    render(
+        source,
+        lang.pick("경고", "warning"),
+        &warning.message(lang),
+        &Label {
+            span: warning.span,
+            text: String::new(),
+        },
+        None,
+    )
+}
+
+/// Renders `message` with `primary` marked by `^` and `secondary` by `-`. A long line is cut
+/// to a window around the marks, with `…` where it was cut.
+pub fn render(
+    source: &str,
+    severity: &str,
+    message: &str,
+    primary: &Label,
+    secondary: Option<&Label>,
+) -> String {
+    let mut out = format!("{severity}: {message}\n");
+    let (line_no, line_start, line) = line_of(source, primary.span.start);
+    let same_line = |s: &&Label| line_of(source, s.span.start).0 == line_no;
+    if let Some(secondary) = secondary.filter(|s| !same_line(s)) {
+        let (other_no, other_start, other_line) = line_of(source, secondary.span.start);
+        let span = shift(secondary.span, other_start);
+        let (window, prefix) = window(other_line, span, span);
+        let shown = displayed(window, prefix);
+        push_line(&mut out, other_no, &shown);
+        push_marks(
+            &mut out,
+            &shown,
+            &[(shift_window(span, prefix), '-', &secondary.text)],
+        );
+    }
+    let primary_span = shift(primary.span, line_start);
+    let secondary_span = secondary
+        .filter(same_line)
+        .map(|s| shift(s.span, line_start));
+    let (window, prefix) = window(line, primary_span, secondary_span.unwrap_or(primary_span));
+    let shown = displayed(window, prefix);
+    push_line(&mut out, line_no, &shown);
+    let mut marks = vec![(
+        shift_window(primary_span, prefix),
+        '^',
+        primary.text.as_str(),
+    )];
+    if let (Some(secondary), Some(span)) = (secondary.filter(same_line), secondary_span) {
+        if span.start >= prefix.0 {
+            marks.push((shift_window(span, prefix), '-', secondary.text.as_str()));
+        }
+    }
+    push_marks(&mut out, &shown, &marks);
+    out
+}
+
+/// Characters of context kept on each side of the marks in a long line.
+const CONTEXT_CHARS: usize = 50;
+
+/// The part of `line` shown around `a` and `b`, and (its byte offset, whether it was cut at
+/// the start).
+fn window(line: &str, a: Span, b: Span) -> (&str, (usize, bool)) {
+    let first = a.start.min(b.start).min(line.len());
+    let last = a.end.max(b.end).min(line.len());
+    let start = line.get(..first).map_or(0, |before| {
+        before
+            .char_indices()
+            .rev()
+            .nth(CONTEXT_CHARS)
+            .map_or(0, |(i, _)| i)
+    });
+    let end = line.get(last..).map_or(line.len(), |after| {
+        after
+            .char_indices()
+            .nth(CONTEXT_CHARS)
+            .map_or(line.len(), |(i, _)| last + i)
+    });
+    (line.get(start..end).unwrap_or(line), (start, start > 0))
+}
+
+fn shift_window(span: Span, prefix: (usize, bool)) -> Span {
+    let ellipsis = if prefix.1 { '…'.len_utf8() } else { 0 };
+    Span::new(
+        span.start.saturating_sub(prefix.0) + ellipsis,
+        span.end.saturating_sub(prefix.0) + ellipsis,
+    )
+}
+
+fn shift(span: Span, by: usize) -> Span {
+    Span::new(span.start.saturating_sub(by), span.end.saturating_sub(by))
+}
+
+/// The 1-based line number, start offset and text of the line holding byte `at`.
+fn line_of(source: &str, at: usize) -> (usize, usize, &str) {
+    let at = at.min(source.len());
+    let start = source
+        .get(..at)
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let end = source
+        .get(start..)
+        .and_then(|s| s.find('\n'))
+        .map_or(source.len(), |i| start + i);
+    let number = source.get(..start).map_or(0, |s| s.matches('\n').count()) + 1;
+    (number, start, source.get(start..end).unwrap_or(""))
+}
+
+/// The window as shown: `…` where it was cut, tabs as spaces.
+fn displayed(window: &str, prefix: (usize, bool)) -> String {
+    let ellipsis = if prefix.1 { "…" } else { "" };
+    let body: String = window
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    format!("{ellipsis}{body}")
+}
+
+fn push_line(out: &mut String, number: usize, shown: &str) {
+    out.push_str(&format!("{number:>3} | {shown}\n"));
+}
+
+/// Display columns of `line` before byte `at`.
+fn column(line: &str, at: usize) -> usize {
+    let at = at.min(line.len());
+    line.char_indices()
+        .take_while(|(i, _)| *i < at)
+        .map(|(_, c)| if c == '\t' { 1 } else { c.width().unwrap_or(0) })
+        .sum()
+}
+
+/// A marker line: each span underlined with its character, the first label after it, and the
+/// other labels on lines of their own below.
+fn push_marks(out: &mut String, line: &str, marks: &[(Span, char, &str)]) {
+    let mut positions: Vec<(usize, usize, char, &str)> = marks
+        .iter()
+        .map(|(span, mark, text)| {
+            let start = column(line, span.start);
+            let width = column(line, span.end).saturating_sub(start).max(1);
+            (start, width, *mark, *text)
+        })
+        .collect();
+    positions.sort_by_key(|p| p.0);
+    let mut marker = String::new();
+    for (start, width, mark, _) in &positions {
+        while marker.chars().count() < *start {
+            marker.push(' ');
+        }
+        for _ in 0..*width {
+            marker.push(*mark);
+        }
+    }
+    let main = marks.first().map_or("", |m| m.2);
+    let trailing = if main.is_empty() {
+        String::new()
+    } else {
+        format!(" {main}")
+    };
+    out.push_str(&format!("    | {marker}{trailing}\n"));
+    for (start, _, _, text) in positions.iter().filter(|p| p.3 != main && !p.3.is_empty()) {
+        out.push_str(&format!("    | {}{text}\n", " ".repeat(*start)));
+    }
+}

@@ -1,0 +1,120 @@
+//! The tree of a formula as indented text, one node a line with its byte span.
+
+use crate::syntax::ast::{InfixOp, Node, NodeKind, WordStyle};
+use std::fmt::Write;
+
+/// Renders `node` as an indented tree.
+pub fn render_tree(node: &Node) -> String {
+    let mut out = String::new();
+    write_tree(&mut out, node, 0);
+    out
+}
+
+fn write_tree(out: &mut String, node: &Node, depth: usize) {
+    let indent = "  ".repeat(depth);
+    let _ = writeln!(
+        out,
+        "{indent}{} {}..{}",
+        describe(node),
+        node.span.start,
+        node.span.end
+    );
+    match &node.kind {
+        NodeKind::Chain { first, rest } => {
+            write_tree(out, first, depth + 1);
+            for link in rest {
+                let _ = writeln!(out, "{indent}  · {}", op_name(&link.op));
+                if let InfixOp::Stacked { label, .. } = &link.op {
+                    write_tree(out, label, depth + 2);
+                }
+                write_tree(out, &link.operand, depth + 1);
+            }
+        }
+        NodeKind::Scripts { base, sub, sup, .. } => {
+            write_tree(out, base, depth + 1);
+            if let Some(sub) = sub {
+                let _ = writeln!(out, "{indent}  _");
+                write_tree(out, sub, depth + 2);
+            }
+            if let Some(sup) = sup {
+                let _ = writeln!(out, "{indent}  ^");
+                write_tree(out, sup, depth + 2);
+            }
+        }
+        NodeKind::Rows { rows, .. } => {
+            for (index, row) in rows.iter().enumerate() {
+                let _ = writeln!(out, "{indent}  row {}", index + 1);
+                for cell in row {
+                    write_tree(out, cell, depth + 2);
+                }
+            }
+        }
+        _ => {
+            for child in node.children() {
+                write_tree(out, child, depth + 1);
+            }
+        }
+    }
+}
+
+fn op_name(op: &InfixOp) -> String {
+    match op {
+        InfixOp::Juxt => "juxt".to_string(),
+        InfixOp::Separator(text) => format!("separator {text}"),
+        InfixOp::Relation(text) => format!("relation {text}"),
+        InfixOp::Additive(text) => format!("additive {text}"),
+        InfixOp::Multiplicative(text) => format!("multiplicative {text}"),
+        InfixOp::Stacked { relation, .. } => format!("stacked relation {relation}"),
+    }
+}
+
+fn describe(node: &Node) -> String {
+    use NodeKind::*;
+    match &node.kind {
+        Symbol { name, font } => format!("symbol {name}{}", font_suffix(*font)),
+        Number { text, font } => format!("number {text}{}", font_suffix(*font)),
+        Word { text, style } => format!("word {text:?} ({})", style_name(*style)),
+        LargeOp { name } => format!("large-op {name}"),
+        Dots { name } => format!("dots {name}"),
+        Punct { text } => format!("punct {text:?}"),
+        Unknown { name } => format!("unknown {name}"),
+        Empty => "empty".to_string(),
+        Chain { .. } => "chain".to_string(),
+        Prefix { op, .. } => format!("prefix {op:?}").to_lowercase(),
+        Factorial { .. } => "factorial".to_string(),
+        Scripts { primes, .. } if *primes > 0 => format!("scripts (primes {primes})"),
+        Scripts { .. } => "scripts".to_string(),
+        Frac { .. } => "frac".to_string(),
+        Binom { .. } => "binom".to_string(),
+        Sqrt { index: Some(_), .. } => "root (index, radicand)".to_string(),
+        Sqrt { .. } => "sqrt".to_string(),
+        Accent { accent, .. } => format!("accent {accent}"),
+        Styled { font, .. } => format!("styled{}", font_suffix(*font)),
+        Boxed { .. } => "boxed".to_string(),
+        Fenced {
+            open, close, sized, ..
+        } => {
+            let close = close.map_or("none".to_string(), |c| format!("{c:?}"));
+            let sized = if *sized { " sized" } else { "" };
+            format!("fenced {open:?} {close}{sized}").to_lowercase()
+        }
+        Annotated { place, .. } => format!("brace {place:?}").to_lowercase(),
+        Stacked { place, .. } => format!("stacked {place:?}").to_lowercase(),
+        Rows { env: Some(env), .. } => format!("environment {env}"),
+        Rows { env: None, .. } => "rows".to_string(),
+    }
+}
+
+fn font_suffix(font: crate::syntax::ast::Font) -> String {
+    match font {
+        crate::syntax::ast::Font::Normal => String::new(),
+        other => format!(" ({})", format!("{other:?}").to_lowercase()),
+    }
+}
+
+fn style_name(style: WordStyle) -> String {
+    match style {
+        WordStyle::Font(font) => format!("{font:?}").to_lowercase(),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}

@@ -1,0 +1,192 @@
+//! Syntax: LaTeX text → a typed tree with spans, and back.
+//!
+//! [`parse`] runs three steps: a linear pre-scan ([`prescan`]) that enforces the limits and
+//! finds unbalanced delimiters, the pest grammar (`grammar/latex.pest`), and the conversion of
+//! pest's pairs into [`ast::Node`]s through the one precedence table ([`precedence`]).
+//! [`print::to_latex`] prints a tree back as canonical LaTeX.
+//!
+//! This module handles untrusted input, so it may not unwrap, expect, panic or index.
+
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+pub mod ast;
+mod build;
+pub mod error;
+pub mod grammar;
+pub mod names;
+pub mod precedence;
+mod prescan;
+pub mod print;
+
+use ast::{Node, Span};
+use error::{ParseError, ParseErrorKind, Warning};
+use grammar::{LatexParser, Rule};
+use pest::Parser;
+use serde::Serialize;
+
+/// Resource limits for parsing. All are adjustable; the defaults suit any real formula.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest formula accepted, in bytes (default 100,000; the longest line of im2latex-100k
+    /// is about 500).
+    pub max_bytes: usize,
+    /// Deepest nesting of braces, brackets, `\left`, environments and font switches
+    /// (default 256).
+    pub max_depth: usize,
+    /// Most signs in a row, as in `- - - x` (default 64).
+    pub max_signs: usize,
+    /// Most scripts and factorials stacked on one base, as in `x_1!_2!` (default 32).
+    pub max_scripts: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 100_000,
+            max_depth: 256,
+            max_signs: 64,
+            max_scripts: 32,
+        }
+    }
+}
+
+/// A parsed formula: its tree and the warnings met on the way.
+#[derive(Debug, Clone, Serialize)]
+pub struct Parsed {
+    /// The tree.
+    pub root: Node,
+    /// Unknown commands and characters, kept in the tree as unknown symbols.
+    pub warnings: Vec<Warning>,
+}
+
+/// Parses `source` with the default limits.
+pub fn parse(source: &str) -> Result<Parsed, ParseError> {
+    parse_with(source, &Limits::default())
+}
+
+/// Parses `source` with `limits`.
+pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
+    prescan::prescan(source, limits)?;
+    let mut pairs = LatexParser::parse(Rule::formula, source).map_err(|e| from_pest(source, &e))?;
+    let builder = build::Builder::new(source, limits);
+    let root = match pairs.next() {
+        Some(formula) => builder.formula(formula)?,
+        None => Node::new(ast::NodeKind::Empty, Span::new(0, source.len())),
+    };
+    Ok(Parsed {
+        root,
+        warnings: builder.into_warnings(),
+    })
+}
+
+/// Turns pest's error into ours: the position, what is there, and what was expected in words.
+fn from_pest(source: &str, error: &pest::error::Error<Rule>) -> ParseError {
+    let at = match error.location {
+        pest::error::InputLocation::Pos(at) => at,
+        pest::error::InputLocation::Span((at, _)) => at,
+    };
+    let mut expected: Vec<String> = Vec::new();
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
+        for rule in positives {
+            let words = describe(*rule).to_string();
+            if !expected.contains(&words) {
+                expected.push(words);
+            }
+        }
+    }
+    expected.truncate(4);
+    let (found, span) = token_at(source, at);
+    ParseError::new(ParseErrorKind::Unexpected { found, expected }, span)
+}
+
+/// The token at byte `at` in words, and its span.
+fn token_at(source: &str, at: usize) -> (String, Span) {
+    let rest = source.get(at..).unwrap_or("");
+    let Some(first) = rest.chars().next() else {
+        return ("the end of the formula".to_string(), Span::new(at, at));
+    };
+    let len = if first == '\\' {
+        let after = rest.get(1..).unwrap_or("");
+        match after.bytes().take_while(u8::is_ascii_alphabetic).count() {
+            0 => 1 + after.chars().next().map_or(0, char::len_utf8),
+            letters => 1 + letters,
+        }
+    } else {
+        first.len_utf8()
+    };
+    let end = (at + len).min(source.len());
+    let text = source.get(at..end).unwrap_or("");
+    (format!("`{text}`"), Span::new(at, end))
+}
+
+/// The words for what a grammar rule stands for, as shown in "expected …".
+pub fn describe(rule: Rule) -> &'static str {
+    use Rule::*;
+    match rule {
+        EOI => "the end of the formula",
+        formula | rows | row | cell | expr | pexpr | bexpr | empty | juxt => "an expression",
+        separator => "`,`",
+        relation | stacked_relation => "a relation such as `=`",
+        additive => "`+` or `-`",
+        multiplicative => "an operator such as `\\cdot`",
+        prefix => "a sign",
+        subscript => "a subscript `_`",
+        superscript => "a superscript `^`",
+        primes => "a prime `'`",
+        factorial => "`!`",
+        unicode_subscript | unicode_superscript => "a script",
+        script_argument | argument => "an argument: `{…}` or one symbol",
+        letter | number | digit | punctuation | unicode_operand | script_symbol
+        | escaped_symbol | symbol_command | stray_closer => "a symbol",
+        group => "`{`",
+        styled_rest | font_switch => "a font switch",
+        fraction_word => "`\\over`",
+        bracket_group | opener => "an opening bracket",
+        closer => "a closing bracket",
+        bar_group | bar => "`|`",
+        unicode_sqrt => "`√`",
+        fraction | fraction_name => "`\\frac`",
+        binomial => "`\\binom`",
+        sqrt => "`\\sqrt`",
+        sqrt_index => "`]` closing the root's index",
+        accent | accent_name => "an accent",
+        font_command | braced_font_command | font_name => "a font command",
+        text_command | text_name => "`\\text`",
+        text_body => "text in braces `{…}`",
+        operatorname => "`\\operatorname`",
+        operatorname_name => "`\\operatorname`",
+        cr | sb | sp => "a command",
+        binomial_name => "`\\binom`",
+        sqrt_name => "`\\sqrt`",
+        boxed_name => "`\\boxed`",
+        not_name => "`\\not`",
+        left_name => "`\\left`",
+        right_name => "`\\right`",
+        brace_annotation | brace_name => "`\\underbrace`",
+        brace_label_below | brace_label_above => "a brace label",
+        stacked | stacked_name => "`\\overset`",
+        boxed => "`\\boxed`",
+        not_symbol => "`\\not`",
+        left_right => "`\\left`",
+        delimiter => "a delimiter such as `(`, `[`, `|` or `.`",
+        environment => "`\\begin`",
+        array_name | environment_name => "an environment name",
+        position => "a position such as `[t]`",
+        column_spec => "a column specification such as `{cc}`",
+        // Silent rules never appear in errors; they are listed so that a new rule must be named.
+        WHITESPACE | trivia_command | dimension | dimen_body | raw_group | row_separator => {
+            "a space"
+        }
+        operand | poperand | boperand | term | pterm | bterm | primary | pprimary | bprimary
+        | command_operand | script_command | group_body => "an operand",
+        postfix | bar_term | fraction_tail => "a script",
+        infix | bar_free_infix | relation_word => "an operator",
+        text_inner => "text",
+        reserved_word => "a command",
+    }
+}

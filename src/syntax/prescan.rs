@@ -1,0 +1,332 @@
+//! A linear scan run before pest: limits, balance and nesting depth.
+//!
+//! pest 2.8 does not guard its own stack, and our Pairs → AST conversion recurses too, so
+//! nothing deeper than the nesting limit may reach them. Every construct through which the
+//! grammar recurses opens a frame here: `{`, `(`/`[` groups, `\left`, `\begin`, and font
+//! switches such as `{\bf …}` (each styles the rest of its group). The scan also gives the
+//! better errors for unbalanced input: which delimiter is unclosed and where it was opened.
+
+use super::ast::Span;
+use super::error::{ParseError, ParseErrorKind};
+use super::Limits;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Frame {
+    Brace,
+    Bracket,
+    Left,
+    Environment(String),
+    Switch,
+}
+
+struct Open {
+    frame: Frame,
+    span: Span,
+}
+
+/// Checks `source` against `limits` and for balanced braces, `\left`/`\right` and
+/// `\begin`/`\end`.
+pub fn prescan(source: &str, limits: &Limits) -> Result<(), ParseError> {
+    if source.len() > limits.max_bytes {
+        return Err(ParseError::new(
+            ParseErrorKind::TooLong {
+                bytes: source.len(),
+                limit: limits.max_bytes,
+            },
+            Span::new(0, 0),
+        ));
+    }
+    Scanner {
+        source,
+        bytes: source.as_bytes(),
+        stack: Vec::new(),
+        limits,
+        signs: 0,
+    }
+    .run()
+}
+
+struct Scanner<'a> {
+    source: &'a str,
+    bytes: &'a [u8],
+    stack: Vec<Open>,
+    limits: &'a Limits,
+    signs: usize,
+}
+
+impl Scanner<'_> {
+    fn run(mut self) -> Result<(), ParseError> {
+        let mut at = 0;
+        while at < self.bytes.len() {
+            at = self.step(at)?;
+        }
+        self.finish()
+    }
+
+    /// Handles the token at `at`, returning where the next one starts.
+    fn step(&mut self, at: usize) -> Result<usize, ParseError> {
+        let byte = self.bytes.get(at).copied().unwrap_or(b' ');
+        match byte {
+            b'\\' => self.command(at),
+            b'{' => {
+                self.push(Frame::Brace, Span::new(at, at + 1))?;
+                self.signs = 0;
+                Ok(at + 1)
+            }
+            b'}' => {
+                self.close_brace(at)?;
+                Ok(at + 1)
+            }
+            b'(' | b'[' => {
+                self.push(Frame::Bracket, Span::new(at, at + 1))?;
+                self.signs = 0;
+                Ok(at + 1)
+            }
+            b')' | b']' => {
+                if matches!(
+                    self.stack.last(),
+                    Some(Open {
+                        frame: Frame::Bracket,
+                        ..
+                    })
+                ) {
+                    self.stack.pop();
+                }
+                self.signs = 0;
+                Ok(at + 1)
+            }
+            b'-' | b'+' => {
+                self.sign(at, 1)?;
+                Ok(at + 1)
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => Ok(at + 1),
+            _ if byte >= 0x80 => self.unicode(at),
+            _ => {
+                self.signs = 0;
+                Ok(at + 1)
+            }
+        }
+    }
+
+    fn unicode(&mut self, at: usize) -> Result<usize, ParseError> {
+        let c = self.source.get(at..).and_then(|rest| rest.chars().next());
+        let width = c.map_or(1, char::len_utf8);
+        match c {
+            Some('−' | '±' | '∓' | '¬') => self.sign(at, width)?,
+            _ => self.signs = 0,
+        }
+        Ok(at + width)
+    }
+
+    fn sign(&mut self, at: usize, width: usize) -> Result<(), ParseError> {
+        self.signs += 1;
+        if self.signs > self.limits.max_signs {
+            return Err(ParseError::new(
+                ParseErrorKind::TooManySigns {
+                    limit: self.limits.max_signs,
+                },
+                Span::new(at, at + width),
+            ));
+        }
+        Ok(())
+    }
+
+    fn command(&mut self, at: usize) -> Result<usize, ParseError> {
+        let name_end = self.letters_end(at + 1);
+        if name_end == at + 1 {
+            // `\{`, `\}`, `\\`, `\|`, `\,`: escaped, never structure. Skip the next char whole.
+            let next = self
+                .source
+                .get(at + 1..)
+                .and_then(|rest| rest.chars().next());
+            self.signs = 0;
+            return Ok(at + 1 + next.map_or(0, char::len_utf8));
+        }
+        let name = self.source.get(at + 1..name_end).unwrap_or("");
+        let span = Span::new(at, name_end);
+        match name {
+            "left" => {
+                self.push(Frame::Left, span)?;
+                return Ok(self.skip_delimiter(name_end));
+            }
+            "right" => {
+                self.close_left(span)?;
+                return Ok(self.skip_delimiter(name_end));
+            }
+            "middle" => return Ok(self.skip_delimiter(name_end)),
+            "begin" => return self.begin(at, name_end),
+            "end" => return self.end(at, name_end),
+            "bf" | "cal" | "rm" | "it" | "sf" | "tt" | "em" | "mit" | "sl" | "sc" | "frak"
+            | "Bbb" => self.push(Frame::Switch, span)?,
+            "pm" | "mp" | "neg" | "lnot" => {
+                self.sign(at, name_end - at)?;
+                return Ok(name_end);
+            }
+            _ => {}
+        }
+        self.signs = 0;
+        Ok(name_end)
+    }
+
+    /// Skips the delimiter after `\left`, `\right` or `\middle`, so that its bracket opens no
+    /// group of its own.
+    fn skip_delimiter(&mut self, from: usize) -> usize {
+        self.signs = 0;
+        let mut at = from;
+        while self.bytes.get(at).is_some_and(|b| *b == b' ') {
+            at += 1;
+        }
+        match self.bytes.get(at) {
+            Some(b'(' | b')' | b'[' | b']' | b'.' | b'|' | b'/' | b'<' | b'>') => at + 1,
+            _ => from,
+        }
+    }
+
+    fn letters_end(&self, from: usize) -> usize {
+        let mut end = from;
+        while self.bytes.get(end).is_some_and(u8::is_ascii_alphabetic) {
+            end += 1;
+        }
+        end
+    }
+
+    /// Reads `{name}` after `\begin` or `\end`, returning the name and where it ends.
+    fn environment_name(&self, from: usize) -> Option<(String, usize)> {
+        let mut at = from;
+        while self.bytes.get(at).is_some_and(|b| *b == b' ') {
+            at += 1;
+        }
+        if self.bytes.get(at) != Some(&b'{') {
+            return None;
+        }
+        let close = self.source.get(at..)?.find('}')? + at;
+        let name: String = self.source.get(at + 1..close)?.split_whitespace().collect();
+        Some((name, close + 1))
+    }
+
+    fn begin(&mut self, at: usize, name_end: usize) -> Result<usize, ParseError> {
+        match self.environment_name(name_end) {
+            Some((name, end)) => {
+                self.push(Frame::Environment(name), Span::new(at, end))?;
+                Ok(end)
+            }
+            None => Ok(name_end),
+        }
+    }
+
+    fn end(&mut self, at: usize, name_end: usize) -> Result<usize, ParseError> {
+        let Some((name, end)) = self.environment_name(name_end) else {
+            return Ok(name_end);
+        };
+        let span = Span::new(at, end);
+        self.pop_implicit();
+        match self.stack.pop() {
+            Some(Open {
+                frame: Frame::Environment(begin),
+                ..
+            }) if begin == name => Ok(end),
+            Some(Open {
+                frame: Frame::Environment(begin),
+                span: opened,
+            }) => Err(ParseError {
+                kind: ParseErrorKind::MismatchedEnvironment { begin, end: name },
+                span,
+                opened: Some(opened),
+            }),
+            Some(open) => Err(self.unclosed(&open, span.start)),
+            None => Err(ParseError::new(
+                ParseErrorKind::UnexpectedClose {
+                    delimiter: format!("\\end{{{name}}}"),
+                },
+                span,
+            )),
+        }
+    }
+
+    fn push(&mut self, frame: Frame, span: Span) -> Result<(), ParseError> {
+        if self.stack.len() >= self.limits.max_depth {
+            return Err(ParseError::new(
+                ParseErrorKind::TooDeep {
+                    limit: self.limits.max_depth,
+                },
+                span,
+            ));
+        }
+        self.stack.push(Open { frame, span });
+        Ok(())
+    }
+
+    /// Pops the frames a closing brace or `\right` closes implicitly: unclosed `(`/`[`
+    /// groups and font switches.
+    fn pop_implicit(&mut self) {
+        while matches!(
+            self.stack.last(),
+            Some(Open {
+                frame: Frame::Bracket | Frame::Switch,
+                ..
+            })
+        ) {
+            self.stack.pop();
+        }
+    }
+
+    fn close_brace(&mut self, at: usize) -> Result<(), ParseError> {
+        self.signs = 0;
+        self.pop_implicit();
+        let span = Span::new(at, at + 1);
+        match self.stack.pop() {
+            Some(Open {
+                frame: Frame::Brace,
+                ..
+            }) => Ok(()),
+            Some(open) => Err(self.unclosed(&open, at)),
+            None => Err(ParseError::new(
+                ParseErrorKind::UnexpectedClose {
+                    delimiter: "}".into(),
+                },
+                span,
+            )),
+        }
+    }
+
+    fn close_left(&mut self, span: Span) -> Result<(), ParseError> {
+        self.pop_implicit();
+        match self.stack.pop() {
+            Some(Open {
+                frame: Frame::Left, ..
+            }) => Ok(()),
+            Some(open) => Err(self.unclosed(&open, span.start)),
+            None => Err(ParseError::new(
+                ParseErrorKind::UnexpectedClose {
+                    delimiter: "\\right".into(),
+                },
+                span,
+            )),
+        }
+    }
+
+    fn unclosed(&self, open: &Open, at: usize) -> ParseError {
+        let (delimiter, closer) = match &open.frame {
+            Frame::Brace => ("{".to_string(), "}".to_string()),
+            Frame::Left => (
+                open.span.text(self.source).to_string(),
+                "\\right".to_string(),
+            ),
+            Frame::Environment(name) => (format!("\\begin{{{name}}}"), format!("\\end{{{name}}}")),
+            Frame::Bracket | Frame::Switch => ("(".to_string(), ")".to_string()),
+        };
+        ParseError {
+            kind: ParseErrorKind::Unclosed { delimiter, closer },
+            span: Span::new(at, at),
+            opened: Some(open.span),
+        }
+    }
+
+    fn finish(mut self) -> Result<(), ParseError> {
+        self.pop_implicit();
+        match self.stack.last() {
+            Some(open) => Err(self.unclosed(open, self.bytes.len())),
+            None => Ok(()),
+        }
+    }
+}
