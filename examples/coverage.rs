@@ -9,14 +9,10 @@ use std::collections::HashMap;
 fn main() {
     let mut paths: Vec<String> = std::env::args().skip(1).collect();
     if paths.is_empty() {
-        paths = [
-            "d2l_display.txt",
-            "d2l_inline.txt",
-            "im2latex100k_norm_test_val.txt",
-        ]
-        .iter()
-        .map(|f| format!("../shared/corpus-real/{f}"))
-        .collect();
+        paths = ["d2l_display.txt", "d2l_inline.txt", "im2latex100k_norm_test_val.txt"]
+            .iter()
+            .map(|f| format!("../shared/corpus-real/{f}"))
+            .collect();
     }
     for path in paths {
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -44,11 +40,9 @@ fn main() {
             }
         }
         let share = 100.0 * ok as f64 / total.max(1) as f64;
-        println!(
-            "{path}: {ok}/{total} parse ({share:.2}%), {warned} with unknown-command warnings"
-        );
+        println!("{path}: {ok}/{total} parse ({share:.2}%), {warned} with unknown-command warnings");
         let mut ranked: Vec<_> = failures.into_iter().collect();
-        ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+        ranked.sort_by_key(|entry| std::cmp::Reverse(entry.1 .0));
         for (message, (count, example)) in ranked.iter().take(25) {
             let example: String = example.chars().take(140).collect();
             println!("  {count:>5}  {message}\n         e.g. {example}");

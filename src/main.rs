@@ -32,11 +32,7 @@ fn lang(common: &Common) -> Lang {
 }
 
 fn limits(common: &Common) -> Limits {
-    Limits {
-        max_bytes: common.max_bytes,
-        max_depth: common.max_depth,
-        ..Limits::default()
-    }
+    Limits { max_bytes: common.max_bytes, max_depth: common.max_depth, ..Limits::default() }
 }
 
 /// The formula from the argument, or from standard input when it is `-` or absent.
@@ -74,10 +70,7 @@ fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
                 "tree": parsed.root,
                 "warnings": parsed.warnings,
             });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
-            )
+            format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
         }
     };
     io::stdout().write_all(text.as_bytes())?;

@@ -21,18 +21,12 @@ pub struct Label {
 /// Renders a parse error with a caret under the source (and a second label at the opening
 /// delimiter of an unclosed one).
 pub fn render_error(source: &str, error: &ParseError, lang: Lang) -> String {
-    let secondary = error
-        .opened
-        .zip(error.opened_label(lang))
-        .map(|(span, text)| Label { span, text });
+    let secondary = error.opened.zip(error.opened_label(lang)).map(|(span, text)| Label { span, text });
     render(
         source,
         lang.pick("오류", "error"),
         &error.message(lang),
-        &Label {
-            span: error.span,
-            text: error.label(lang),
-        },
+        &Label { span: error.span, text: error.label(lang) },
         secondary.as_ref(),
     )
 }
@@ -43,10 +37,7 @@ pub fn render_warning(source: &str, warning: &Warning, lang: Lang) -> String {
         source,
         lang.pick("경고", "warning"),
         &warning.message(lang),
-        &Label {
-            span: warning.span,
-            text: String::new(),
-        },
+        &Label { span: warning.span, text: String::new() },
         None,
     )
 }
@@ -69,24 +60,14 @@ pub fn render(
         let (window, prefix) = window(other_line, span, span);
         let shown = displayed(window, prefix);
         push_line(&mut out, other_no, &shown);
-        push_marks(
-            &mut out,
-            &shown,
-            &[(shift_window(span, prefix), '-', &secondary.text)],
-        );
+        push_marks(&mut out, &shown, &[(shift_window(span, prefix), '-', &secondary.text)]);
     }
     let primary_span = shift(primary.span, line_start);
-    let secondary_span = secondary
-        .filter(same_line)
-        .map(|s| shift(s.span, line_start));
+    let secondary_span = secondary.filter(same_line).map(|s| shift(s.span, line_start));
     let (window, prefix) = window(line, primary_span, secondary_span.unwrap_or(primary_span));
     let shown = displayed(window, prefix);
     push_line(&mut out, line_no, &shown);
-    let mut marks = vec![(
-        shift_window(primary_span, prefix),
-        '^',
-        primary.text.as_str(),
-    )];
+    let mut marks = vec![(shift_window(primary_span, prefix), '^', primary.text.as_str())];
     if let (Some(secondary), Some(span)) = (secondary.filter(same_line), secondary_span) {
         if span.start >= prefix.0 {
             marks.push((shift_window(span, prefix), '-', secondary.text.as_str()));
@@ -104,28 +85,18 @@ const CONTEXT_CHARS: usize = 50;
 fn window(line: &str, a: Span, b: Span) -> (&str, (usize, bool)) {
     let first = a.start.min(b.start).min(line.len());
     let last = a.end.max(b.end).min(line.len());
-    let start = line.get(..first).map_or(0, |before| {
-        before
-            .char_indices()
-            .rev()
-            .nth(CONTEXT_CHARS)
-            .map_or(0, |(i, _)| i)
-    });
+    let start = line
+        .get(..first)
+        .map_or(0, |before| before.char_indices().rev().nth(CONTEXT_CHARS).map_or(0, |(i, _)| i));
     let end = line.get(last..).map_or(line.len(), |after| {
-        after
-            .char_indices()
-            .nth(CONTEXT_CHARS)
-            .map_or(line.len(), |(i, _)| last + i)
+        after.char_indices().nth(CONTEXT_CHARS).map_or(line.len(), |(i, _)| last + i)
     });
     (line.get(start..end).unwrap_or(line), (start, start > 0))
 }
 
 fn shift_window(span: Span, prefix: (usize, bool)) -> Span {
     let ellipsis = if prefix.1 { '…'.len_utf8() } else { 0 };
-    Span::new(
-        span.start.saturating_sub(prefix.0) + ellipsis,
-        span.end.saturating_sub(prefix.0) + ellipsis,
-    )
+    Span::new(span.start.saturating_sub(prefix.0) + ellipsis, span.end.saturating_sub(prefix.0) + ellipsis)
 }
 
 fn shift(span: Span, by: usize) -> Span {
@@ -135,14 +106,8 @@ fn shift(span: Span, by: usize) -> Span {
 /// The 1-based line number, start offset and text of the line holding byte `at`.
 fn line_of(source: &str, at: usize) -> (usize, usize, &str) {
     let at = at.min(source.len());
-    let start = source
-        .get(..at)
-        .and_then(|s| s.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let end = source
-        .get(start..)
-        .and_then(|s| s.find('\n'))
-        .map_or(source.len(), |i| start + i);
+    let start = source.get(..at).and_then(|s| s.rfind('\n')).map_or(0, |i| i + 1);
+    let end = source.get(start..).and_then(|s| s.find('\n')).map_or(source.len(), |i| start + i);
     let number = source.get(..start).map_or(0, |s| s.matches('\n').count()) + 1;
     (number, start, source.get(start..end).unwrap_or(""))
 }
@@ -150,10 +115,7 @@ fn line_of(source: &str, at: usize) -> (usize, usize, &str) {
 /// The window as shown: `…` where it was cut, tabs as spaces.
 fn displayed(window: &str, prefix: (usize, bool)) -> String {
     let ellipsis = if prefix.1 { "…" } else { "" };
-    let body: String = window
-        .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
-        .collect();
+    let body: String = window.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
     format!("{ellipsis}{body}")
 }
 
@@ -192,11 +154,7 @@ fn push_marks(out: &mut String, line: &str, marks: &[(Span, char, &str)]) {
         }
     }
     let main = marks.first().map_or("", |m| m.2);
-    let trailing = if main.is_empty() {
-        String::new()
-    } else {
-        format!(" {main}")
-    };
+    let trailing = if main.is_empty() { String::new() } else { format!(" {main}") };
     out.push_str(&format!("    | {marker}{trailing}\n"));
     for (start, _, _, text) in positions.iter().filter(|p| p.3 != main && !p.3.is_empty()) {
         out.push_str(&format!("    | {}{text}\n", " ".repeat(*start)));

@@ -12,13 +12,7 @@ pub fn render_tree(node: &Node) -> String {
 
 fn write_tree(out: &mut String, node: &Node, depth: usize) {
     let indent = "  ".repeat(depth);
-    let _ = writeln!(
-        out,
-        "{indent}{} {}..{}",
-        describe(node),
-        node.span.start,
-        node.span.end
-    );
+    let _ = writeln!(out, "{indent}{} {}..{}", describe(node), node.span.start, node.span.end);
     match &node.kind {
         NodeKind::Chain { first, rest } => {
             write_tree(out, first, depth + 1);
@@ -91,9 +85,7 @@ fn describe(node: &Node) -> String {
         Accent { accent, .. } => format!("accent {accent}"),
         Styled { font, .. } => format!("styled{}", font_suffix(*font)),
         Boxed { .. } => "boxed".to_string(),
-        Fenced {
-            open, close, sized, ..
-        } => {
+        Fenced { open, close, sized, .. } => {
             let close = close.map_or("none".to_string(), |c| format!("{c:?}"));
             let sized = if *sized { " sized" } else { "" };
             format!("fenced {open:?} {close}{sized}").to_lowercase()

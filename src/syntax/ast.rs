@@ -18,13 +18,19 @@
 
 use serde::Serialize;
 
-/// A byte range `start..end` in the source text.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+/// A byte range `start..end` in the source text. Serialised as `[start, end]`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Span {
     /// Byte offset of the first byte.
     pub start: usize,
     /// Byte offset one past the last byte.
     pub end: usize,
+}
+
+impl Serialize for Span {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        [self.start, self.end].serialize(serializer)
+    }
 }
 
 impl Span {
@@ -102,16 +108,10 @@ impl Node {
             }
             Frac { num, den } => vec![num, den],
             Binom { top, bottom } => vec![top, bottom],
-            Sqrt { index, radicand } => index
-                .as_deref()
-                .into_iter()
-                .chain([radicand.as_ref()])
-                .collect(),
+            Sqrt { index, radicand } => index.as_deref().into_iter().chain([radicand.as_ref()]).collect(),
             Accent { body, .. } | Styled { body, .. } | Boxed { body } => vec![body],
             Fenced { body, .. } => vec![body],
-            Annotated { body, label, .. } => std::iter::once(body.as_ref())
-                .chain(label.as_deref())
-                .collect(),
+            Annotated { body, label, .. } => std::iter::once(body.as_ref()).chain(label.as_deref()).collect(),
             Stacked { over, base, .. } => vec![over, base],
             Rows { rows, .. } => rows.iter().flatten().collect(),
         }
@@ -276,8 +276,8 @@ pub enum NodeKind {
     },
 }
 
-/// One operator of a [`NodeKind::Chain`] with the operand after it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One operator of a [`NodeKind::Chain`] with the operand after it. Equality ignores spans.
+#[derive(Debug, Clone, Serialize)]
 pub struct Link {
     /// The operator.
     pub op: InfixOp,
@@ -286,6 +286,12 @@ pub struct Link {
     pub op_span: Span,
     /// The operand that follows.
     pub operand: Node,
+}
+
+impl PartialEq for Link {
+    fn eq(&self, other: &Self) -> bool {
+        self.op == other.op && self.operand == other.operand
+    }
 }
 
 /// An operator between two operands.

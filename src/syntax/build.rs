@@ -34,11 +34,7 @@ enum Slot {
 
 impl<'s> Builder<'s> {
     pub(super) fn new(source: &'s str, limits: &'s Limits) -> Self {
-        Builder {
-            source,
-            limits,
-            warnings: RefCell::new(Vec::new()),
-        }
+        Builder { source, limits, warnings: RefCell::new(Vec::new()) }
     }
 
     pub(super) fn into_warnings(self) -> Vec<Warning> {
@@ -77,15 +73,7 @@ impl<'s> Builder<'s> {
                 .collect::<Result<Vec<_>>>()?;
             rows.push(cells);
         }
-        let trailing_empty = |row: &Vec<Node>| {
-            matches!(
-                row.as_slice(),
-                [Node {
-                    kind: NodeKind::Empty,
-                    ..
-                }]
-            )
-        };
+        let trailing_empty = |row: &Vec<Node>| matches!(row.as_slice(), [Node { kind: NodeKind::Empty, .. }]);
         if rows.len() > 1 && rows.last().is_some_and(trailing_empty) {
             rows.pop();
         }
@@ -116,13 +104,7 @@ impl<'s> Builder<'s> {
             _ => PrefixOp::Minus,
         };
         let span = Self::span(&op).join(operand.span);
-        Ok(Node::new(
-            NodeKind::Prefix {
-                op: op_kind,
-                operand: operand.boxed(),
-            },
-            span,
-        ))
+        Ok(Node::new(NodeKind::Prefix { op: op_kind, operand: operand.boxed() }, span))
     }
 
     fn infix(&self, lhs: Node, op: Pair<Rule>, rhs: Node) -> Result<Node> {
@@ -146,29 +128,16 @@ impl<'s> Builder<'s> {
             _ => Place::Over,
         };
         let label = self.next_argument(&mut inner, Span::default())?;
-        let relation = inner
-            .next()
-            .map(|p| names::canonical_relation(p.as_str()))
-            .unwrap_or_default();
-        Ok(InfixOp::Stacked {
-            place,
-            label: label.boxed(),
-            relation,
-        })
+        let relation = inner.next().map(|p| names::canonical_relation(p.as_str())).unwrap_or_default();
+        Ok(InfixOp::Stacked { place, label: label.boxed(), relation })
     }
 
     fn postfix(&self, operand: Node, op: Pair<Rule>) -> Result<Node> {
         let op_span = Self::span(&op);
         match op.as_rule() {
             Rule::subscript | Rule::superscript => {
-                let slot = if op.as_rule() == Rule::subscript {
-                    Slot::Sub
-                } else {
-                    Slot::Sup
-                };
-                let mut inner = op
-                    .into_inner()
-                    .filter(|p| p.as_rule() == Rule::script_argument);
+                let slot = if op.as_rule() == Rule::subscript { Slot::Sub } else { Slot::Sup };
+                let mut inner = op.into_inner().filter(|p| p.as_rule() == Rule::script_argument);
                 let script = match inner.next() {
                     Some(argument) => self.argument(argument)?,
                     None => Node::new(NodeKind::Empty, op_span),
@@ -180,23 +149,14 @@ impl<'s> Builder<'s> {
                 self.attach_primes(operand, count, op_span)
             }
             Rule::unicode_subscript | Rule::unicode_superscript => {
-                let slot = if op.as_rule() == Rule::unicode_subscript {
-                    Slot::Sub
-                } else {
-                    Slot::Sup
-                };
+                let slot = if op.as_rule() == Rule::unicode_subscript { Slot::Sub } else { Slot::Sup };
                 let script = self.unicode_script(op.as_str(), op_span)?;
                 self.attach_script(operand, slot, script, op_span)
             }
             _ => {
                 self.check_script_depth(&operand, op_span)?;
                 let span = operand.span.join(op_span);
-                Ok(Node::new(
-                    NodeKind::Factorial {
-                        operand: operand.boxed(),
-                    },
-                    span,
-                ))
+                Ok(Node::new(NodeKind::Factorial { operand: operand.boxed() }, span))
             }
         }
     }
@@ -205,40 +165,21 @@ impl<'s> Builder<'s> {
     fn attach_script(&self, base: Node, slot: Slot, script: Node, op_span: Span) -> Result<Node> {
         let span = base.span.join(op_span);
         match base.kind {
-            NodeKind::Scripts {
-                base: inner,
-                mut sub,
-                mut sup,
-                primes,
-            } => {
-                let free = match slot {
-                    Slot::Sub => sub.is_none(),
-                    Slot::Sup => sup.is_none() && primes == 0,
-                };
+            NodeKind::Scripts { base: inner, mut sub, mut sup, primes } => {
+                let braced = base.span.start < inner.span.start;
+                let free = !braced
+                    && match slot {
+                        Slot::Sub => sub.is_none(),
+                        Slot::Sup => sup.is_none() && primes == 0,
+                    };
                 if free {
                     match slot {
                         Slot::Sub => sub = Some(script.boxed()),
                         Slot::Sup => sup = Some(script.boxed()),
                     }
-                    return Ok(Node::new(
-                        NodeKind::Scripts {
-                            base: inner,
-                            sub,
-                            sup,
-                            primes,
-                        },
-                        span,
-                    ));
+                    return Ok(Node::new(NodeKind::Scripts { base: inner, sub, sup, primes }, span));
                 }
-                let base = Node::new(
-                    NodeKind::Scripts {
-                        base: inner,
-                        sub,
-                        sup,
-                        primes,
-                    },
-                    base.span,
-                );
+                let base = Node::new(NodeKind::Scripts { base: inner, sub, sup, primes }, base.span);
                 self.new_scripts(base, slot, script, span)
             }
             kind => self.new_scripts(Node::new(kind, base.span), slot, script, span),
@@ -251,47 +192,23 @@ impl<'s> Builder<'s> {
             Slot::Sub => (Some(script.boxed()), None),
             Slot::Sup => (None, Some(script.boxed())),
         };
-        Ok(Node::new(
-            NodeKind::Scripts {
-                base: base.boxed(),
-                sub,
-                sup,
-                primes: 0,
-            },
-            span,
-        ))
+        Ok(Node::new(NodeKind::Scripts { base: base.boxed(), sub, sup, primes: 0 }, span))
     }
 
     fn attach_primes(&self, base: Node, count: u8, op_span: Span) -> Result<Node> {
         let span = base.span.join(op_span);
         match base.kind {
-            NodeKind::Scripts {
-                base: inner,
-                sub,
-                sup: None,
-                primes,
-            } => {
+            NodeKind::Scripts { base: inner, sub, sup: None, primes }
+                if base.span.start == inner.span.start =>
+            {
                 let primes = primes.saturating_add(count);
-                Ok(Node::new(
-                    NodeKind::Scripts {
-                        base: inner,
-                        sub,
-                        sup: None,
-                        primes,
-                    },
-                    span,
-                ))
+                Ok(Node::new(NodeKind::Scripts { base: inner, sub, sup: None, primes }, span))
             }
             kind => {
                 let base = Node::new(kind, base.span);
                 self.check_script_depth(&base, span)?;
                 Ok(Node::new(
-                    NodeKind::Scripts {
-                        base: base.boxed(),
-                        sub: None,
-                        sup: None,
-                        primes: count,
-                    },
+                    NodeKind::Scripts { base: base.boxed(), sub: None, sup: None, primes: count },
                     span,
                 ))
             }
@@ -302,15 +219,12 @@ impl<'s> Builder<'s> {
     fn check_script_depth(&self, base: &Node, span: Span) -> Result<()> {
         let mut depth = 0;
         let mut node = base;
-        while let NodeKind::Scripts { base: inner, .. } | NodeKind::Factorial { operand: inner } =
-            &node.kind
+        while let NodeKind::Scripts { base: inner, .. } | NodeKind::Factorial { operand: inner } = &node.kind
         {
             depth += 1;
             if depth >= self.limits.max_scripts {
                 return Err(ParseError::new(
-                    ParseErrorKind::TooManyScripts {
-                        limit: self.limits.max_scripts,
-                    },
+                    ParseErrorKind::TooManyScripts { limit: self.limits.max_scripts },
                     span,
                 ));
             }
@@ -334,9 +248,7 @@ impl<'s> Builder<'s> {
         match pairs.next() {
             Some(pair) => self.argument(pair),
             None => Err(ParseError::new(
-                ParseErrorKind::MissingArguments {
-                    command: span.text(self.source).to_string(),
-                },
+                ParseErrorKind::MissingArguments { command: span.text(self.source).to_string() },
                 span,
             )),
         }
@@ -373,14 +285,8 @@ impl<'s> Builder<'s> {
             None => Node::new(NodeKind::Empty, span),
         };
         let kind = match word.as_str().trim() {
-            "\\choose" => NodeKind::Binom {
-                top: first.boxed(),
-                bottom: second.boxed(),
-            },
-            _ => NodeKind::Frac {
-                num: first.boxed(),
-                den: second.boxed(),
-            },
+            "\\choose" => NodeKind::Binom { top: first.boxed(), bottom: second.boxed() },
+            _ => NodeKind::Frac { num: first.boxed(), den: second.boxed() },
         };
         Ok(Node::new(kind, span))
     }
@@ -391,20 +297,21 @@ impl<'s> Builder<'s> {
         let text = pair.as_str();
         let kind = match pair.as_rule() {
             Rule::letter => symbol(text, Font::Normal),
-            Rule::number | Rule::digit => NodeKind::Number {
-                text: text.to_string(),
-                font: Font::Normal,
-            },
-            Rule::punctuation | Rule::stray_closer => NodeKind::Punct {
-                text: text.to_string(),
-            },
+            Rule::number | Rule::digit => NodeKind::Number { text: text.to_string(), font: Font::Normal },
+            Rule::punctuation | Rule::stray_closer => NodeKind::Punct { text: text.to_string() },
             Rule::empty => NodeKind::Empty,
             Rule::expr | Rule::pexpr | Rule::bexpr => return self.expr(pair),
             Rule::script_symbol => self.script_symbol(text, span),
             Rule::unicode_operand => self.unicode_operand(text, span),
             Rule::escaped_symbol => symbol(text, Font::Normal),
             Rule::symbol_command => self.symbol_command(text, span)?,
-            Rule::group => return self.body(pair.into_inner().collect(), span),
+            Rule::group => {
+                // The node covers its braces, which tells `attach_script` that `{x_i}_j` is a
+                // script on a group, not a second script on x.
+                let mut body = self.body(pair.into_inner().collect(), span)?;
+                body.span = span;
+                return Ok(body);
+            }
             Rule::styled_rest => return self.styled_rest(pair, span),
             _ => return self.compound(pair, span),
         };
@@ -426,19 +333,13 @@ impl<'s> Builder<'s> {
                 let name_span = inner.next().map(|p| Self::span(&p)).unwrap_or(span);
                 let num = self.next_argument(&mut inner, name_span)?;
                 let den = self.next_argument(&mut inner, name_span)?;
-                NodeKind::Frac {
-                    num: num.boxed(),
-                    den: den.boxed(),
-                }
+                NodeKind::Frac { num: num.boxed(), den: den.boxed() }
             }
             Rule::binomial => {
                 inner.next();
                 let top = self.next_argument(&mut inner, span)?;
                 let bottom = self.next_argument(&mut inner, span)?;
-                NodeKind::Binom {
-                    top: top.boxed(),
-                    bottom: bottom.boxed(),
-                }
+                NodeKind::Binom { top: top.boxed(), bottom: bottom.boxed() }
             }
             Rule::sqrt => {
                 let mut index = None;
@@ -446,38 +347,22 @@ impl<'s> Builder<'s> {
                 for part in inner {
                     match part.as_rule() {
                         Rule::sqrt_index => {
-                            index = part
-                                .into_inner()
-                                .next()
-                                .map(|e| self.expr(e))
-                                .transpose()?
-                                .map(Box::new)
+                            index = part.into_inner().next().map(|e| self.expr(e)).transpose()?.map(Box::new)
                         }
                         Rule::argument => radicand = self.argument(part)?,
                         _ => {}
                     }
                 }
-                NodeKind::Sqrt {
-                    index,
-                    radicand: radicand.boxed(),
-                }
+                NodeKind::Sqrt { index, radicand: radicand.boxed() }
             }
             Rule::accent => {
-                let name = inner
-                    .next()
-                    .map(|p| p.as_str().trim_start_matches('\\').to_string())
-                    .unwrap_or_default();
+                let name =
+                    inner.next().map(|p| p.as_str().trim_start_matches('\\').to_string()).unwrap_or_default();
                 let body = self.next_argument(&mut inner, span)?;
-                NodeKind::Accent {
-                    accent: name,
-                    body: body.boxed(),
-                }
+                NodeKind::Accent { accent: name, body: body.boxed() }
             }
             Rule::font_command | Rule::braced_font_command => {
-                let name = inner
-                    .next()
-                    .map(|p| p.as_str().trim_start_matches('\\'))
-                    .unwrap_or("");
+                let name = inner.next().map(|p| p.as_str().trim_start_matches('\\')).unwrap_or("");
                 let rest: Vec<_> = inner.collect();
                 let body = match rest.first() {
                     Some(argument) if argument.as_rule() == Rule::argument => {
@@ -488,18 +373,9 @@ impl<'s> Builder<'s> {
                 return Ok(apply_font(names::font_of(name), body, span));
             }
             Rule::text_command => {
-                let body = inner
-                    .nth(1)
-                    .map(|p| p.as_str().trim_start())
-                    .unwrap_or("{}");
-                let text = body
-                    .strip_prefix('{')
-                    .and_then(|b| b.strip_suffix('}'))
-                    .unwrap_or(body);
-                NodeKind::Word {
-                    text: text.to_string(),
-                    style: WordStyle::Text,
-                }
+                let body = inner.nth(1).map(|p| p.as_str().trim_start()).unwrap_or("{}");
+                let text = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(body);
+                NodeKind::Word { text: text.to_string(), style: WordStyle::Text }
             }
             Rule::operatorname => return self.operatorname(inner, span),
             Rule::brace_annotation => {
@@ -512,26 +388,14 @@ impl<'s> Builder<'s> {
                     Some(label) => Some(self.argument(label)?.boxed()),
                     None => None,
                 };
-                NodeKind::Annotated {
-                    place,
-                    body: body.boxed(),
-                    label,
-                }
+                NodeKind::Annotated { place, body: body.boxed(), label }
             }
             Rule::stacked => {
-                let place = if text.starts_with("\\underset") {
-                    Place::Under
-                } else {
-                    Place::Over
-                };
+                let place = if text.starts_with("\\underset") { Place::Under } else { Place::Over };
                 inner.next();
                 let over = self.next_argument(&mut inner, span)?;
                 let base = self.next_argument(&mut inner, span)?;
-                NodeKind::Stacked {
-                    place,
-                    over: over.boxed(),
-                    base: base.boxed(),
-                }
+                NodeKind::Stacked { place, over: over.boxed(), base: base.boxed() }
             }
             Rule::boxed => {
                 inner.next();
@@ -548,24 +412,16 @@ impl<'s> Builder<'s> {
                     Some(part) => self.primary(part)?,
                     None => Node::new(NodeKind::Empty, span),
                 };
-                NodeKind::Accent {
-                    accent: "not".to_string(),
-                    body: body.boxed(),
-                }
+                NodeKind::Accent { accent: "not".to_string(), body: body.boxed() }
             }
-            _ => NodeKind::Unknown {
-                name: text.to_string(),
-            },
+            _ => NodeKind::Unknown { name: text.to_string() },
         };
         Ok(Node::new(kind, span))
     }
 
     fn styled_rest(&self, pair: Pair<Rule>, span: Span) -> Result<Node> {
         let mut inner = pair.into_inner();
-        let switch = inner
-            .next()
-            .map(|p| p.as_str().trim_start_matches('\\'))
-            .unwrap_or("");
+        let switch = inner.next().map(|p| p.as_str().trim_start_matches('\\')).unwrap_or("");
         let body = match inner.next() {
             Some(expr) => self.expr(expr)?,
             None => Node::new(NodeKind::Empty, span),
@@ -580,15 +436,7 @@ impl<'s> Builder<'s> {
             None => Node::new(NodeKind::Empty, span),
         };
         let close = inner.next().map(|p| delimiter(p.as_str()));
-        Ok(Node::new(
-            NodeKind::Fenced {
-                open,
-                close,
-                sized: false,
-                body: body.boxed(),
-            },
-            span,
-        ))
+        Ok(Node::new(NodeKind::Fenced { open, close, sized: false, body: body.boxed() }, span))
     }
 
     fn bar_group(&self, inner: Pairs<Rule>, span: Span) -> Result<Node> {
@@ -602,15 +450,7 @@ impl<'s> Builder<'s> {
                 _ => close = delimiter(part.as_str()),
             }
         }
-        Ok(Node::new(
-            NodeKind::Fenced {
-                open,
-                close: Some(close),
-                sized: false,
-                body: body.boxed(),
-            },
-            span,
-        ))
+        Ok(Node::new(NodeKind::Fenced { open, close: Some(close), sized: false, body: body.boxed() }, span))
     }
 
     fn left_right(&self, inner: Pairs<Rule>, span: Span) -> Result<Node> {
@@ -626,15 +466,7 @@ impl<'s> Builder<'s> {
         let body = self.body(body_pairs, span)?;
         let open = delimiters.first().copied().unwrap_or(Delim::Nothing);
         let close = delimiters.get(1).copied().unwrap_or(Delim::Nothing);
-        Ok(Node::new(
-            NodeKind::Fenced {
-                open,
-                close: Some(close),
-                sized: true,
-                body: body.boxed(),
-            },
-            span,
-        ))
+        Ok(Node::new(NodeKind::Fenced { open, close: Some(close), sized: true, body: body.boxed() }, span))
     }
 
     fn environment(&self, inner: Pairs<Rule>) -> Result<Node> {
@@ -647,11 +479,7 @@ impl<'s> Builder<'s> {
                 }
                 Rule::column_spec => {
                     let spec = part.as_str();
-                    columns = Some(
-                        spec.get(1..spec.len().saturating_sub(1))
-                            .unwrap_or("")
-                            .to_string(),
-                    );
+                    columns = Some(spec.get(1..spec.len().saturating_sub(1)).unwrap_or("").to_string());
                 }
                 Rule::rows => return self.rows(part, name.or(Some(String::new())), columns),
                 _ => {}
@@ -672,13 +500,7 @@ impl<'s> Builder<'s> {
                 _ => self.primary(part)?,
             };
         }
-        Ok(Node::new(
-            NodeKind::Sqrt {
-                index: None,
-                radicand: radicand.boxed(),
-            },
-            span,
-        ))
+        Ok(Node::new(NodeKind::Sqrt { index: None, radicand: radicand.boxed() }, span))
     }
 
     fn operatorname(&self, inner: Pairs<Rule>, span: Span) -> Result<Node> {
@@ -690,19 +512,12 @@ impl<'s> Builder<'s> {
                 _ => body = self.argument(part)?,
             }
         }
-        let style = if limits {
-            WordStyle::OperatorLimits
-        } else {
-            WordStyle::Operator
-        };
+        let style = if limits { WordStyle::OperatorLimits } else { WordStyle::Operator };
         let kind = match letters_of(&body) {
             Some(text) => NodeKind::Word { text, style },
             None => match body.kind {
                 NodeKind::Word { text, .. } => NodeKind::Word { text, style },
-                _ => NodeKind::Styled {
-                    font: Font::Roman,
-                    body: body.boxed(),
-                },
+                _ => NodeKind::Styled { font: Font::Roman, body: body.boxed() },
             },
         };
         Ok(Node::new(kind, span))
@@ -710,16 +525,10 @@ impl<'s> Builder<'s> {
 
     fn script_symbol(&self, text: &str, span: Span) -> NodeKind {
         match text.chars().next() {
-            Some(c) if c.is_ascii_digit() => NodeKind::Number {
-                text: text.to_string(),
-                font: Font::Normal,
-            },
+            Some(c) if c.is_ascii_digit() => NodeKind::Number { text: text.to_string(), font: Font::Normal },
             Some(c) if c.is_ascii_alphabetic() => symbol(text, Font::Normal),
             Some('−') => symbol("-", Font::Normal),
-            Some('\'') => NodeKind::Symbol {
-                name: "prime".into(),
-                font: Font::Normal,
-            },
+            Some('\'') => NodeKind::Symbol { name: "prime".into(), font: Font::Normal },
             Some(c) if c.is_ascii() => symbol(text, Font::Normal),
             _ => self.unicode_operand(text, span),
         }
@@ -729,26 +538,12 @@ impl<'s> Builder<'s> {
         let meaning = text.chars().next().and_then(names::unicode_meaning);
         match meaning {
             Some(UnicodeMeaning::Symbol(name, font)) => NodeKind::Symbol { name, font },
-            Some(UnicodeMeaning::Digit(digit, font)) => NodeKind::Number {
-                text: digit.to_string(),
-                font,
-            },
-            Some(UnicodeMeaning::LargeOp(name)) => NodeKind::LargeOp {
-                name: name.to_string(),
-            },
-            Some(UnicodeMeaning::Dots(name)) => NodeKind::Dots {
-                name: name.to_string(),
-            },
+            Some(UnicodeMeaning::Digit(digit, font)) => NodeKind::Number { text: digit.to_string(), font },
+            Some(UnicodeMeaning::LargeOp(name)) => NodeKind::LargeOp { name: name.to_string() },
+            Some(UnicodeMeaning::Dots(name)) => NodeKind::Dots { name: name.to_string() },
             None => {
-                self.warn(
-                    WarningKind::UnknownCharacter {
-                        character: text.to_string(),
-                    },
-                    span,
-                );
-                NodeKind::Unknown {
-                    name: text.to_string(),
-                }
+                self.warn(WarningKind::UnknownCharacter { character: text.to_string() }, span);
+                NodeKind::Unknown { name: text.to_string() }
             }
         }
     }
@@ -757,44 +552,25 @@ impl<'s> Builder<'s> {
         let name = text.trim_start_matches('\\');
         Ok(match names::classify_command(name) {
             CommandClass::Symbol => symbol(name, Font::Normal),
-            CommandClass::Word(style) => NodeKind::Word {
-                text: name.to_string(),
-                style,
-            },
-            CommandClass::LargeOp => NodeKind::LargeOp {
-                name: name.to_string(),
-            },
-            CommandClass::Dots => NodeKind::Dots {
-                name: name.to_string(),
-            },
+            CommandClass::Word(style) => NodeKind::Word { text: name.to_string(), style },
+            CommandClass::LargeOp => NodeKind::LargeOp { name: name.to_string() },
+            CommandClass::Dots => NodeKind::Dots { name: name.to_string() },
             CommandClass::NeedsArguments => {
                 return Err(ParseError::new(
-                    ParseErrorKind::MissingArguments {
-                        command: text.to_string(),
-                    },
+                    ParseErrorKind::MissingArguments { command: text.to_string() },
                     span,
                 ))
             }
             CommandClass::Unknown => {
-                self.warn(
-                    WarningKind::UnknownCommand {
-                        name: text.to_string(),
-                    },
-                    span,
-                );
-                NodeKind::Unknown {
-                    name: text.to_string(),
-                }
+                self.warn(WarningKind::UnknownCommand { name: text.to_string() }, span);
+                NodeKind::Unknown { name: text.to_string() }
             }
         })
     }
 }
 
 fn symbol(name: &str, font: Font) -> NodeKind {
-    NodeKind::Symbol {
-        name: name.to_string(),
-        font,
-    }
+    NodeKind::Symbol { name: name.to_string(), font }
 }
 
 fn prime_count(c: char) -> u8 {
@@ -809,37 +585,26 @@ fn prime_count(c: char) -> u8 {
 /// Joins `rhs` to `lhs` with `op`, extending `lhs` when it is a chain of the same level.
 fn chain(lhs: Node, op: InfixOp, op_span: Span, rhs: Node) -> Node {
     let span = lhs.span.join(rhs.span);
-    let link = Link {
-        op,
-        op_span,
-        operand: rhs,
-    };
+    let link = Link { op, op_span, operand: rhs };
     match lhs.kind {
         NodeKind::Chain { first, mut rest }
-            if rest
-                .first()
-                .is_some_and(|l| infix_level(&l.op) == infix_level(&link.op)) =>
+            if rest.first().is_some_and(|l| infix_level(&l.op) == infix_level(&link.op)) =>
         {
             rest.push(link);
             Node::new(NodeKind::Chain { first, rest }, span)
         }
-        kind => Node::new(
-            NodeKind::Chain {
-                first: Node::new(kind, lhs.span).boxed(),
-                rest: vec![link],
-            },
-            span,
-        ),
+        kind => {
+            Node::new(NodeKind::Chain { first: Node::new(kind, lhs.span).boxed(), rest: vec![link] }, span)
+        }
     }
 }
 
 /// The letters of a run of plain single letters (`l n` → `ln`), if that is all `node` is.
 fn letters_of(node: &Node) -> Option<String> {
     let plain_letter = |n: &Node| match &n.kind {
-        NodeKind::Symbol {
-            name,
-            font: Font::Normal,
-        } if name.len() == 1 && name.as_bytes().iter().all(u8::is_ascii_alphabetic) => {
+        NodeKind::Symbol { name, font: Font::Normal }
+            if name.len() == 1 && name.as_bytes().iter().all(u8::is_ascii_alphabetic) =>
+        {
             Some(name.clone())
         }
         _ => None,
@@ -863,36 +628,20 @@ fn apply_font(font: Font, body: Node, span: Span) -> Node {
         return body;
     }
     if let Some(text) = letters_of(&body) {
-        let style = if font == Font::Roman {
-            WordStyle::Roman
-        } else {
-            WordStyle::Font(font)
-        };
+        let style = if font == Font::Roman { WordStyle::Roman } else { WordStyle::Font(font) };
         return Node::new(NodeKind::Word { text, style }, span);
     }
     let kind = match body.kind {
         NodeKind::Symbol { name, .. } => NodeKind::Symbol { name, font },
         NodeKind::Number { text, .. } => NodeKind::Number { text, font },
-        NodeKind::Scripts {
-            base,
-            sub,
-            sup,
-            primes,
-        } => NodeKind::Scripts {
-            base: apply_font(font, *base, span).boxed(),
-            sub,
-            sup,
-            primes,
-        },
-        NodeKind::Accent { accent, body } => NodeKind::Accent {
-            accent,
-            body: apply_font(font, *body, span).boxed(),
-        },
+        NodeKind::Scripts { base, sub, sup, primes } => {
+            NodeKind::Scripts { base: apply_font(font, *base, span).boxed(), sub, sup, primes }
+        }
+        NodeKind::Accent { accent, body } => {
+            NodeKind::Accent { accent, body: apply_font(font, *body, span).boxed() }
+        }
         kind @ (NodeKind::Empty | NodeKind::Word { .. } | NodeKind::Unknown { .. }) => kind,
-        kind => NodeKind::Styled {
-            font,
-            body: Node::new(kind, body.span).boxed(),
-        },
+        kind => NodeKind::Styled { font, body: Node::new(kind, body.span).boxed() },
     };
     Node::new(kind, span)
 }
@@ -921,10 +670,7 @@ fn delimiter(text: &str) -> Delim {
 fn parse_fragment(latex: &str, limits: &Limits) -> Result<Node> {
     let mut pairs = LatexParser::parse(Rule::formula, latex).map_err(|_| {
         ParseError::new(
-            ParseErrorKind::Unexpected {
-                found: latex.to_string(),
-                expected: Vec::new(),
-            },
+            ParseErrorKind::Unexpected { found: latex.to_string(), expected: Vec::new() },
             Span::default(),
         )
     })?;
@@ -939,32 +685,19 @@ fn parse_fragment(latex: &str, limits: &Limits) -> Result<Node> {
 fn with_span(mut node: Node, span: Span) -> Node {
     node.span = span;
     node.kind = match node.kind {
-        NodeKind::Prefix { op, operand } => NodeKind::Prefix {
-            op,
-            operand: with_span(*operand, span).boxed(),
-        },
+        NodeKind::Prefix { op, operand } => {
+            NodeKind::Prefix { op, operand: with_span(*operand, span).boxed() }
+        }
         NodeKind::Chain { first, rest } => NodeKind::Chain {
             first: with_span(*first, span).boxed(),
             rest: rest
                 .into_iter()
-                .map(|l| Link {
-                    op: l.op,
-                    op_span: span,
-                    operand: with_span(l.operand, span),
-                })
+                .map(|l| Link { op: l.op, op_span: span, operand: with_span(l.operand, span) })
                 .collect(),
         },
-        NodeKind::Fenced {
-            open,
-            close,
-            sized,
-            body,
-        } => NodeKind::Fenced {
-            open,
-            close,
-            sized,
-            body: with_span(*body, span).boxed(),
-        },
+        NodeKind::Fenced { open, close, sized, body } => {
+            NodeKind::Fenced { open, close, sized, body: with_span(*body, span).boxed() }
+        }
         kind => kind,
     };
     node

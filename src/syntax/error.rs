@@ -12,6 +12,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParseError {
     /// What went wrong.
+    #[serde(flatten)]
     pub kind: ParseErrorKind,
     /// Where it went wrong.
     pub span: Span,
@@ -83,35 +84,59 @@ pub enum ParseErrorKind {
 impl ParseError {
     /// An error of `kind` at `span`.
     pub fn new(kind: ParseErrorKind, span: Span) -> Self {
-        ParseError {
-            kind,
-            span,
-            opened: None,
-        }
+        ParseError { kind, span, opened: None }
     }
 
     /// The one-line message.
     pub fn message(&self, lang: Lang) -> String {
         use ParseErrorKind::*;
         match (&self.kind, lang) {
-            (TooLong { bytes, limit }, Lang::Ko) => format!("수식이 너무 깁니다: {bytes}바이트 (한도 {limit}바이트, --max-bytes로 늘릴 수 있음)"),
-            (TooLong { bytes, limit }, Lang::En) => format!("formula too long: {bytes} bytes (limit {limit}; raise it with --max-bytes)"),
-            (TooDeep { limit }, Lang::Ko) => format!("중첩이 너무 깊습니다 (한도 {limit}단계, --max-depth로 늘릴 수 있음)"),
-            (TooDeep { limit }, Lang::En) => format!("maximum nesting depth exceeded ({limit} levels; raise it with --max-depth)"),
+            (TooLong { bytes, limit }, Lang::Ko) => {
+                format!("수식이 너무 깁니다: {bytes}바이트 (한도 {limit}바이트, --max-bytes로 늘릴 수 있음)")
+            }
+            (TooLong { bytes, limit }, Lang::En) => {
+                format!("formula too long: {bytes} bytes (limit {limit}; raise it with --max-bytes)")
+            }
+            (TooDeep { limit }, Lang::Ko) => {
+                format!("중첩이 너무 깊습니다 (한도 {limit}단계, --max-depth로 늘릴 수 있음)")
+            }
+            (TooDeep { limit }, Lang::En) => {
+                format!("maximum nesting depth exceeded ({limit} levels; raise it with --max-depth)")
+            }
             (TooManySigns { limit }, Lang::Ko) => format!("부호가 연달아 너무 많습니다 (한도 {limit}개)"),
             (TooManySigns { limit }, Lang::En) => format!("too many signs in a row (limit {limit})"),
-            (TooManyScripts { limit }, Lang::Ko) => format!("한 기호에 첨자가 너무 많이 붙었습니다 (한도 {limit}개)"),
+            (TooManyScripts { limit }, Lang::Ko) => {
+                format!("한 기호에 첨자가 너무 많이 붙었습니다 (한도 {limit}개)")
+            }
             (TooManyScripts { limit }, Lang::En) => format!("too many scripts on one base (limit {limit})"),
-            (Unclosed { delimiter, closer }, Lang::Ko) => format!("`{delimiter}`가 닫히지 않았습니다: `{closer}`가 필요합니다"),
-            (Unclosed { delimiter, closer }, Lang::En) => format!("unclosed `{delimiter}`: expected `{closer}`"),
+            (Unclosed { delimiter, closer }, Lang::Ko) => {
+                format!("`{delimiter}`가 닫히지 않았습니다: `{closer}`가 필요합니다")
+            }
+            (Unclosed { delimiter, closer }, Lang::En) => {
+                format!("unclosed `{delimiter}`: expected `{closer}`")
+            }
             (UnexpectedClose { delimiter }, Lang::Ko) => format!("여는 짝이 없는 `{delimiter}`입니다"),
-            (UnexpectedClose { delimiter }, Lang::En) => format!("`{delimiter}` closes nothing that was opened"),
-            (MismatchedEnvironment { begin, end }, Lang::Ko) => format!("`\\begin{{{begin}}}`를 `\\end{{{end}}}`로 닫을 수 없습니다"),
-            (MismatchedEnvironment { begin, end }, Lang::En) => format!("`\\begin{{{begin}}}` is closed by `\\end{{{end}}}`"),
-            (MissingArguments { command }, Lang::Ko) => format!("`{command}`에 인자가 없습니다: `{command}{{…}}`처럼 중괄호로 인자를 주세요"),
-            (MissingArguments { command }, Lang::En) => format!("`{command}` is missing its arguments: give them in braces, as in `{command}{{…}}`"),
-            (Unexpected { found, expected }, Lang::Ko) => format!("여기서 {found}{}을(를) 읽을 수 없습니다{}", "", expected_list(expected, lang)),
-            (Unexpected { found, expected }, Lang::En) => format!("unexpected {found}{}", expected_list(expected, lang)),
+            (UnexpectedClose { delimiter }, Lang::En) => {
+                format!("`{delimiter}` closes nothing that was opened")
+            }
+            (MismatchedEnvironment { begin, end }, Lang::Ko) => {
+                format!("`\\begin{{{begin}}}`를 `\\end{{{end}}}`로 닫을 수 없습니다")
+            }
+            (MismatchedEnvironment { begin, end }, Lang::En) => {
+                format!("`\\begin{{{begin}}}` is closed by `\\end{{{end}}}`")
+            }
+            (MissingArguments { command }, Lang::Ko) => {
+                format!("`{command}`에 인자가 없습니다: `{command}{{…}}`처럼 중괄호로 인자를 주세요")
+            }
+            (MissingArguments { command }, Lang::En) => {
+                format!("`{command}` is missing its arguments: give them in braces, as in `{command}{{…}}`")
+            }
+            (Unexpected { found, expected }, Lang::Ko) => {
+                format!("여기서 {found}{}을(를) 읽을 수 없습니다{}", "", expected_list(expected, lang))
+            }
+            (Unexpected { found, expected }, Lang::En) => {
+                format!("unexpected {found}{}", expected_list(expected, lang))
+            }
         }
     }
 
@@ -119,16 +144,11 @@ impl ParseError {
     pub fn label(&self, lang: Lang) -> String {
         use ParseErrorKind::*;
         match &self.kind {
-            Unclosed { closer, .. } => format!(
-                "{} `{closer}`",
-                lang.pick("여기까지 없는", "expected before here:")
-            ),
+            Unclosed { closer, .. } => {
+                format!("{} `{closer}`", lang.pick("여기까지 없는", "expected before here:"))
+            }
             Unexpected { expected, .. } if !expected.is_empty() => {
-                format!(
-                    "{} {}",
-                    lang.pick("필요한 것:", "expected"),
-                    expected.join(lang.pick(", ", ", or "))
-                )
+                format!("{} {}", lang.pick("필요한 것:", "expected"), expected.join(lang.pick(", ", ", or ")))
             }
             _ => lang.pick("여기", "here").to_string(),
         }
@@ -136,8 +156,7 @@ impl ParseError {
 
     /// The label printed under the opening delimiter, if there is one.
     pub fn opened_label(&self, lang: Lang) -> Option<String> {
-        self.opened
-            .map(|_| lang.pick("여기서 열림", "opened here").to_string())
+        self.opened.map(|_| lang.pick("여기서 열림", "opened here").to_string())
     }
 }
 
@@ -155,6 +174,7 @@ fn expected_list(expected: &[String], lang: Lang) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Warning {
     /// What it is about.
+    #[serde(flatten)]
     pub kind: WarningKind,
     /// Where.
     pub span: Span,
@@ -183,9 +203,9 @@ impl Warning {
             (WarningKind::UnknownCommand { name }, Lang::Ko) => {
                 format!("모르는 명령 `{name}`: 알 수 없는 기호로 두고 나머지를 읽습니다")
             }
-            (WarningKind::UnknownCommand { name }, Lang::En) => format!(
-                "unknown command `{name}`: kept as an unknown symbol, the rest is still read"
-            ),
+            (WarningKind::UnknownCommand { name }, Lang::En) => {
+                format!("unknown command `{name}`: kept as an unknown symbol, the rest is still read")
+            }
             (WarningKind::UnknownCharacter { character }, Lang::Ko) => {
                 format!("모르는 문자 `{character}`: 알 수 없는 기호로 둡니다")
             }

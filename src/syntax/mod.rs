@@ -7,12 +7,7 @@
 //!
 //! This module handles untrusted input, so it may not unwrap, expect, panic or index.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 pub mod ast;
 mod build;
@@ -46,12 +41,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_bytes: 100_000,
-            max_depth: 256,
-            max_signs: 64,
-            max_scripts: 32,
-        }
+        Limits { max_bytes: 100_000, max_depth: 256, max_signs: 64, max_scripts: 32 }
     }
 }
 
@@ -78,10 +68,7 @@ pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
         Some(formula) => builder.formula(formula)?,
         None => Node::new(ast::NodeKind::Empty, Span::new(0, source.len())),
     };
-    Ok(Parsed {
-        root,
-        warnings: builder.into_warnings(),
-    })
+    Ok(Parsed { root, warnings: builder.into_warnings() })
 }
 
 /// Turns pest's error into ours: the position, what is there, and what was expected in words.
@@ -141,8 +128,8 @@ pub fn describe(rule: Rule) -> &'static str {
         factorial => "`!`",
         unicode_subscript | unicode_superscript => "a script",
         script_argument | argument => "an argument: `{…}` or one symbol",
-        letter | number | digit | punctuation | unicode_operand | script_symbol
-        | escaped_symbol | symbol_command | stray_closer => "a symbol",
+        letter | number | digit | punctuation | unicode_operand | script_symbol | escaped_symbol
+        | symbol_command | stray_closer => "a symbol",
         group => "`{`",
         styled_rest | font_switch => "a font switch",
         fraction_word => "`\\over`",
@@ -179,9 +166,7 @@ pub fn describe(rule: Rule) -> &'static str {
         position => "a position such as `[t]`",
         column_spec => "a column specification such as `{cc}`",
         // Silent rules never appear in errors; they are listed so that a new rule must be named.
-        WHITESPACE | trivia_command | dimension | dimen_body | raw_group | row_separator => {
-            "a space"
-        }
+        WHITESPACE | trivia_command | dimension | dimen_body | raw_group | row_separator => "a space",
         operand | poperand | boperand | term | pterm | bterm | primary | pprimary | bprimary
         | command_operand | script_command | group_body => "an operand",
         postfix | bar_term | fraction_tail => "a script",

@@ -261,9 +261,9 @@ const SYMBOLS: &[&str] = &[
 ];
 
 const OPERATOR_NAMES: &[&str] = &[
-    "log", "ln", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos",
-    "arctan", "sinh", "cosh", "tanh", "coth", "sech", "csch", "arg", "deg", "det", "dim", "ker",
-    "hom", "Pr", "gcd", "tr", "Tr", "sgn", "erf", "diag", "rank", "span", "Var", "Cov", "softmax",
+    "log", "ln", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "sinh",
+    "cosh", "tanh", "coth", "sech", "csch", "arg", "deg", "det", "dim", "ker", "hom", "Pr", "gcd", "tr",
+    "Tr", "sgn", "erf", "diag", "rank", "span", "Var", "Cov", "softmax",
 ];
 
 const LIMIT_OPERATOR_NAMES: &[&str] = &[
@@ -415,12 +415,11 @@ pub fn is_greek(name: &str) -> bool {
 /// `\operatorname{log}`), with the style it has.
 pub fn builtin_operator(name: &str) -> Option<WordStyle> {
     const BUILTIN: &[&str] = &[
-        "log", "ln", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos",
-        "arctan", "sinh", "cosh", "tanh", "coth", "arg", "deg", "dim", "ker", "hom",
+        "log", "ln", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan",
+        "sinh", "cosh", "tanh", "coth", "arg", "deg", "dim", "ker", "hom",
     ];
-    const BUILTIN_LIMITS: &[&str] = &[
-        "max", "min", "sup", "inf", "lim", "liminf", "limsup", "Pr", "det", "gcd",
-    ];
+    const BUILTIN_LIMITS: &[&str] =
+        &["max", "min", "sup", "inf", "lim", "liminf", "limsup", "Pr", "det", "gcd"];
     if BUILTIN_LIMITS.contains(&name) {
         Some(WordStyle::OperatorLimits)
     } else if BUILTIN.contains(&name) {
@@ -433,9 +432,7 @@ pub fn builtin_operator(name: &str) -> Option<WordStyle> {
 /// The font a font command or switch selects (`mathbf`, `bf`, `mathbb`, …).
 pub fn font_of(command: &str) -> Font {
     match command {
-        "mathbf" | "bf" | "boldsymbol" | "bm" | "pmb" | "bold" | "textbf" | "mathbfit" => {
-            Font::Bold
-        }
+        "mathbf" | "bf" | "boldsymbol" | "bm" | "pmb" | "bold" | "textbf" | "mathbfit" => Font::Bold,
         "mathbb" | "Bbb" => Font::Blackboard,
         "mathcal" | "cal" => Font::Calligraphic,
         "mathscr" => Font::Script,
@@ -590,15 +587,16 @@ const GREEK_LOWER: [&str; 25] = [
     "omega",
 ];
 const GREEK_UPPER: [&str; 25] = [
-    "A", "B", "Gamma", "Delta", "E", "Z", "H", "Theta", "I", "K", "Lambda", "M", "N", "Xi", "O",
-    "Pi", "P", "Theta", "Sigma", "T", "Upsilon", "Phi", "X", "Psi", "Omega",
+    "A", "B", "Gamma", "Delta", "E", "Z", "H", "Theta", "I", "K", "Lambda", "M", "N", "Xi", "O", "Pi", "P",
+    "Theta", "Sigma", "T", "Upsilon", "Phi", "X", "Psi", "Omega",
 ];
 const MATH_ALPHABETS: [Font; 13] = [
     Font::Bold,
     Font::Normal,
     Font::Bold,
-    Font::Script,
-    Font::Script,
+    // Unicode has one script alphabet; papers write it as \mathcal.
+    Font::Calligraphic,
+    Font::Calligraphic,
     Font::Fraktur,
     Font::Blackboard,
     Font::Fraktur,
@@ -615,8 +613,8 @@ pub fn unicode_meaning(c: char) -> Option<UnicodeMeaning> {
     let sym = |name: &str| Some(Symbol(name.to_string(), Font::Normal));
     let code = c as u32;
     match c {
-        'α'..='ω' => return sym(GREEK_LOWER[(code - 0x3B1) as usize]),
-        'Α'..='Ω' if code != 0x3A2 => return sym(GREEK_UPPER[(code - 0x391) as usize]),
+        'α'..='ω' => return GREEK_LOWER.get((code - 0x3B1) as usize).and_then(|n| sym(n)),
+        'Α'..='Ω' if code != 0x3A2 => return GREEK_UPPER.get((code - 0x391) as usize).and_then(|n| sym(n)),
         'ϵ' => return sym("epsilon"),
         'ϕ' => return sym("phi"),
         'ϑ' => return sym("vartheta"),
@@ -631,7 +629,7 @@ pub fn unicode_meaning(c: char) -> Option<UnicodeMeaning> {
         'ℙ' => return Some(Symbol("P".into(), Font::Blackboard)),
         'ℍ' => return Some(Symbol("H".into(), Font::Blackboard)),
         'ℎ' => return sym("h"),
-        'ℒ' => return Some(Symbol("L".into(), Font::Script)),
+        'ℒ' => return Some(Symbol("L".into(), Font::Calligraphic)),
         '∞' => return sym("infty"),
         '∂' => return sym("partial"),
         '∇' => return sym("nabla"),
@@ -674,27 +672,19 @@ fn math_alphanumeric(code: u32) -> Option<UnicodeMeaning> {
     const DIGIT_START: u32 = 0x1D7CE;
     if (LATIN_START..LATIN_START + 13 * 52).contains(&code) {
         let offset = code - LATIN_START;
-        let font = MATH_ALPHABETS[(offset / 52) as usize];
+        let font = *MATH_ALPHABETS.get((offset / 52) as usize)?;
         let index = (offset % 52) as u8;
-        let letter = if index < 26 {
-            b'A' + index
-        } else {
-            b'a' + index - 26
-        };
+        let letter = if index < 26 { b'A' + index } else { b'a' + index - 26 };
         return Some(UnicodeMeaning::Symbol((letter as char).to_string(), font));
     }
     if (GREEK_START..GREEK_START + 5 * 58).contains(&code) {
         let offset = code - GREEK_START;
-        let font = if offset / 58 == 1 {
-            Font::Normal
-        } else {
-            Font::Bold
-        };
+        let font = if offset / 58 == 1 { Font::Normal } else { Font::Bold };
         let index = (offset % 58) as usize;
         let name = match index {
-            0..=24 => GREEK_UPPER[index],
+            0..=24 => GREEK_UPPER.get(index)?,
             25 => "nabla",
-            26..=50 => GREEK_LOWER[index - 26],
+            26..=50 => GREEK_LOWER.get(index - 26)?,
             51 => "partial",
             52 => "epsilon",
             53 => "vartheta",
@@ -707,13 +697,8 @@ fn math_alphanumeric(code: u32) -> Option<UnicodeMeaning> {
     }
     if (DIGIT_START..=0x1D7FF).contains(&code) {
         let offset = code - DIGIT_START;
-        let font = [
-            Font::Bold,
-            Font::Blackboard,
-            Font::SansSerif,
-            Font::SansSerif,
-            Font::Typewriter,
-        ][(offset / 10) as usize];
+        let fonts = [Font::Bold, Font::Blackboard, Font::SansSerif, Font::SansSerif, Font::Typewriter];
+        let font = *fonts.get((offset / 10) as usize)?;
         let digit = char::from(b'0' + (offset % 10) as u8);
         return Some(UnicodeMeaning::Digit(digit, font));
     }

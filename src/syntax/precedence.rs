@@ -51,11 +51,7 @@ pub struct OperatorRule {
 }
 
 const fn row(rule: Rule, fixity: Fixity, level: Level) -> OperatorRule {
-    OperatorRule {
-        rule,
-        fixity,
-        level,
-    }
+    OperatorRule { rule, fixity, level }
 }
 
 /// The precedence table: every operator rule of the grammar, loosest level first.
@@ -88,14 +84,11 @@ pub fn pratt() -> &'static PrattParser<Rule> {
             Level::Postfix,
         ];
         levels.iter().fold(PrattParser::new(), |parser, level| {
-            let ops = TABLE
-                .iter()
-                .filter(|row| row.level == *level)
-                .map(|row| match row.fixity {
-                    Fixity::Infix => Op::infix(row.rule, Assoc::Left),
-                    Fixity::Prefix => Op::prefix(row.rule),
-                    Fixity::Postfix => Op::postfix(row.rule),
-                });
+            let ops = TABLE.iter().filter(|row| row.level == *level).map(|row| match row.fixity {
+                Fixity::Infix => Op::infix(row.rule, Assoc::Left),
+                Fixity::Prefix => Op::prefix(row.rule),
+                Fixity::Postfix => Op::postfix(row.rule),
+            });
             match ops.reduce(|a, b| a | b) {
                 Some(op) => parser.op(op),
                 None => parser,

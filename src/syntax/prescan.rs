@@ -29,21 +29,11 @@ struct Open {
 pub fn prescan(source: &str, limits: &Limits) -> Result<(), ParseError> {
     if source.len() > limits.max_bytes {
         return Err(ParseError::new(
-            ParseErrorKind::TooLong {
-                bytes: source.len(),
-                limit: limits.max_bytes,
-            },
+            ParseErrorKind::TooLong { bytes: source.len(), limit: limits.max_bytes },
             Span::new(0, 0),
         ));
     }
-    Scanner {
-        source,
-        bytes: source.as_bytes(),
-        stack: Vec::new(),
-        limits,
-        signs: 0,
-    }
-    .run()
+    Scanner { source, bytes: source.as_bytes(), stack: Vec::new(), limits, signs: 0 }.run()
 }
 
 struct Scanner<'a> {
@@ -83,13 +73,7 @@ impl Scanner<'_> {
                 Ok(at + 1)
             }
             b')' | b']' => {
-                if matches!(
-                    self.stack.last(),
-                    Some(Open {
-                        frame: Frame::Bracket,
-                        ..
-                    })
-                ) {
+                if matches!(self.stack.last(), Some(Open { frame: Frame::Bracket, .. })) {
                     self.stack.pop();
                 }
                 self.signs = 0;
@@ -122,9 +106,7 @@ impl Scanner<'_> {
         self.signs += 1;
         if self.signs > self.limits.max_signs {
             return Err(ParseError::new(
-                ParseErrorKind::TooManySigns {
-                    limit: self.limits.max_signs,
-                },
+                ParseErrorKind::TooManySigns { limit: self.limits.max_signs },
                 Span::new(at, at + width),
             ));
         }
@@ -135,10 +117,7 @@ impl Scanner<'_> {
         let name_end = self.letters_end(at + 1);
         if name_end == at + 1 {
             // `\{`, `\}`, `\\`, `\|`, `\,`: escaped, never structure. Skip the next char whole.
-            let next = self
-                .source
-                .get(at + 1..)
-                .and_then(|rest| rest.chars().next());
+            let next = self.source.get(at + 1..).and_then(|rest| rest.chars().next());
             self.signs = 0;
             return Ok(at + 1 + next.map_or(0, char::len_utf8));
         }
@@ -156,8 +135,9 @@ impl Scanner<'_> {
             "middle" => return Ok(self.skip_delimiter(name_end)),
             "begin" => return self.begin(at, name_end),
             "end" => return self.end(at, name_end),
-            "bf" | "cal" | "rm" | "it" | "sf" | "tt" | "em" | "mit" | "sl" | "sc" | "frak"
-            | "Bbb" => self.push(Frame::Switch, span)?,
+            "bf" | "cal" | "rm" | "it" | "sf" | "tt" | "em" | "mit" | "sl" | "sc" | "frak" | "Bbb" => {
+                self.push(Frame::Switch, span)?
+            }
             "pm" | "mp" | "neg" | "lnot" => {
                 self.sign(at, name_end - at)?;
                 return Ok(name_end);
@@ -221,23 +201,15 @@ impl Scanner<'_> {
         let span = Span::new(at, end);
         self.pop_implicit();
         match self.stack.pop() {
-            Some(Open {
-                frame: Frame::Environment(begin),
-                ..
-            }) if begin == name => Ok(end),
-            Some(Open {
-                frame: Frame::Environment(begin),
-                span: opened,
-            }) => Err(ParseError {
+            Some(Open { frame: Frame::Environment(begin), .. }) if begin == name => Ok(end),
+            Some(Open { frame: Frame::Environment(begin), span: opened }) => Err(ParseError {
                 kind: ParseErrorKind::MismatchedEnvironment { begin, end: name },
                 span,
                 opened: Some(opened),
             }),
             Some(open) => Err(self.unclosed(&open, span.start)),
             None => Err(ParseError::new(
-                ParseErrorKind::UnexpectedClose {
-                    delimiter: format!("\\end{{{name}}}"),
-                },
+                ParseErrorKind::UnexpectedClose { delimiter: format!("\\end{{{name}}}") },
                 span,
             )),
         }
@@ -245,12 +217,7 @@ impl Scanner<'_> {
 
     fn push(&mut self, frame: Frame, span: Span) -> Result<(), ParseError> {
         if self.stack.len() >= self.limits.max_depth {
-            return Err(ParseError::new(
-                ParseErrorKind::TooDeep {
-                    limit: self.limits.max_depth,
-                },
-                span,
-            ));
+            return Err(ParseError::new(ParseErrorKind::TooDeep { limit: self.limits.max_depth }, span));
         }
         self.stack.push(Open { frame, span });
         Ok(())
@@ -259,13 +226,7 @@ impl Scanner<'_> {
     /// Pops the frames a closing brace or `\right` closes implicitly: unclosed `(`/`[`
     /// groups and font switches.
     fn pop_implicit(&mut self) {
-        while matches!(
-            self.stack.last(),
-            Some(Open {
-                frame: Frame::Bracket | Frame::Switch,
-                ..
-            })
-        ) {
+        while matches!(self.stack.last(), Some(Open { frame: Frame::Bracket | Frame::Switch, .. })) {
             self.stack.pop();
         }
     }
@@ -275,43 +236,27 @@ impl Scanner<'_> {
         self.pop_implicit();
         let span = Span::new(at, at + 1);
         match self.stack.pop() {
-            Some(Open {
-                frame: Frame::Brace,
-                ..
-            }) => Ok(()),
+            Some(Open { frame: Frame::Brace, .. }) => Ok(()),
             Some(open) => Err(self.unclosed(&open, at)),
-            None => Err(ParseError::new(
-                ParseErrorKind::UnexpectedClose {
-                    delimiter: "}".into(),
-                },
-                span,
-            )),
+            None => Err(ParseError::new(ParseErrorKind::UnexpectedClose { delimiter: "}".into() }, span)),
         }
     }
 
     fn close_left(&mut self, span: Span) -> Result<(), ParseError> {
         self.pop_implicit();
         match self.stack.pop() {
-            Some(Open {
-                frame: Frame::Left, ..
-            }) => Ok(()),
+            Some(Open { frame: Frame::Left, .. }) => Ok(()),
             Some(open) => Err(self.unclosed(&open, span.start)),
-            None => Err(ParseError::new(
-                ParseErrorKind::UnexpectedClose {
-                    delimiter: "\\right".into(),
-                },
-                span,
-            )),
+            None => {
+                Err(ParseError::new(ParseErrorKind::UnexpectedClose { delimiter: "\\right".into() }, span))
+            }
         }
     }
 
     fn unclosed(&self, open: &Open, at: usize) -> ParseError {
         let (delimiter, closer) = match &open.frame {
             Frame::Brace => ("{".to_string(), "}".to_string()),
-            Frame::Left => (
-                open.span.text(self.source).to_string(),
-                "\\right".to_string(),
-            ),
+            Frame::Left => (open.span.text(self.source).to_string(), "\\right".to_string()),
             Frame::Environment(name) => (format!("\\begin{{{name}}}"), format!("\\end{{{name}}}")),
             Frame::Bracket | Frame::Switch => ("(".to_string(), ")".to_string()),
         };

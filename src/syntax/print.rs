@@ -33,12 +33,9 @@ fn write_node(out: &mut String, node: &Node) {
             write_operand(out, operand, needs_braces_as_base(operand));
             out.push('!');
         }
-        Scripts {
-            base,
-            sub,
-            sup,
-            primes,
-        } => write_scripts(out, base, sub.as_deref(), sup.as_deref(), *primes),
+        Scripts { base, sub, sup, primes } => {
+            write_scripts(out, base, sub.as_deref(), sup.as_deref(), *primes)
+        }
         Frac { num, den } => write_command(out, "\\frac", &[num, den]),
         Binom { top, bottom } => write_command(out, "\\binom", &[top, bottom]),
         Sqrt { index, radicand } => {
@@ -56,18 +53,9 @@ fn write_node(out: &mut String, node: &Node) {
             write_braced(out, body);
         }
         Boxed { body } => write_command(out, "\\boxed", &[body]),
-        Fenced {
-            open,
-            close,
-            sized,
-            body,
-        } => write_fenced(out, *open, *close, *sized, body),
+        Fenced { open, close, sized, body } => write_fenced(out, *open, *close, *sized, body),
         Annotated { place, body, label } => {
-            out.push_str(if *place == Place::Over {
-                "\\overbrace"
-            } else {
-                "\\underbrace"
-            });
+            out.push_str(if *place == Place::Over { "\\overbrace" } else { "\\underbrace" });
             write_braced(out, body);
             if let Some(label) = label {
                 out.push_str(if *place == Place::Over { "^" } else { "_" });
@@ -75,11 +63,7 @@ fn write_node(out: &mut String, node: &Node) {
             }
         }
         Stacked { place, over, base } => {
-            let name = if *place == Place::Over {
-                "\\overset"
-            } else {
-                "\\underset"
-            };
+            let name = if *place == Place::Over { "\\overset" } else { "\\underset" };
             write_command(out, name, &[over, base]);
         }
         Rows { env, columns, rows } => write_rows(out, env.as_deref(), columns.as_deref(), rows),
@@ -111,9 +95,7 @@ fn write_font(out: &mut String, font: Font, inner: &str) {
 
 fn write_word(out: &mut String, text: &str, style: WordStyle) {
     match style {
-        WordStyle::Operator | WordStyle::OperatorLimits
-            if names::builtin_operator(text) == Some(style) =>
-        {
+        WordStyle::Operator | WordStyle::OperatorLimits if names::builtin_operator(text) == Some(style) => {
             out.push('\\');
             out.push_str(text);
         }
@@ -121,11 +103,9 @@ fn write_word(out: &mut String, text: &str, style: WordStyle) {
         WordStyle::OperatorLimits => write_font_word(out, "\\operatorname*", text),
         WordStyle::Roman => write_font_word(out, "\\mathrm", text),
         WordStyle::Text => write_font_word(out, "\\text", text),
-        WordStyle::Font(font) => write_font_word(
-            out,
-            names::font_command(font).unwrap_or("\\mathnormal"),
-            text,
-        ),
+        WordStyle::Font(font) => {
+            write_font_word(out, names::font_command(font).unwrap_or("\\mathnormal"), text)
+        }
     }
 }
 
@@ -158,9 +138,7 @@ fn write_operand(out: &mut String, node: &Node, braces: bool) {
 }
 
 fn write_chain(out: &mut String, first: &Node, rest: &[super::ast::Link]) {
-    let level = rest
-        .first()
-        .map_or(Level::Multiplicative, |link| infix_level(&link.op));
+    let level = rest.first().map_or(Level::Multiplicative, |link| infix_level(&link.op));
     write_operand(out, first, needs_braces_in_chain(first, level, true));
     for link in rest {
         write_infix(out, &link.op);
@@ -182,17 +160,9 @@ fn write_infix(out: &mut String, op: &InfixOp) {
             out.push_str(text);
             out.push(' ');
         }
-        InfixOp::Stacked {
-            place,
-            label,
-            relation,
-        } => {
+        InfixOp::Stacked { place, label, relation } => {
             out.push(' ');
-            out.push_str(if *place == Place::Over {
-                "\\overset"
-            } else {
-                "\\underset"
-            });
+            out.push_str(if *place == Place::Over { "\\overset" } else { "\\underset" });
             write_braced(out, label);
             out.push('{');
             out.push_str(relation);
@@ -205,9 +175,7 @@ fn write_infix(out: &mut String, op: &InfixOp) {
 fn needs_braces_in_chain(node: &Node, level: Level, first: bool) -> bool {
     match &node.kind {
         NodeKind::Chain { rest, .. } => {
-            let inner = rest
-                .first()
-                .map_or(Level::Multiplicative, |link| infix_level(&link.op));
+            let inner = rest.first().map_or(Level::Multiplicative, |link| infix_level(&link.op));
             if first {
                 inner < level
             } else {
@@ -251,13 +219,7 @@ fn needs_braces_as_base(node: &Node) -> bool {
     )
 }
 
-fn write_scripts(
-    out: &mut String,
-    base: &Node,
-    sub: Option<&Node>,
-    sup: Option<&Node>,
-    primes: u8,
-) {
+fn write_scripts(out: &mut String, base: &Node, sub: Option<&Node>, sup: Option<&Node>, primes: u8) {
     write_operand(out, base, needs_braces_as_base(base));
     for _ in 0..primes {
         out.push('\'');
@@ -286,11 +248,7 @@ fn write_fenced(out: &mut String, open: Delim, close: Option<Delim>, sized: bool
     let mut inner = String::new();
     write_node(&mut inner, body);
     let bars = matches!(open, Delim::Bar | Delim::DoubleBar);
-    let braces = if bars {
-        inner.contains('|') || inner.contains("\\Vert")
-    } else {
-        close.is_none()
-    };
+    let braces = if bars { inner.contains('|') || inner.contains("\\Vert") } else { close.is_none() };
     out.push_str(open_text);
     if open_text.starts_with('\\') && open_text.len() > 2 {
         out.push(' ');
