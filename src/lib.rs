@@ -5,6 +5,7 @@
 //! line in `main.rs` only turns arguments into calls of this library.
 
 pub mod lang;
+pub mod meaning;
 pub mod report;
 pub mod syntax;
 

@@ -1,0 +1,259 @@
+//! Meaning: what syntax alone cannot say about a formula's symbols.
+//!
+//! - **Kinds**: is `Q` a matrix, `\mathbf{x}` a vector, `d_k` a dimension, `i` an index? From
+//!   declarations first (`Q \in \mathbb{R}^{n \times d_k}` makes Q a matrix and n, d_k
+//!   dimensions), then from how a symbol is used (the bound of a sum is a count, the variable
+//!   under a sum an index), then from the conventions of papers (upper case is a matrix, bold
+//!   lower case a vector, lower case a scalar).
+//! - **Calls**: whether `p_\theta(x)` applies p to x (a call) or multiplies (`Q(K+V)`).
+//! - **Names**: the binding name of a symbol (`\mu` → `mu`, `\mathbf{x}` → `x`,
+//!   `d_{\text{model}}` → `d_model`), as the command line's `--let` uses it.
+//!
+//! A [`SymbolTable`] can learn from several formulas of one document, so a declaration carries
+//! to the equations after it.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod kinds;
+
+pub use kinds::{kind_of, SymbolKind};
+
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
+use std::collections::HashMap;
+
+/// What is known about the symbols of a formula or a document.
+#[derive(Debug, Clone, Default)]
+pub struct SymbolTable {
+    kinds: HashMap<String, SymbolKind>,
+    /// Declared shapes, as the dimension nodes of `\mathbb{R}^{n \times d}` (empty: scalar).
+    shapes: HashMap<String, Vec<Node>>,
+    /// Functions defined in the document: name → (parameter names, body).
+    definitions: HashMap<String, Definition>,
+}
+
+/// A function defined by `f(a, b) = body`.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// The binding names of the parameters.
+    pub parameters: Vec<String>,
+    /// The right-hand side.
+    pub body: Node,
+}
+
+impl SymbolTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        SymbolTable::default()
+    }
+
+    /// A table that has learned from `root`.
+    pub fn from_formula(root: &Node) -> Self {
+        let mut table = SymbolTable::new();
+        table.learn(root);
+        table
+    }
+
+    /// Learns kinds, shapes and definitions from one formula.
+    pub fn learn(&mut self, root: &Node) {
+        kinds::learn_usage(self, root, 0);
+        self.learn_statements(root);
+    }
+
+    /// The kind recorded for a binding name, if any.
+    pub fn recorded(&self, name: &str) -> Option<SymbolKind> {
+        self.kinds.get(name).copied()
+    }
+
+    /// Records `kind` for `name` unless a declaration already fixed it.
+    pub(crate) fn suggest(&mut self, name: String, kind: SymbolKind) {
+        self.kinds.entry(name).or_insert(kind);
+    }
+
+    /// Records `kind` for `name`, replacing what usage suggested.
+    pub(crate) fn declare(&mut self, name: String, kind: SymbolKind) {
+        self.kinds.insert(name, kind);
+    }
+
+    /// The declared shape of a binding name: its dimension expressions.
+    pub fn shape(&self, name: &str) -> Option<&[Node]> {
+        self.shapes.get(name).map(Vec::as_slice)
+    }
+
+    /// The function defined under `name`, if any.
+    pub fn definition(&self, name: &str) -> Option<&Definition> {
+        self.definitions.get(name)
+    }
+
+    /// All definitions.
+    pub fn definitions(&self) -> impl Iterator<Item = (&String, &Definition)> {
+        self.definitions.iter()
+    }
+
+    /// Declarations (`X \in \mathbb{R}^{…}`) and definitions (`f(x) = …`) anywhere in a list
+    /// of statements.
+    fn learn_statements(&mut self, root: &Node) {
+        for statement in statements(root) {
+            if let Some((lhs, rhs)) = relation_sides(statement, "\\in") {
+                self.learn_declaration(lhs, rhs);
+            }
+            if let Some((lhs, rhs)) = relation_sides(statement, "=") {
+                self.learn_definition(lhs, rhs);
+            }
+        }
+    }
+
+    fn learn_declaration(&mut self, lhs: &Node, set: &Node) {
+        let Some(dims) = real_space_dims(set) else { return };
+        let kind = match dims.len() {
+            0 => SymbolKind::Scalar,
+            1 => SymbolKind::Vector,
+            _ => SymbolKind::Matrix,
+        };
+        for dim in &dims {
+            if let Some(name) = binding_name(dim) {
+                self.declare(name, SymbolKind::Dimension);
+            }
+        }
+        for target in list_items(lhs) {
+            if let Some(name) = binding_name(target) {
+                self.declare(name.clone(), kind);
+                self.shapes.insert(name, dims.clone());
+            }
+        }
+    }
+
+    fn learn_definition(&mut self, lhs: &Node, rhs: &Node) {
+        let Some((name, arguments)) = call_parts(lhs) else { return };
+        let parameters: Vec<String> = list_items(arguments).into_iter().filter_map(binding_name).collect();
+        if parameters.is_empty() {
+            return;
+        }
+        self.declare(name.clone(), SymbolKind::Function);
+        self.definitions.insert(name, Definition { parameters, body: rhs.clone() });
+    }
+}
+
+/// The statements of a formula: the items of a top-level list, the cells of rows.
+pub fn statements(root: &Node) -> Vec<&Node> {
+    match &root.kind {
+        NodeKind::Chain { first, rest } if rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_))) => {
+            std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect()
+        }
+        NodeKind::Rows { rows, .. } => rows.iter().flatten().flat_map(statements).collect(),
+        _ => vec![root],
+    }
+}
+
+/// The two sides of `lhs REL rhs` when the node is a chain with that one relation.
+pub fn relation_sides<'a>(node: &'a Node, relation: &str) -> Option<(&'a Node, &'a Node)> {
+    match &node.kind {
+        NodeKind::Chain { first, rest } => match rest.as_slice() {
+            [link] if link.op == InfixOp::Relation(relation.to_string()) => Some((first, &link.operand)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The items of a comma list, or the node itself.
+pub fn list_items(node: &Node) -> Vec<&Node> {
+    match &node.kind {
+        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Separator(",".into())) => {
+            std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect()
+        }
+        NodeKind::Empty => Vec::new(),
+        _ => vec![node],
+    }
+}
+
+/// The dimensions of `\mathbb{R}`, `\mathbb{R}^{n}`, `\mathbb{R}^{n \times d}` (and `ℝ`).
+pub fn real_space_dims(set: &Node) -> Option<Vec<Node>> {
+    let is_reals =
+        |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "R");
+    match &set.kind {
+        _ if is_reals(set) => Some(Vec::new()),
+        NodeKind::Scripts { base, sup: Some(sup), sub: None, .. } if is_reals(base) => {
+            Some(match &sup.kind {
+                NodeKind::Chain { first, rest }
+                    if rest.iter().all(|l| l.op == InfixOp::Multiplicative("\\times".into())) =>
+                {
+                    std::iter::once(first.as_ref().clone())
+                        .chain(rest.iter().map(|l| l.operand.clone()))
+                        .collect()
+                }
+                _ => vec![sup.as_ref().clone()],
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The name and argument node of a call-shaped node: `f(x)`, `\mathrm{Attention}(Q, K, V)`,
+/// `p_\theta(x \mid y)`.
+pub fn call_parts(node: &Node) -> Option<(String, &Node)> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
+    let [link] = rest.as_slice() else { return None };
+    if link.op != InfixOp::Juxt {
+        return None;
+    }
+    let NodeKind::Fenced { open: Delim::Paren, body, .. } = &link.operand.kind else { return None };
+    Some((binding_name(first)?, body))
+}
+
+/// The binding name of a symbol-like node: `\mu` → `mu`, `\mathbf{x}` → `x`, `W_Q` → `W_Q`,
+/// `d_{\text{model}}` → `d_model`, `\mathrm{softmax}` → `softmax`. `None` for anything else.
+pub fn binding_name(node: &Node) -> Option<String> {
+    match &node.kind {
+        NodeKind::Symbol { name, .. } => Some(name.clone()),
+        NodeKind::Word { text, .. } => Some(text.split_whitespace().collect::<Vec<_>>().join("_")),
+        NodeKind::Number { text, .. } => Some(text.clone()),
+        NodeKind::Accent { accent, body } => binding_name(body).map(|b| format!("{accent}_{b}")),
+        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
+            let base = binding_name(base)?;
+            let sub = subscript_name(sub)?;
+            Some(format!("{base}_{sub}"))
+        }
+        _ => None,
+    }
+}
+
+/// The name a subscript adds to a binding name: `Q`, `model`, `k`, `12`.
+fn subscript_name(sub: &Node) -> Option<String> {
+    match &sub.kind {
+        NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => binding_name(sub),
+        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
+            let mut name = subscript_name(first)?;
+            for link in rest {
+                name.push_str(&subscript_name(&link.operand)?);
+            }
+            Some(name)
+        }
+        _ => None,
+    }
+}
+
+/// The base symbol of a node with scripts (`x_i^2` → `x`), or the node's own name.
+pub fn base_name(node: &Node) -> Option<String> {
+    match &node.kind {
+        NodeKind::Scripts { base, .. } => base_name(base),
+        _ => binding_name(node),
+    }
+}
+
+/// Whether `callee` side by side with `argument` is a call rather than a product.
+///
+/// A call needs a parenthesised argument right after the callee, and a callee that is a
+/// function: an operator name (`\log`, `\mathrm{softmax}`), a defined function, or a letter
+/// that papers use for functions (`f`, `g`, `h`, `p`, `q`, `P`, `\sigma`, `\phi`, …), possibly
+/// with a subscript (`p_\theta`) or a prime.
+pub fn is_call(callee: &Node, argument: &Node, table: &SymbolTable) -> bool {
+    if !matches!(argument.kind, NodeKind::Fenced { open: Delim::Paren, .. }) {
+        return false;
+    }
+    match kind_of(callee, table) {
+        SymbolKind::Function => true,
+        SymbolKind::Matrix | SymbolKind::Vector | SymbolKind::Dimension | SymbolKind::Index => false,
+        _ => base_name(callee)
+            .is_some_and(|name| kinds::is_function_name(&name) && table.recorded(&name).is_none()),
+    }
+}
