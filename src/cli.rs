@@ -14,8 +14,64 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Map a formula's slots: the question, the math and the curriculum article of each.
+    Map(MapArgs),
+    /// Overlay the maps of two formulas: what they share, what is unique to each.
+    Compare(CompareArgs),
     /// Parse a formula and print its tree, JSON, or canonical LaTeX.
     Parse(ParseArgs),
+}
+
+/// Arguments of `eqmap map`.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// The formula; `-` reads standard input; nothing maps the attention line (or reads a pipe).
+    pub formula: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = MapFormat::Table)]
+    pub format: MapFormat,
+    /// Curriculum: `ai-math` (default), `transformer-series`, or a TOML file of your own.
+    #[arg(long, default_value = "ai-math")]
+    pub curriculum: String,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Arguments of `eqmap compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The first formula.
+    pub first: String,
+    /// The second formula.
+    pub second: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    pub format: CompareFormat,
+    /// Curriculum: `ai-math` (default), `transformer-series`, or a TOML file of your own.
+    #[arg(long, default_value = "ai-math")]
+    pub curriculum: String,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Output formats of `map`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum MapFormat {
+    /// A table for the terminal.
+    Table,
+    /// A Markdown table.
+    Markdown,
+    /// JSON.
+    Json,
+}
+
+/// Output formats of `compare`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CompareFormat {
+    /// Text.
+    Table,
+    /// JSON.
+    Json,
 }
 
 /// Arguments of `eqmap parse`.

@@ -4,9 +4,12 @@
 //! [`syntax`] (LaTeX → typed tree with spans) → [`report`] (text, tables, JSON). The command
 //! line in `main.rs` only turns arguments into calls of this library.
 
+pub mod annotate;
+pub mod curriculum;
 pub mod lang;
 pub mod meaning;
 pub mod report;
+pub mod slotmap;
 pub mod syntax;
 
 pub use lang::Lang;

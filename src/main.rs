@@ -3,16 +3,22 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, Common, LangArg, ParseArgs, ParseFormat};
-use eqmap::report::{diagnostic, tree};
+use cli::{
+    Cli, Command, Common, CompareArgs, CompareFormat, LangArg, MapArgs, MapFormat, ParseArgs, ParseFormat,
+};
+use eqmap::curriculum::Curriculum;
+use eqmap::report::{diagnostic, slotmap as map_report, tree};
+use eqmap::slotmap::{Knowledge, SlotMap};
 use eqmap::{Lang, Limits};
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Parse(args) => run_parse(args),
+        Command::Map(args) => run_map(args),
+        Command::Compare(args) => run_compare(args),
     };
     match result {
         Ok(code) => code,
@@ -45,6 +51,107 @@ fn read_formula(argument: Option<String>) -> io::Result<String> {
             Ok(text.trim_end_matches(['\n', '\r']).to_string())
         }
     }
+}
+
+/// The formula `map` uses when given none on a terminal: the attention line of the seeds.
+const DEFAULT_FORMULA: &str =
+    r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V";
+
+/// The formula from the argument; standard input for `-`; without an argument, a pipe's
+/// content or, on a terminal or an empty pipe, the attention line.
+fn formula_or_default(argument: Option<String>) -> io::Result<String> {
+    match argument {
+        Some(formula) if formula != "-" => Ok(formula),
+        Some(_) => read_formula(None),
+        None if io::stdin().is_terminal() => Ok(DEFAULT_FORMULA.to_string()),
+        None => {
+            let text = read_formula(None)?;
+            Ok(if text.trim().is_empty() { DEFAULT_FORMULA.to_string() } else { text })
+        }
+    }
+}
+
+/// The curriculum named (shipped) or the file given.
+fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
+    let loaded = match Curriculum::shipped(curriculum) {
+        Some(shipped) => shipped?,
+        None => {
+            let text = std::fs::read_to_string(curriculum)
+                .map_err(|e| format!("curriculum `{curriculum}`: not a shipped name (ai-math, transformer-series) nor a readable file: {e}"))?;
+            Curriculum::load(&text).map_err(|e| format!("{curriculum}: {e}"))?
+        }
+    };
+    Knowledge::shipped(loaded)
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set.
+fn screen_style() -> map_report::Style {
+    let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    map_report::Style { color, width: None }
+}
+
+/// Maps one formula, or prints its parse error and returns the exit code.
+fn map_one(source: &str, knowledge: &Knowledge, lang: Lang) -> Result<SlotMap, ExitCode> {
+    match eqmap::slotmap::map_source(source, knowledge, lang) {
+        Ok(map) => {
+            for warning in &map.warnings {
+                eprint!("{}", diagnostic::render_warning(source, warning, lang));
+            }
+            Ok(map)
+        }
+        Err(error) => {
+            eprint!("{}", diagnostic::render_error(source, &error, lang));
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+fn run_map(args: MapArgs) -> io::Result<ExitCode> {
+    let lang = lang(&args.common);
+    let knowledge = match load_knowledge(&args.curriculum) {
+        Ok(knowledge) => knowledge,
+        Err(message) => {
+            eprintln!("eqmap: {message}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let source = formula_or_default(args.formula)?;
+    let map = match map_one(&source, &knowledge, lang) {
+        Ok(map) => map,
+        Err(code) => return Ok(code),
+    };
+    let text = match args.format {
+        MapFormat::Table => map_report::render_table(&map, lang, screen_style()),
+        MapFormat::Markdown => map_report::render_markdown(&map, lang),
+        MapFormat::Json => map_report::render_json(&map),
+    };
+    io::stdout().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
+    let lang = lang(&args.common);
+    let knowledge = match load_knowledge(&args.curriculum) {
+        Ok(knowledge) => knowledge,
+        Err(message) => {
+            eprintln!("eqmap: {message}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (first, second) =
+        match (map_one(&args.first, &knowledge, lang), map_one(&args.second, &knowledge, lang)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(code), _) | (_, Err(code)) => return Ok(code),
+        };
+    let comparison = eqmap::slotmap::compare(&first, &second);
+    let text = match args.format {
+        CompareFormat::Table => {
+            map_report::render_comparison(&first, &second, &comparison, &knowledge.curriculum, lang)
+        }
+        CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&comparison).unwrap_or_default()),
+    };
+    io::stdout().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {

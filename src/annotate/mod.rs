@@ -1,0 +1,307 @@
+//! Annotate: which rules fire where in a formula, as slots with concept ids.
+//!
+//! Rules are data (`data/rules.toml`, see [`rules`]); each names patterns written in LaTeX
+//! ([`pattern`]) or a symbol kind, conditions on the kinds of what matched, and concept ids.
+//! [`annotate`] applies every rule to every node and turns the matches into [`RawSlot`]s:
+//! overridden matches dropped, merged rules combined into one row, rows on the same text
+//! joined, in reading order. [`unknown_notation`] finds notation that no slot explains.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+pub mod pattern;
+pub mod rules;
+
+use crate::meaning::{binding_name, kind_of, SymbolTable};
+use crate::syntax::ast::{Delim, Node, NodeKind, Span};
+use pattern::Match;
+use rules::{Focus, Matcher, Rule};
+
+/// How deep the walk goes; deeper nodes are left unannotated (the parser's own limit keeps
+/// real formulas far below this).
+const MAX_WALK_DEPTH: usize = 1_024;
+
+/// One row of the slot map before the curriculum is consulted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawSlot {
+    /// The slot's source span (the first one, for merged rows).
+    pub span: Span,
+    /// The source text of each merged occurrence, in order, without repeats.
+    pub texts: Vec<String>,
+    /// Concept ids, in rule order, without repeats.
+    pub concepts: Vec<String>,
+    /// Ids of the rules that made this row.
+    pub rules: Vec<String>,
+    /// Whether the slot is printed in the formula.
+    pub visible: bool,
+    /// The rule index of the first rule (for question overrides and hidden-slot display).
+    pub rule_index: usize,
+}
+
+/// A rule firing, before rows are formed.
+#[derive(Debug, Clone)]
+struct Firing {
+    rule: usize,
+    matched: Span,
+    slot: Span,
+}
+
+/// Applies `rules` to the formula `root` (parsed from `source`), returning the slot rows in
+/// reading order: visible rows by position, then hidden ones.
+pub fn annotate(root: &Node, source: &str, table: &SymbolTable, rules: &[Rule]) -> Vec<RawSlot> {
+    let mut firings = Vec::new();
+    walk(root, source, table, rules, &mut firings, false, 0);
+    let firings = drop_overridden(firings, rules);
+    rows(firings, source, rules)
+}
+
+/// Which rules fire on `root`, by id (for rule-coverage checks).
+pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &[Rule]) -> Vec<String> {
+    let mut firings = Vec::new();
+    walk(root, source, table, rules, &mut firings, false, 0);
+    let mut ids: Vec<String> =
+        firings.iter().filter_map(|f| rules.get(f.rule).map(|r| r.id.clone())).collect();
+    ids.dedup();
+    ids
+}
+
+fn walk(
+    node: &Node,
+    source: &str,
+    table: &SymbolTable,
+    rules: &[Rule],
+    out: &mut Vec<Firing>,
+    in_script: bool,
+    depth: usize,
+) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
+    for (index, rule) in rules.iter().enumerate() {
+        match &rule.matcher {
+            Matcher::Symbol(kind) => {
+                if !in_script && is_symbol_like(node) && kind_of(node, table) == *kind {
+                    out.push(Firing { rule: index, matched: node.span, slot: node.span });
+                }
+            }
+            Matcher::Patterns(patterns) => {
+                let is_call =
+                    |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
+                for pattern in patterns {
+                    for found in pattern.matches_at(node, &is_call) {
+                        if conditions_hold(rule, &found, table) {
+                            let slot = focus_span(rule, &found, source);
+                            out.push(Firing { rule: index, matched: found.span, slot });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    walk_children(node, source, table, rules, out, in_script, depth);
+}
+
+fn walk_children(
+    node: &Node,
+    source: &str,
+    table: &SymbolTable,
+    rules: &[Rule],
+    out: &mut Vec<Firing>,
+    in_script: bool,
+    depth: usize,
+) {
+    match &node.kind {
+        // A named symbol such as `W_Q` is one symbol: its parts are not symbols of their own.
+        NodeKind::Scripts { .. } if is_symbol_like(node) => {}
+        NodeKind::Scripts { base, sub, sup, .. } => {
+            walk(base, source, table, rules, out, in_script, depth + 1);
+            for script in [sub, sup].into_iter().flatten() {
+                walk(script, source, table, rules, out, true, depth + 1);
+            }
+        }
+        NodeKind::Annotated { body, label, .. } => {
+            walk(body, source, table, rules, out, in_script, depth + 1);
+            if let Some(label) = label {
+                walk(label, source, table, rules, out, true, depth + 1);
+            }
+        }
+        _ => {
+            for child in node.children() {
+                walk(child, source, table, rules, out, in_script, depth + 1);
+            }
+        }
+    }
+}
+
+/// A plain symbol, or a symbol with a name as subscript (`W_Q`, `d_{\text{model}}`), but not
+/// an entry (`Q_{it}`) nor a power.
+fn is_symbol_like(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Symbol { name, .. } => name.chars().next().is_some_and(char::is_alphabetic),
+        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
+            matches!(base.kind, NodeKind::Symbol { .. })
+                && binding_name(node).is_some()
+                && !is_index_subscript(sub)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a subscript holds indices (`i`, `it`, `1`) rather than a name (`Q`, `model`).
+fn is_index_subscript(sub: &Node) -> bool {
+    match &sub.kind {
+        NodeKind::Symbol { name, .. } => name.len() == 1 && name.chars().all(|c| c.is_ascii_lowercase()),
+        NodeKind::Number { .. } => true,
+        NodeKind::Chain { first, rest } => {
+            is_index_subscript(first) && rest.iter().all(|l| is_index_subscript(&l.operand))
+        }
+        _ => false,
+    }
+}
+
+fn conditions_hold(rule: &Rule, found: &Match, table: &SymbolTable) -> bool {
+    rule.conditions.iter().all(|(name, kinds)| {
+        found.bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&kind_of(node, table)))
+    })
+}
+
+/// The slot's span within a match, as the rule's focus says.
+fn focus_span(rule: &Rule, found: &Match, source: &str) -> Span {
+    match &rule.focus {
+        Focus::Whole => found.span,
+        Focus::Part(pattern) => found
+            .nodes
+            .iter()
+            .find_map(|node| pattern.find_in(node, &found.bindings, 0))
+            .map_or(found.span, |part| part.span),
+        Focus::Operator => found.nodes.iter().find_map(|node| sign_span(node, source)).unwrap_or(found.span),
+    }
+}
+
+/// The span of the sign of a signed node (`-` in `-\frac{1}{N}`).
+fn sign_span(node: &Node, source: &str) -> Option<Span> {
+    match &node.kind {
+        NodeKind::Prefix { operand, .. } => {
+            let text = Span::new(node.span.start, operand.span.start).text(source);
+            Some(Span::new(node.span.start, node.span.start + text.trim_end().len()))
+        }
+        _ => None,
+    }
+}
+
+/// Drops firings that a rule overriding theirs replaces: on the same match (`softmax(…)V` as
+/// weights times values, not as a bare matrix product), or within its slot (`\log` of a
+/// log-probability).
+fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
+    let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
+    let overridden = |f: &Firing| {
+        let id = rules.get(f.rule).map(|r| r.id.as_str()).unwrap_or("");
+        firings.iter().any(|other| {
+            rules.get(other.rule).is_some_and(|r| r.overrides.iter().any(|o| o == id))
+                && (other.matched == f.matched || within(f.matched, other.slot))
+        })
+    };
+    firings.iter().filter(|f| !overridden(f)).cloned().collect()
+}
+
+/// Forms rows: a merged rule's firings make one row; firings of visible rules on one slot
+/// span make one row; hidden rules make a row each.
+fn rows(firings: Vec<Firing>, source: &str, rules: &[Rule]) -> Vec<RawSlot> {
+    let mut rows: Vec<RawSlot> = Vec::new();
+    for firing in firings {
+        let Some(rule) = rules.get(firing.rule) else { continue };
+        let text = firing.slot.text(source).trim().to_string();
+        let existing = rows.iter_mut().find(|row| {
+            if rule.merge || !rule.visible {
+                row.rules.first() == Some(&rule.id)
+            } else {
+                row.visible && row.span == firing.slot
+            }
+        });
+        match existing {
+            Some(row) => {
+                if !row.texts.contains(&text) && (rule.merge || row.texts.is_empty()) {
+                    row.texts.push(text);
+                }
+                if !row.rules.contains(&rule.id) {
+                    row.rules.push(rule.id.clone());
+                }
+                for concept in &rule.concepts {
+                    if !row.concepts.contains(concept) {
+                        row.concepts.push(concept.clone());
+                    }
+                }
+            }
+            None => rows.push(RawSlot {
+                span: firing.slot,
+                texts: vec![text],
+                concepts: rule.concepts.clone(),
+                rules: vec![rule.id.clone()],
+                visible: rule.visible,
+                rule_index: firing.rule,
+            }),
+        }
+    }
+    rows.sort_by_key(|row| (!row.visible, row.span.start, std::cmp::Reverse(row.span.end)));
+    rows
+}
+
+/// Notation that no visible slot explains: unknown commands, function names, large
+/// operators, accents, special brackets and environments. Returns each node's span and text.
+pub fn unknown_notation(
+    root: &Node,
+    source: &str,
+    table: &SymbolTable,
+    slots: &[RawSlot],
+) -> Vec<(Span, String)> {
+    let mut found = Vec::new();
+    collect_notation(root, table, &mut found, 0);
+    let covered = |span: Span| {
+        slots
+            .iter()
+            .filter(|s| s.visible)
+            .any(|s| s.span.start <= span.start && span.start < s.span.end.max(s.span.start + 1))
+    };
+    let mut out: Vec<(Span, String)> = Vec::new();
+    for span in found {
+        if covered(span) {
+            continue;
+        }
+        let text = span.text(source).trim().to_string();
+        if !text.is_empty() && !out.iter().any(|(_, t)| *t == text) {
+            out.push((span, text));
+        }
+    }
+    out
+}
+
+/// The head span of every notation node: the command itself for compounds (`\hat`, not
+/// `\hat{y}`), the whole node for names.
+fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth: usize) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
+    match &node.kind {
+        // A function the formulas define explains itself.
+        NodeKind::Word { text, .. } if table.definition(text).is_some() => {}
+        NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
+        NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
+        NodeKind::Accent { .. }
+        | NodeKind::Styled { .. }
+        | NodeKind::Binom { .. }
+        | NodeKind::Rows { env: Some(_), .. } => out.push(node.span),
+        NodeKind::Fenced {
+            open: Delim::Angle | Delim::Floor | Delim::Ceil | Delim::DoubleBracket, ..
+        } => out.push(node.span),
+        _ => {}
+    }
+    for child in node.children() {
+        collect_notation(child, table, out, depth + 1);
+    }
+}
+
+fn is_special_symbol(name: &str) -> bool {
+    matches!(
+        name,
+        "nabla" | "partial" | "infty" | "ell" | "hbar" | "emptyset" | "forall" | "exists" | "dagger"
+    )
+}

@@ -1,0 +1,250 @@
+//! Patterns: LaTeX with metavariables, matched against trees.
+//!
+//! A pattern is parsed by the same parser as formulas, after each `$NAME` is replaced by a
+//! placeholder command; a placeholder matches any subtree and binds it (a name used twice must
+//! bind equal trees). Matching is structural with four leniencies that make short patterns
+//! useful: a chain pattern matches a contiguous run of a chain's operands at its top level;
+//! a pattern without scripts matches a node with scripts by its base; a missing sub- or
+//! superscript in a pattern matches any; a pattern without a sign matches a signed operand.
+//! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
+
+use crate::syntax::ast::{InfixOp, Node, NodeKind, Span};
+use std::collections::HashMap;
+
+const PLACEHOLDER: &str = "\\eqmapmeta";
+
+/// A compiled pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    /// The pattern as written.
+    pub source: String,
+    root: Node,
+}
+
+/// What metavariables matched.
+pub type Bindings<'t> = HashMap<String, &'t Node>;
+
+/// A match: the span it covers and the bindings.
+#[derive(Debug, Clone)]
+pub struct Match<'t> {
+    /// The source span of the matched nodes (a run of a chain's operands, or one node).
+    pub span: Span,
+    /// The nodes matched (one, or the run of chain operands).
+    pub nodes: Vec<&'t Node>,
+    /// What each metavariable matched.
+    pub bindings: Bindings<'t>,
+}
+
+impl Pattern {
+    /// Compiles `source`, a LaTeX pattern with `$NAME` metavariables.
+    pub fn compile(source: &str) -> Result<Pattern, String> {
+        let mut latex = String::with_capacity(source.len() + 16);
+        let mut chars = source.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '$' {
+                latex.push(c);
+                continue;
+            }
+            latex.push_str(PLACEHOLDER);
+            let mut named = false;
+            while let Some(&next) = chars.peek().filter(|n| n.is_ascii_alphabetic()) {
+                latex.push(next);
+                chars.next();
+                named = true;
+            }
+            if !named {
+                return Err(format!("`$` without a name in pattern `{source}`"));
+            }
+            latex.push(' ');
+        }
+        let parsed = crate::syntax::parse(&latex)
+            .map_err(|e| format!("pattern `{source}`: {}", e.message(crate::Lang::En)))?;
+        Ok(Pattern { source: source.to_string(), root: parsed.root })
+    }
+
+    /// Every match of this pattern at `node` (several for a chain, one per run). A run never
+    /// splits a call from its argument: `is_call(f, (x))` says which neighbours are one.
+    pub fn matches_at<'t>(&self, node: &'t Node, is_call: &dyn Fn(&Node, &Node) -> bool) -> Vec<Match<'t>> {
+        self.matches_in(node, &Bindings::new(), is_call)
+    }
+
+    /// Like [`Pattern::matches_at`], starting from existing bindings, splitting nothing.
+    pub fn matches_with<'t>(&self, node: &'t Node, start: &Bindings<'t>) -> Vec<Match<'t>> {
+        self.matches_in(node, start, &|_, _| false)
+    }
+
+    fn matches_in<'t>(
+        &self,
+        node: &'t Node,
+        start: &Bindings<'t>,
+        is_call: &dyn Fn(&Node, &Node) -> bool,
+    ) -> Vec<Match<'t>> {
+        if let (NodeKind::Chain { first: p_first, rest: p_rest }, NodeKind::Chain { first, rest }) =
+            (&self.root.kind, &node.kind)
+        {
+            return window_matches(p_first, p_rest, first, rest, start, is_call);
+        }
+        let mut bindings = start.clone();
+        if matches(&self.root, node, &mut bindings) {
+            vec![Match { span: node.span, nodes: vec![node], bindings }]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The first node within `within` (itself included) that this pattern matches under
+    /// `bindings`.
+    pub fn find_in<'t>(&self, within: &'t Node, bindings: &Bindings<'t>, depth: usize) -> Option<Match<'t>> {
+        if depth > 256 {
+            return None;
+        }
+        if let Some(found) = self.matches_with(within, bindings).into_iter().next() {
+            return Some(found);
+        }
+        within.children().into_iter().find_map(|child| self.find_in(child, bindings, depth + 1))
+    }
+}
+
+/// The operands of a chain with the operator before each (none before the first).
+fn operands<'a>(
+    first: &'a Node,
+    rest: &'a [crate::syntax::ast::Link],
+) -> Vec<(Option<&'a InfixOp>, &'a Node)> {
+    std::iter::once((None, first)).chain(rest.iter().map(|l| (Some(&l.op), &l.operand))).collect()
+}
+
+/// Matches a chain pattern against every run of the same length in a target chain.
+fn window_matches<'t>(
+    p_first: &Node,
+    p_rest: &[crate::syntax::ast::Link],
+    first: &'t Node,
+    rest: &'t [crate::syntax::ast::Link],
+    start: &Bindings<'t>,
+    is_call: &dyn Fn(&Node, &Node) -> bool,
+) -> Vec<Match<'t>> {
+    let pattern = operands(p_first, p_rest);
+    let target = operands(first, rest);
+    let joined = |left: usize, right: usize| match (target.get(left), target.get(right)) {
+        (Some((_, callee)), Some((Some(InfixOp::Juxt), argument))) => is_call(callee, argument),
+        _ => false,
+    };
+    let mut found = Vec::new();
+    for offset in 0..target.len().saturating_sub(pattern.len() - 1) {
+        let end = offset + pattern.len();
+        if (offset > 0 && joined(offset - 1, offset)) || joined(end - 1, end) {
+            continue;
+        }
+        let Some(window) = target.get(offset..end) else { continue };
+        let mut bindings = start.clone();
+        let all = pattern.iter().zip(window).enumerate().all(|(index, ((p_op, p_node), (t_op, t_node)))| {
+            (index == 0 || p_op == t_op) && matches(p_node, t_node, &mut bindings)
+        });
+        if all {
+            let nodes: Vec<&Node> = window.iter().map(|(_, n)| *n).collect();
+            let span = match (nodes.first(), nodes.last()) {
+                (Some(a), Some(b)) => Span::new(unsigned_start(p_first, a), b.span.end),
+                _ => first.span,
+            };
+            found.push(Match { span, nodes, bindings });
+        }
+    }
+    found
+}
+
+/// Where a match begins when the pattern does not mention the target's sign: after it
+/// (`\frac{1}{N}\sum` in `-\frac{1}{N}\sum`).
+fn unsigned_start(pattern: &Node, target: &Node) -> usize {
+    match (&pattern.kind, &target.kind) {
+        (NodeKind::Prefix { .. }, _) => target.span.start,
+        _ if metavariable(pattern).is_some() => target.span.start,
+        (_, NodeKind::Prefix { operand, .. }) => unsigned_start(pattern, operand),
+        _ => target.span.start,
+    }
+}
+
+/// The metavariable name of a placeholder node.
+fn metavariable(node: &Node) -> Option<&str> {
+    match &node.kind {
+        NodeKind::Unknown { name } => name.strip_prefix(PLACEHOLDER),
+        _ => None,
+    }
+}
+
+/// Whether `pattern` matches `target` (whole), extending `bindings`.
+fn matches<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
+    if let Some(name) = metavariable(pattern) {
+        return match bindings.get(name) {
+            Some(bound) => *bound == target,
+            None => {
+                bindings.insert(name.to_string(), target);
+                true
+            }
+        };
+    }
+    if same_shape(pattern, target, bindings) {
+        return true;
+    }
+    // Leniencies: scripts and signs on the target that the pattern does not mention.
+    match (&pattern.kind, &target.kind) {
+        (NodeKind::Scripts { .. }, _) | (NodeKind::Prefix { .. }, _) => false,
+        (_, NodeKind::Scripts { base, .. }) => matches(pattern, base, bindings),
+        (_, NodeKind::Prefix { operand, .. }) => matches(pattern, operand, bindings),
+        _ => false,
+    }
+}
+
+/// Whether the two nodes have the same kind and their parts match.
+fn same_shape<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
+    use NodeKind::*;
+    match (&pattern.kind, &target.kind) {
+        (Word { text: a, .. }, Word { text: b, .. }) => a == b,
+        (Symbol { .. }, Symbol { .. })
+        | (Number { .. }, Number { .. })
+        | (LargeOp { .. }, LargeOp { .. })
+        | (Dots { .. }, Dots { .. })
+        | (Punct { .. }, Punct { .. })
+        | (Unknown { .. }, Unknown { .. })
+        | (Empty, Empty) => pattern == target,
+        (Chain { first: pf, rest: pr }, Chain { first: tf, rest: tr }) => {
+            pr.len() == tr.len()
+                && matches(pf, tf, bindings)
+                && pr.iter().zip(tr).all(|(p, t)| p.op == t.op && matches(&p.operand, &t.operand, bindings))
+        }
+        (Prefix { op: a, operand: pa }, Prefix { op: b, operand: ta }) => a == b && matches(pa, ta, bindings),
+        (Factorial { operand: a }, Factorial { operand: b }) => matches(a, b, bindings),
+        (Scripts { base: pb, sub: ps, sup: pp, .. }, Scripts { base: tb, sub: ts, sup: tp, .. }) => {
+            matches(pb, tb, bindings) && optional(ps, ts, bindings) && optional(pp, tp, bindings)
+        }
+        (Frac { num: pn, den: pd }, Frac { num: tn, den: td }) => {
+            matches(pn, tn, bindings) && matches(pd, td, bindings)
+        }
+        (Binom { top: pt, bottom: pb }, Binom { top: tt, bottom: tb }) => {
+            matches(pt, tt, bindings) && matches(pb, tb, bindings)
+        }
+        (Sqrt { index: pi, radicand: pr }, Sqrt { index: ti, radicand: tr }) => {
+            optional(pi, ti, bindings) && matches(pr, tr, bindings)
+        }
+        (Accent { accent: a, body: pb }, Accent { accent: b, body: tb }) => {
+            a == b && matches(pb, tb, bindings)
+        }
+        (Styled { font: a, body: pb }, Styled { font: b, body: tb }) => a == b && matches(pb, tb, bindings),
+        (Fenced { open: po, body: pb, .. }, Fenced { open: to, body: tb, .. }) => {
+            po == to && matches(pb, tb, bindings)
+        }
+        (Boxed { body: pb }, Boxed { body: tb }) => matches(pb, tb, bindings),
+        _ => false,
+    }
+}
+
+/// A pattern's absent part matches anything; a present one must match.
+fn optional<'t>(
+    pattern: &Option<Box<Node>>,
+    target: &'t Option<Box<Node>>,
+    bindings: &mut Bindings<'t>,
+) -> bool {
+    match (pattern, target) {
+        (None, _) => true,
+        (Some(p), Some(t)) => matches(p, t, bindings),
+        (Some(_), None) => false,
+    }
+}

@@ -1,0 +1,197 @@
+//! Annotation rules as data: the schema of `data/rules.toml`, loading and compiling.
+
+use super::pattern::Pattern;
+use crate::meaning::SymbolKind;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The rules shipped with eqmap, embedded in the binary.
+pub const DEFAULT_RULES: &str = include_str!("../../data/rules.toml");
+
+/// Text in both languages.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct Bilingual {
+    /// Korean.
+    pub ko: String,
+    /// English.
+    pub en: String,
+}
+
+impl Bilingual {
+    /// The text in `lang`.
+    pub fn get(&self, lang: crate::Lang) -> &str {
+        lang.pick(&self.ko, &self.en)
+    }
+}
+
+/// One or several kinds a metavariable may have.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum KindSpec {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// A rule as written in the TOML file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleSpec {
+    id: String,
+    #[serde(default)]
+    patterns: Vec<String>,
+    symbol: Option<String>,
+    #[serde(default, rename = "where")]
+    conditions: BTreeMap<String, KindSpec>,
+    focus: Option<String>,
+    concepts: Vec<String>,
+    question: Option<Bilingual>,
+    #[serde(default = "yes")]
+    visible: bool,
+    display: Option<Bilingual>,
+    #[serde(default)]
+    merge: bool,
+    #[serde(default)]
+    overrides: Vec<String>,
+    #[serde(default)]
+    examples: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+struct RuleFile {
+    rule: Vec<RuleSpec>,
+}
+
+/// What a rule matches.
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    /// Any of these patterns.
+    Patterns(Vec<Pattern>),
+    /// Every symbol of this kind.
+    Symbol(SymbolKind),
+}
+
+/// Which part of a match is the slot.
+#[derive(Debug, Clone)]
+pub enum Focus {
+    /// The whole match.
+    Whole,
+    /// The part matching this pattern (with the match's bindings).
+    Part(Pattern),
+    /// The sign in front.
+    Operator,
+}
+
+/// A compiled rule.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// Unique name.
+    pub id: String,
+    /// What it matches.
+    pub matcher: Matcher,
+    /// Kinds required of metavariables.
+    pub conditions: Vec<(String, Vec<SymbolKind>)>,
+    /// Which part is the slot.
+    pub focus: Focus,
+    /// Concept ids.
+    pub concepts: Vec<String>,
+    /// Override of the first concept's question.
+    pub question: Option<Bilingual>,
+    /// Whether the slot is printed in the formula.
+    pub visible: bool,
+    /// For hidden slots: what to show.
+    pub display: Option<Bilingual>,
+    /// Whether all matches make one row.
+    pub merge: bool,
+    /// Rules whose match on the same slot this one replaces.
+    pub overrides: Vec<String>,
+    /// Formulas this rule must fire on.
+    pub examples: Vec<String>,
+}
+
+/// Why a rule file could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleError {
+    /// The rule's id, when known.
+    pub rule: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.rule {
+            Some(rule) => write!(f, "rule `{rule}`: {}", self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+/// Parses and compiles a rule file.
+pub fn load_rules(text: &str) -> Result<Vec<Rule>, RuleError> {
+    let file: RuleFile =
+        toml::from_str(text).map_err(|e| RuleError { rule: None, message: e.to_string() })?;
+    file.rule.into_iter().map(compile).collect()
+}
+
+fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
+    let error = |message: String| RuleError { rule: Some(spec.id.clone()), message };
+    let matcher = match (&spec.symbol, spec.patterns.is_empty()) {
+        (Some(kind), true) => {
+            Matcher::Symbol(parse_kind(kind).ok_or_else(|| error(format!("unknown kind `{kind}`")))?)
+        }
+        (None, false) => Matcher::Patterns(
+            spec.patterns.iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?,
+        ),
+        _ => return Err(error("give either `patterns` or `symbol`".into())),
+    };
+    let mut conditions = Vec::new();
+    for (name, kinds) in &spec.conditions {
+        let names = match kinds {
+            KindSpec::One(kind) => vec![kind.clone()],
+            KindSpec::Many(kinds) => kinds.clone(),
+        };
+        let parsed = names
+            .iter()
+            .map(|k| parse_kind(k).ok_or_else(|| error(format!("unknown kind `{k}`"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        conditions.push((name.clone(), parsed));
+    }
+    let focus = match spec.focus.as_deref() {
+        None => Focus::Whole,
+        Some("operator") => Focus::Operator,
+        Some(pattern) => Focus::Part(Pattern::compile(pattern).map_err(&error)?),
+    };
+    if spec.concepts.is_empty() {
+        return Err(error("a rule needs at least one concept".into()));
+    }
+    Ok(Rule {
+        id: spec.id,
+        matcher,
+        conditions,
+        focus,
+        concepts: spec.concepts,
+        question: spec.question,
+        visible: spec.visible,
+        display: spec.display,
+        merge: spec.merge,
+        overrides: spec.overrides,
+        examples: spec.examples,
+    })
+}
+
+fn parse_kind(name: &str) -> Option<SymbolKind> {
+    Some(match name {
+        "scalar" => SymbolKind::Scalar,
+        "vector" => SymbolKind::Vector,
+        "matrix" => SymbolKind::Matrix,
+        "dimension" => SymbolKind::Dimension,
+        "index" => SymbolKind::Index,
+        "function" => SymbolKind::Function,
+        "set" => SymbolKind::Set,
+        _ => return None,
+    })
+}

@@ -1,0 +1,163 @@
+//! The slot map rendered: a terminal table, Markdown, JSON; and the overlay of two maps.
+
+use crate::slotmap::{path_text, Comparison, SlotMap};
+use crate::Lang;
+use comfy_table::{presets, Attribute, Cell, Color, ContentArrangement, Table};
+
+/// How to render for the screen.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Style {
+    /// Whether to colour (the caller decides: a terminal, and `NO_COLOR` unset).
+    pub color: bool,
+    /// Terminal width, if known.
+    pub width: Option<u16>,
+}
+
+fn headers(lang: Lang) -> [&'static str; 4] {
+    match lang {
+        Lang::Ko => ["식에서의 자리", "막히는 질문", "필요한 수학", "커리큘럼 위치"],
+        Lang::En => ["Slot in the formula", "Question that blocks", "Math needed", "Curriculum"],
+    }
+}
+
+/// The map as a table for the terminal, with the reading path under it.
+pub fn render_table(map: &SlotMap, lang: Lang, style: Style) -> String {
+    let mut table = Table::new();
+    table.load_preset(presets::UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic);
+    if let Some(width) = style.width {
+        table.set_width(width);
+    }
+    if !style.color {
+        table.force_no_tty();
+    }
+    let header = headers(lang).map(|h| {
+        if style.color {
+            Cell::new(h).add_attribute(Attribute::Bold)
+        } else {
+            Cell::new(h)
+        }
+    });
+    table.set_header(header);
+    for slot in &map.slots {
+        let known = slot.concepts.iter().all(|c| c != "unknown");
+        let mut cells = [
+            Cell::new(&slot.latex),
+            Cell::new(&slot.question),
+            Cell::new(&slot.math),
+            Cell::new(&slot.place),
+        ];
+        if style.color {
+            let color = if !known {
+                Color::Yellow
+            } else if slot.visible {
+                Color::Cyan
+            } else {
+                Color::DarkGrey
+            };
+            let [first, ..] = &mut cells;
+            *first = Cell::new(&slot.latex).fg(color);
+        }
+        table.add_row(cells);
+    }
+    let mut out = format!("{table}\n");
+    out.push_str(&footer(map, lang));
+    out
+}
+
+fn footer(map: &SlotMap, lang: Lang) -> String {
+    let mut out = String::new();
+    if let Some(reading) = &map.reading {
+        out.push_str(&format!("{}: {reading}\n", lang.pick("읽기", "Reading")));
+    }
+    if map.reading_path.is_empty() {
+        out.push_str(lang.pick("읽을 글: 없음\n", "Reading path: none\n"));
+    } else {
+        out.push_str(&format!("{}: {}\n", lang.pick("읽을 순서", "Reading path"), map.reading_path_text));
+    }
+    out
+}
+
+/// The map as a Markdown table with the reading path.
+pub fn render_markdown(map: &SlotMap, lang: Lang) -> String {
+    let [a, b, c, d] = headers(lang);
+    let mut out = format!("| {a} | {b} | {c} | {d} |\n|---|---|---|---|\n");
+    for slot in &map.slots {
+        let latex = if slot.visible {
+            format!("${}$", slot.latex.replace('|', "\\vert "))
+        } else {
+            format!("*{}*", slot.latex)
+        };
+        out.push_str(&format!(
+            "| {latex} | {} | {} | {} |\n",
+            escape(&slot.question),
+            escape(&slot.math),
+            escape(&slot.place)
+        ));
+    }
+    out.push('\n');
+    out.push_str(&footer(map, lang));
+    out
+}
+
+fn escape(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+/// The map as JSON (the contract of DESIGN.md).
+pub fn render_json(map: &SlotMap) -> String {
+    serde_json::to_string_pretty(map).unwrap_or_default() + "\n"
+}
+
+/// The overlay of two maps as text.
+pub fn render_comparison(
+    first: &SlotMap,
+    second: &SlotMap,
+    comparison: &Comparison,
+    curriculum: &crate::curriculum::Curriculum,
+    lang: Lang,
+) -> String {
+    let list = |numbers: &[u32]| {
+        if numbers.is_empty() {
+            lang.pick("없음", "none").to_string()
+        } else {
+            numbers.iter().map(|n| article_with_title(*n, curriculum, lang)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let mut out = String::new();
+    out.push_str(&format!("A: {}\nB: {}\n\n", first.formula, second.formula));
+    out.push_str(&format!(
+        "{}: {}\n",
+        lang.pick("둘 다 필요한 글", "Articles both need"),
+        list(&comparison.shared_articles)
+    ));
+    out.push_str(&format!(
+        "{}: {}\n",
+        lang.pick("A에만 있는 글", "Only A needs"),
+        list(&comparison.only_first)
+    ));
+    out.push_str(&format!(
+        "{}: {}\n",
+        lang.pick("B에만 있는 글", "Only B needs"),
+        list(&comparison.only_second)
+    ));
+    let concepts =
+        |c: &[String]| if c.is_empty() { lang.pick("없음", "none").to_string() } else { c.join(", ") };
+    out.push_str(&format!(
+        "\n{}: {}\n{}: {}\n{}: {}\n",
+        lang.pick("공통 개념", "Shared concepts"),
+        concepts(&comparison.shared_concepts),
+        lang.pick("A의 고유한 개념", "Unique to A"),
+        concepts(&comparison.only_first_concepts),
+        lang.pick("B의 고유한 개념", "Unique to B"),
+        concepts(&comparison.only_second_concepts),
+    ));
+    out
+}
+
+fn article_with_title(number: u32, curriculum: &crate::curriculum::Curriculum, lang: Lang) -> String {
+    let label = path_text(&[number], curriculum, lang);
+    match curriculum.article(number) {
+        Some(article) => format!("{label} {}", article.title.get(lang)),
+        None => label,
+    }
+}

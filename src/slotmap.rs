@@ -1,0 +1,260 @@
+//! The slot map: a formula's slots with their questions, math and curriculum articles.
+//!
+//! This is the pipeline of `eqmap map`: parse → meaning (symbol kinds) → annotate (rules) →
+//! curriculum (articles) → [`SlotMap`], which the report layer renders as a table, Markdown or
+//! JSON. [`compare`] overlays two maps, as the first seed's last section does.
+
+use crate::annotate::{self, rules::Rule, RawSlot};
+use crate::curriculum::{Concepts, Curriculum};
+use crate::meaning::SymbolTable;
+use crate::syntax::ast::{Node, Span};
+use crate::syntax::error::{ParseError, Warning};
+use crate::Lang;
+use serde::Serialize;
+
+/// Everything the map needs to know: rules, concepts and a curriculum.
+#[derive(Debug, Clone)]
+pub struct Knowledge {
+    /// The annotation rules.
+    pub rules: Vec<Rule>,
+    /// The concepts.
+    pub concepts: Concepts,
+    /// The curriculum articles come from.
+    pub curriculum: Curriculum,
+}
+
+impl Knowledge {
+    /// The shipped rules and concepts with `curriculum`.
+    pub fn shipped(curriculum: Curriculum) -> Result<Knowledge, String> {
+        let rules = annotate::rules::load_rules(annotate::rules::DEFAULT_RULES).map_err(|e| e.to_string())?;
+        let concepts = Concepts::load(crate::curriculum::DEFAULT_CONCEPTS)?;
+        curriculum.validate()?;
+        Ok(Knowledge { rules, concepts, curriculum })
+    }
+
+    /// The shipped rules, concepts and default curriculum.
+    pub fn default_knowledge() -> Result<Knowledge, String> {
+        Knowledge::shipped(Curriculum::default_curriculum()?)
+    }
+}
+
+/// One row of the map.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Slot {
+    /// The exact source text of the slot (occurrences joined by ", " for merged rows), or what
+    /// to show for a hidden slot.
+    pub latex: String,
+    /// Its byte span in the formula.
+    pub span: Span,
+    /// Concept ids; `["unknown"]` for notation no rule knows.
+    pub concepts: Vec<String>,
+    /// The question that blocks a reader.
+    pub question: String,
+    /// The math that answers it.
+    pub math: String,
+    /// Article numbers, in order.
+    pub articles: Vec<u32>,
+    /// The prerequisite chains, one per concept that has articles (`[[21, 40]]`).
+    pub paths: Vec<Vec<u32>>,
+    /// Where the curriculum places the slot, as text: `21번 → 40번`, `4단원 (번호 없음)`.
+    pub place: String,
+    /// Whether the slot is printed in the formula.
+    pub visible: bool,
+}
+
+/// A formula's slot map.
+#[derive(Debug, Clone, Serialize)]
+pub struct SlotMap {
+    /// The formula as given.
+    pub formula: String,
+    /// The formula read aloud, when a reader was given.
+    pub reading: Option<String>,
+    /// The curriculum's id.
+    pub curriculum: String,
+    /// The rows in reading order: visible slots by position, then hidden ones.
+    pub slots: Vec<Slot>,
+    /// All articles of the map in prerequisite order.
+    pub reading_path: Vec<u32>,
+    /// The reading path as text: `2번 → 3번 → …`.
+    pub reading_path_text: String,
+    /// Parser warnings (unknown commands).
+    pub warnings: Vec<Warning>,
+}
+
+impl SlotMap {
+    /// Whether at least one slot is known (not an unknown-notation row).
+    pub fn has_known_slot(&self) -> bool {
+        self.slots.iter().any(|s| s.concepts.iter().all(|c| c != "unknown"))
+    }
+
+    /// The texts of notation no rule knows.
+    pub fn unknown_notation(&self) -> impl Iterator<Item = &str> {
+        self.slots.iter().filter(|s| s.concepts.iter().any(|c| c == "unknown")).map(|s| s.latex.as_str())
+    }
+}
+
+/// Parses `source` and maps it, learning symbol kinds from the formula itself.
+pub fn map_source(source: &str, knowledge: &Knowledge, lang: Lang) -> Result<SlotMap, ParseError> {
+    let parsed = crate::syntax::parse(source)?;
+    let table = SymbolTable::from_formula(&parsed.root);
+    Ok(map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang))
+}
+
+/// Maps a parsed formula with a symbol table that may know more (from earlier formulas).
+pub fn map_tree(
+    source: &str,
+    root: &Node,
+    warnings: Vec<Warning>,
+    table: &SymbolTable,
+    knowledge: &Knowledge,
+    lang: Lang,
+) -> SlotMap {
+    let raw = annotate::annotate(root, source, table, &knowledge.rules);
+    let unknown = annotate::unknown_notation(root, source, table, &raw);
+    let mut slots: Vec<Slot> = raw.iter().map(|row| known_slot(row, knowledge, lang)).collect();
+    let first_hidden = slots.iter().position(|s| !s.visible).unwrap_or(slots.len());
+    let unknown_slots: Vec<Slot> =
+        unknown.into_iter().map(|(span, text)| unknown_slot(span, text, lang)).collect();
+    slots.splice(first_hidden..first_hidden, unknown_slots);
+    slots.sort_by_key(|s| (!s.visible, s.span.start, std::cmp::Reverse(s.span.end)));
+    let reading_path = reading_path(&slots);
+    let reading_path_text = path_text(&reading_path, &knowledge.curriculum, lang);
+    SlotMap {
+        formula: source.to_string(),
+        reading: None,
+        curriculum: knowledge.curriculum.id.clone(),
+        slots,
+        reading_path,
+        reading_path_text,
+        warnings,
+    }
+}
+
+fn known_slot(row: &RawSlot, knowledge: &Knowledge, lang: Lang) -> Slot {
+    let rule = knowledge.rules.get(row.rule_index);
+    let concepts: Vec<_> = row.concepts.iter().filter_map(|id| knowledge.concepts.get(id)).collect();
+    let question = rule
+        .and_then(|r| r.question.as_ref())
+        .map(|q| q.get(lang).to_string())
+        .or_else(|| concepts.first().map(|c| c.question.get(lang).to_string()))
+        .unwrap_or_default();
+    let mut maths: Vec<&str> = Vec::new();
+    for concept in &concepts {
+        let math = concept.math.get(lang);
+        if !maths.contains(&math) {
+            maths.push(math);
+        }
+    }
+    let curriculum = &knowledge.curriculum;
+    let mut paths = Vec::new();
+    let mut places = Vec::new();
+    for id in &row.concepts {
+        match curriculum.placement(id) {
+            Some(placement) if !placement.path.is_empty() => {
+                if !paths.contains(&placement.path) {
+                    places.push(path_text(&placement.path, curriculum, lang));
+                    paths.push(placement.path.clone());
+                }
+            }
+            Some(placement) => places.push(unnumbered_text(placement.unit, curriculum, lang)),
+            None => places.push(lang.pick("이 커리큘럼에 없음", "not in this curriculum").to_string()),
+        }
+    }
+    places.dedup();
+    let mut articles: Vec<u32> = Vec::new();
+    for number in paths.iter().flatten() {
+        if !articles.contains(number) {
+            articles.push(*number);
+        }
+    }
+    let latex = match rule.and_then(|r| r.display.as_ref()).filter(|_| !row.visible) {
+        Some(display) => display.get(lang).to_string(),
+        None => row.texts.join(", "),
+    };
+    Slot {
+        latex,
+        span: row.span,
+        concepts: row.concepts.clone(),
+        question,
+        math: maths.join(lang.pick(", ", "; ")),
+        articles,
+        paths,
+        place: places.join(", "),
+        visible: row.visible,
+    }
+}
+
+fn unknown_slot(span: Span, text: String, lang: Lang) -> Slot {
+    Slot {
+        latex: text,
+        span,
+        concepts: vec!["unknown".to_string()],
+        question: lang.pick("eqmap이 아직 모르는 표기", "notation eqmap does not know yet").to_string(),
+        math: String::new(),
+        articles: Vec::new(),
+        paths: Vec::new(),
+        place: lang.pick("규칙 없음", "no rule").to_string(),
+        visible: true,
+    }
+}
+
+fn unnumbered_text(unit: Option<u32>, curriculum: &Curriculum, lang: Lang) -> String {
+    match unit {
+        Some(unit) => {
+            format!("{} ({})", curriculum.unit_name(unit, lang), lang.pick("번호 없음", "not numbered"))
+        }
+        None => lang.pick("번호 없음", "not numbered").to_string(),
+    }
+}
+
+/// A chain of articles as text: `21번 → 40번`.
+pub fn path_text(path: &[u32], curriculum: &Curriculum, lang: Lang) -> String {
+    path.iter().map(|n| curriculum.article_label(*n, lang)).collect::<Vec<_>>().join(" → ")
+}
+
+/// Every article of the map, in prerequisite order (the curricula number articles so that an
+/// article's prerequisites come before it).
+fn reading_path(slots: &[Slot]) -> Vec<u32> {
+    let mut numbers: Vec<u32> = slots.iter().flat_map(|s| s.articles.iter().copied()).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+}
+
+/// The overlay of two maps: articles and concepts both share, and those unique to each.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// Articles in both maps.
+    pub shared_articles: Vec<u32>,
+    /// Articles only in the first.
+    pub only_first: Vec<u32>,
+    /// Articles only in the second.
+    pub only_second: Vec<u32>,
+    /// Concepts in both maps.
+    pub shared_concepts: Vec<String>,
+    /// Concepts only in the first.
+    pub only_first_concepts: Vec<String>,
+    /// Concepts only in the second.
+    pub only_second_concepts: Vec<String>,
+}
+
+/// Overlays two maps (known concepts only).
+pub fn compare(first: &SlotMap, second: &SlotMap) -> Comparison {
+    let concepts = |map: &SlotMap| -> Vec<String> {
+        let mut all: Vec<String> =
+            map.slots.iter().flat_map(|s| s.concepts.iter().cloned()).filter(|c| c != "unknown").collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let (a, b) = (concepts(first), concepts(second));
+    let (pa, pb) = (&first.reading_path, &second.reading_path);
+    Comparison {
+        shared_articles: pa.iter().filter(|n| pb.contains(n)).copied().collect(),
+        only_first: pa.iter().filter(|n| !pb.contains(n)).copied().collect(),
+        only_second: pb.iter().filter(|n| !pa.contains(n)).copied().collect(),
+        shared_concepts: a.iter().filter(|c| b.contains(c)).cloned().collect(),
+        only_first_concepts: a.iter().filter(|c| !b.contains(c)).cloned().collect(),
+        only_second_concepts: b.iter().filter(|c| !a.contains(c)).cloned().collect(),
+    }
+}
