@@ -283,6 +283,8 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
     match &node.kind {
         // A function the formulas define explains itself.
         NodeKind::Word { text, .. } if table.definition(text).is_some() => {}
+        // `\text{head}`, `\text{score}`: names of quantities, written as words.
+        NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
         NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
         NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
         NodeKind::Accent { .. }

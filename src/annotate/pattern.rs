@@ -205,8 +205,10 @@ fn same_shape<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>)
         | (Punct { .. }, Punct { .. })
         | (Unknown { .. }, Unknown { .. })
         | (Empty, Empty) => pattern == target,
+        // A nested chain pattern matches the target chain's first operands (`$W - $E \nabla`
+        // matches `w - \eta \nabla f(w)`).
         (Chain { first: pf, rest: pr }, Chain { first: tf, rest: tr }) => {
-            pr.len() == tr.len()
+            pr.len() <= tr.len()
                 && matches(pf, tf, bindings)
                 && pr.iter().zip(tr).all(|(p, t)| p.op == t.op && matches(&p.operand, &t.operand, bindings))
         }

@@ -250,10 +250,13 @@ pub fn is_call(callee: &Node, argument: &Node, table: &SymbolTable) -> bool {
     if !matches!(argument.kind, NodeKind::Fenced { open: Delim::Paren, .. }) {
         return false;
     }
+    let function_letter = || {
+        base_name(callee)
+            .is_some_and(|name| kinds::is_function_name(&name) && table.recorded(&name).is_none())
+    };
     match kind_of(callee, table) {
         SymbolKind::Function => true,
-        SymbolKind::Matrix | SymbolKind::Vector | SymbolKind::Dimension | SymbolKind::Index => false,
-        _ => base_name(callee)
-            .is_some_and(|name| kinds::is_function_name(&name) && table.recorded(&name).is_none()),
+        SymbolKind::Vector | SymbolKind::Dimension | SymbolKind::Index => false,
+        _ => function_letter(),
     }
 }

@@ -1,0 +1,126 @@
+//! Golden tests of the slot map: the seed's two tables, and every seed formula under both
+//! curricula.
+
+use eqmap::curriculum::Curriculum;
+use eqmap::report::slotmap::{render_markdown, render_table, Style};
+use eqmap::slotmap::{map_source, Knowledge, SlotMap};
+use eqmap::Lang;
+
+const ATTENTION: &str =
+    r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V";
+const CROSS_ENTROPY: &str = r"L = -\frac{1}{N}\sum_{i=1}^{N} \log p_\theta(x_i \mid x_{<i})";
+
+fn knowledge(curriculum: &str) -> Knowledge {
+    let curriculum = Curriculum::shipped(curriculum)
+        .unwrap_or_else(|| panic!("no curriculum {curriculum}"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    Knowledge::shipped(curriculum).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn map(source: &str, curriculum: &str, lang: Lang) -> SlotMap {
+    map_source(source, &knowledge(curriculum), lang)
+        .unwrap_or_else(|e| panic!("{source}: {}", e.message(Lang::En)))
+}
+
+fn articles(map: &SlotMap, visible: bool) -> Vec<u32> {
+    let mut all: Vec<u32> =
+        map.slots.iter().filter(|s| s.visible == visible).flat_map(|s| s.articles.iter().copied()).collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+#[test]
+fn attention_line_gives_the_seed_table() {
+    let map = map(ATTENTION, "ai-math", Lang::Ko);
+    assert_eq!(articles(&map, true), [2, 3, 4, 6, 9, 10, 18, 20, 21, 25, 40]);
+    let hidden: Vec<&Vec<Vec<u32>>> = map.slots.iter().filter(|s| !s.visible).map(|s| &s.paths).collect();
+    assert_eq!(hidden, [&vec![vec![18, 58]], &vec![vec![33, 34, 41]]]);
+    let sqrt = map.slots.iter().find(|s| s.latex == r"\sqrt{d_k}").unwrap_or_else(|| panic!("no sqrt slot"));
+    assert_eq!(sqrt.paths, [vec![21, 40]], "21 → 40 stays a chain");
+    assert!(map.slots.iter().all(|s| s.concepts.iter().all(|c| c != "unknown")), "{:?}", map.slots);
+    insta::assert_snapshot!("attention-ko", render_table(&map, Lang::Ko, Style::default()));
+    insta::assert_snapshot!(
+        "attention-en",
+        render_table(&self::map(ATTENTION, "ai-math", Lang::En), Lang::En, Style::default())
+    );
+}
+
+#[test]
+fn cross_entropy_gives_its_five_rows() {
+    let map = map(CROSS_ENTROPY, "ai-math", Lang::Ko);
+    let rows: Vec<(String, Vec<u32>)> =
+        map.slots.iter().map(|s| (s.latex.clone(), s.articles.clone())).collect();
+    assert_eq!(
+        rows,
+        [
+            ("-".to_string(), vec![27, 29]),
+            (r"\frac{1}{N}\sum_{i=1}^{N}".to_string(), vec![20]),
+            (r"\sum_{i=1}^{N}".to_string(), vec![3]),
+            (r"\log".to_string(), vec![18, 28]),
+            (r"p_\theta(x_i \mid x_{<i})".to_string(), vec![19]),
+        ]
+    );
+    insta::assert_snapshot!("cross-entropy-ko", render_table(&map, Lang::Ko, Style::default()));
+    insta::assert_snapshot!(
+        "cross-entropy-en",
+        render_table(&self::map(CROSS_ENTROPY, "ai-math", Lang::En), Lang::En, Style::default())
+    );
+}
+
+#[test]
+fn the_overlay_shares_sigma_exp_and_probability() {
+    let a = map(ATTENTION, "ai-math", Lang::Ko);
+    let b = map(CROSS_ENTROPY, "ai-math", Lang::Ko);
+    let overlay = eqmap::slotmap::compare(&a, &b);
+    assert_eq!(overlay.shared_articles, [3, 18, 20]);
+    assert!(overlay.only_first.contains(&10) && overlay.only_first.contains(&40), "{overlay:?}");
+    assert!(overlay.only_second.contains(&19) && overlay.only_second.contains(&28), "{overlay:?}");
+}
+
+#[test]
+fn every_seed_formula_maps_under_both_curricula() {
+    insta::glob!("fixtures/seeds/*.tex", |path| {
+        let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
+        let source = source.trim_end();
+        let mut out = format!("{source}\n");
+        for curriculum in ["ai-math", "transformer-series"] {
+            for lang in [Lang::Ko, Lang::En] {
+                out.push_str(&format!("\n## {curriculum} ({lang:?})\n\n"));
+                out.push_str(&render_markdown(&map(source, curriculum, lang), lang));
+            }
+        }
+        insta::assert_snapshot!(out);
+    });
+}
+
+#[test]
+fn notation_no_rule_knows_is_a_row_that_says_so() {
+    let map = map(r"\mathcal{H}(x) \bowtie \widehat{y} + \foo", "ai-math", Lang::En);
+    let unknown: Vec<&str> = map.unknown_notation().collect();
+    assert!(unknown.contains(&r"\foo"), "{unknown:?}");
+    assert!(unknown.contains(&r"\widehat{y}"), "{unknown:?}");
+    assert!(!map.warnings.is_empty());
+}
+
+#[test]
+fn a_curriculum_file_of_ones_own_is_used() {
+    let text = include_str!("fixtures/curricula/tiny.toml");
+    let curriculum = Curriculum::load(text).unwrap_or_else(|e| panic!("{e}"));
+    let knowledge = Knowledge::shipped(curriculum).unwrap_or_else(|e| panic!("{e}"));
+    let map =
+        map_source(ATTENTION, &knowledge, Lang::En).unwrap_or_else(|e| panic!("{}", e.message(Lang::En)));
+    let sqrt = map.slots.iter().find(|s| s.latex == r"\sqrt{d_k}").unwrap_or_else(|| panic!("no sqrt slot"));
+    assert_eq!(sqrt.place, "lesson 7 → lesson 9");
+    let softmax =
+        map.slots.iter().find(|s| s.latex == r"\mathrm{softmax}").unwrap_or_else(|| panic!("no softmax"));
+    assert_eq!(softmax.place, "not in this curriculum");
+}
+
+#[test]
+fn a_curriculum_naming_an_unlisted_article_is_refused() {
+    let text = include_str!("fixtures/curricula/tiny.toml").replace("path = [7, 9]", "path = [7, 99]");
+    let curriculum = Curriculum::load(&text).unwrap_or_else(|e| panic!("{e}"));
+    let error = Knowledge::shipped(curriculum).err().unwrap_or_default();
+    assert!(error.contains("article 99"), "{error}");
+}
