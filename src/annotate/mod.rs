@@ -25,6 +25,8 @@ const MAX_WALK_DEPTH: usize = 1_024;
 pub struct RawSlot {
     /// The slot's source span (the first one, for merged rows).
     pub span: Span,
+    /// Every span the row stands for (all occurrences of a merged row).
+    pub occurrences: Vec<Span>,
     /// The source text of each merged occurrence, in order, without repeats.
     pub texts: Vec<String>,
     /// Concept ids, in rule order, without repeats.
@@ -78,6 +80,18 @@ fn walk(
     }
     for (index, rule) in rules.iter().enumerate() {
         match &rule.matcher {
+            Matcher::Environment(names) => {
+                if let NodeKind::Rows { env: Some(env), .. } = &node.kind {
+                    if names.iter().any(|n| n == env) {
+                        let head = Span::new(node.span.start, node.span.start + env.len() + 8);
+                        out.push(Firing {
+                            rule: index,
+                            matched: node.span,
+                            slot: head.min_within(node.span),
+                        });
+                    }
+                }
+            }
             Matcher::Symbol(kind) => {
                 if !in_script && is_symbol_like(node) && kind_of(node, table) == *kind {
                     out.push(Firing { rule: index, matched: node.span, slot: node.span });
@@ -219,6 +233,9 @@ fn rows(firings: Vec<Firing>, source: &str, rules: &[Rule]) -> Vec<RawSlot> {
         });
         match existing {
             Some(row) => {
+                if !row.occurrences.contains(&firing.slot) {
+                    row.occurrences.push(firing.slot);
+                }
                 if !row.texts.contains(&text) && (rule.merge || row.texts.is_empty()) {
                     row.texts.push(text);
                 }
@@ -233,6 +250,7 @@ fn rows(firings: Vec<Firing>, source: &str, rules: &[Rule]) -> Vec<RawSlot> {
             }
             None => rows.push(RawSlot {
                 span: firing.slot,
+                occurrences: vec![firing.slot],
                 texts: vec![text],
                 concepts: rule.concepts.clone(),
                 rules: vec![rule.id.clone()],
@@ -259,7 +277,8 @@ pub fn unknown_notation(
         slots
             .iter()
             .filter(|s| s.visible)
-            .any(|s| s.span.start <= span.start && span.start < s.span.end.max(s.span.start + 1))
+            .flat_map(|s| s.occurrences.iter())
+            .any(|s| s.start <= span.start && span.start < s.end.max(s.start + 1))
     };
     let mut out: Vec<(Span, String)> = Vec::new();
     for span in found {
@@ -287,10 +306,8 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
         NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
         NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
-        NodeKind::Accent { .. }
-        | NodeKind::Styled { .. }
-        | NodeKind::Binom { .. }
-        | NodeKind::Rows { env: Some(_), .. } => out.push(node.span),
+        NodeKind::Rows { env: Some(env), .. } if !is_layout(env) => out.push(node.span),
+        NodeKind::Accent { .. } | NodeKind::Styled { .. } | NodeKind::Binom { .. } => out.push(node.span),
         NodeKind::Fenced {
             open: Delim::Angle | Delim::Floor | Delim::Ceil | Delim::DoubleBracket, ..
         } => out.push(node.span),
@@ -299,6 +316,26 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
     for child in node.children() {
         collect_notation(child, table, out, depth + 1);
     }
+}
+
+/// Environments that only lay out lines (`aligned`, `split`): not notation of their own.
+fn is_layout(env: &str) -> bool {
+    let env = env.trim_end_matches('*');
+    matches!(
+        env,
+        "aligned"
+            | "align"
+            | "alignat"
+            | "alignedat"
+            | "split"
+            | "gather"
+            | "gathered"
+            | "multline"
+            | "eqnarray"
+            | "array"
+            | "equation"
+            | ""
+    )
 }
 
 fn is_special_symbol(name: &str) -> bool {

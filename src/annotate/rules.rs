@@ -40,6 +40,8 @@ struct RuleSpec {
     #[serde(default)]
     patterns: Vec<String>,
     symbol: Option<String>,
+    #[serde(default)]
+    environments: Vec<String>,
     #[serde(default, rename = "where")]
     conditions: BTreeMap<String, KindSpec>,
     focus: Option<String>,
@@ -72,6 +74,8 @@ pub enum Matcher {
     Patterns(Vec<Pattern>),
     /// Every symbol of this kind.
     Symbol(SymbolKind),
+    /// Every environment with one of these names (`bmatrix`, `cases`).
+    Environment(Vec<String>),
 }
 
 /// Which part of a match is the slot.
@@ -139,14 +143,15 @@ pub fn load_rules(text: &str) -> Result<Vec<Rule>, RuleError> {
 
 fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
     let error = |message: String| RuleError { rule: Some(spec.id.clone()), message };
-    let matcher = match (&spec.symbol, spec.patterns.is_empty()) {
-        (Some(kind), true) => {
+    let matcher = match (&spec.symbol, spec.patterns.is_empty(), spec.environments.is_empty()) {
+        (Some(kind), true, true) => {
             Matcher::Symbol(parse_kind(kind).ok_or_else(|| error(format!("unknown kind `{kind}`")))?)
         }
-        (None, false) => Matcher::Patterns(
+        (None, false, true) => Matcher::Patterns(
             spec.patterns.iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?,
         ),
-        _ => return Err(error("give either `patterns` or `symbol`".into())),
+        (None, true, false) => Matcher::Environment(spec.environments.clone()),
+        _ => return Err(error("give one of `patterns`, `symbol` or `environments`".into())),
     };
     let mut conditions = Vec::new();
     for (name, kinds) in &spec.conditions {

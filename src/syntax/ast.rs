@@ -44,6 +44,11 @@ impl Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
 
+    /// This span cut to end no later than `outer` does.
+    pub fn min_within(self, outer: Span) -> Span {
+        Span::new(self.start, self.end.min(outer.end))
+    }
+
     /// The source text under this span, or `""` when it does not fall on char boundaries.
     pub fn text(self, source: &str) -> &str {
         source.get(self.start..self.end).unwrap_or("")
