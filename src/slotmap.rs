@@ -4,7 +4,7 @@
 //! curriculum (articles) → [`SlotMap`], which the report layer renders as a table, Markdown or
 //! JSON. [`compare`] overlays two maps, as the first seed's last section does.
 
-use crate::annotate::{self, rules::Rule, RawSlot};
+use crate::annotate::{self, RawSlot, RuleSet};
 use crate::curriculum::{Concepts, Curriculum};
 use crate::meaning::SymbolTable;
 use crate::syntax::ast::{Node, Span};
@@ -15,8 +15,8 @@ use serde::Serialize;
 /// Everything the map needs to know: rules, concepts and a curriculum.
 #[derive(Debug, Clone)]
 pub struct Knowledge {
-    /// The annotation rules.
-    pub rules: Vec<Rule>,
+    /// The annotation rules, indexed.
+    pub rules: RuleSet,
     /// The concepts.
     pub concepts: Concepts,
     /// The curriculum articles come from.
@@ -26,7 +26,7 @@ pub struct Knowledge {
 impl Knowledge {
     /// The shipped rules and concepts with `curriculum`.
     pub fn shipped(curriculum: Curriculum) -> Result<Knowledge, String> {
-        let rules = annotate::rules::load_rules(annotate::rules::DEFAULT_RULES).map_err(|e| e.to_string())?;
+        let rules = RuleSet::shipped().map_err(|e| e.to_string())?;
         let concepts = Concepts::load(crate::curriculum::DEFAULT_CONCEPTS)?;
         curriculum.validate()?;
         Ok(Knowledge { rules, concepts, curriculum })
@@ -131,7 +131,7 @@ pub fn map_tree(
 }
 
 fn known_slot(row: &RawSlot, knowledge: &Knowledge, lang: Lang) -> Slot {
-    let rule = knowledge.rules.get(row.rule_index);
+    let rule = knowledge.rules.rules.get(row.rule_index);
     let concepts: Vec<_> = row.concepts.iter().filter_map(|id| knowledge.concepts.get(id)).collect();
     let question = rule
         .and_then(|r| r.question.as_ref())

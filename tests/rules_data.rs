@@ -2,17 +2,17 @@
 //! formula of the tests or the corpora, every concept a rule names exists and is placed by
 //! both curricula.
 
-use eqmap::annotate::{fired_rules, rules};
+use eqmap::annotate::{fired_rules, rules, RuleSet};
 use eqmap::curriculum::{Concepts, Curriculum, DEFAULT_CONCEPTS};
 use eqmap::meaning::SymbolTable;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-fn shipped_rules() -> Vec<rules::Rule> {
-    rules::load_rules(rules::DEFAULT_RULES).unwrap_or_else(|e| panic!("{e}"))
+fn shipped_rules() -> RuleSet {
+    RuleSet::shipped().unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn fired(source: &str, rules: &[rules::Rule]) -> Vec<String> {
+fn fired(source: &str, rules: &RuleSet) -> Vec<String> {
     match eqmap::parse(source) {
         Ok(parsed) => fired_rules(&parsed.root, source, &SymbolTable::from_formula(&parsed.root), rules),
         Err(_) => Vec::new(),
@@ -22,7 +22,7 @@ fn fired(source: &str, rules: &[rules::Rule]) -> Vec<String> {
 #[test]
 fn every_rule_fires_on_each_of_its_examples() {
     let rules = shipped_rules();
-    for rule in &rules {
+    for rule in &rules.rules {
         assert!(!rule.examples.is_empty(), "rule {} has no examples", rule.id);
         for example in &rule.examples {
             assert!(
@@ -71,8 +71,9 @@ fn every_shipped_rule_fires_on_the_tests_or_the_corpus() {
     for formula in formulas() {
         seen.extend(fired(&formula, &rules));
     }
-    let never: Vec<&str> = rules.iter().map(|r| r.id.as_str()).filter(|id| !seen.contains(*id)).collect();
-    println!("rules fired: {}/{}; never: {never:?}", seen.len(), rules.len());
+    let never: Vec<&str> =
+        rules.rules.iter().map(|r| r.id.as_str()).filter(|id| !seen.contains(*id)).collect();
+    println!("rules fired: {}/{}; never: {never:?}", seen.len(), rules.rules.len());
     assert!(never.is_empty(), "rules that fire on no formula of the tests or the corpus: {never:?}");
 }
 
@@ -83,7 +84,7 @@ fn every_concept_named_by_a_rule_exists_and_both_curricula_place_it() {
         .iter()
         .map(|(_, text)| Curriculum::load(text).unwrap_or_else(|e| panic!("{e}")))
         .collect();
-    for rule in shipped_rules() {
+    for rule in shipped_rules().rules {
         for concept in &rule.concepts {
             assert!(concepts.get(concept).is_some(), "rule {} names unknown concept {concept}", rule.id);
             for curriculum in &curricula {

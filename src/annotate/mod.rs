@@ -13,8 +13,9 @@ pub mod rules;
 
 use crate::meaning::{binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use pattern::Match;
+use pattern::{keys_of, Key, Match};
 use rules::{Focus, Matcher, Rule};
+use std::collections::HashMap;
 
 /// How deep the walk goes; deeper nodes are left unannotated (the parser's own limit keeps
 /// real formulas far below this).
@@ -49,28 +50,82 @@ struct Firing {
 
 /// Applies `rules` to the formula `root` (parsed from `source`), returning the slot rows in
 /// reading order: visible rows by position, then hidden ones.
-pub fn annotate(root: &Node, source: &str, table: &SymbolTable, rules: &[Rule]) -> Vec<RawSlot> {
+pub fn annotate(root: &Node, source: &str, table: &SymbolTable, rules: &RuleSet) -> Vec<RawSlot> {
     let mut firings = Vec::new();
     walk(root, source, table, rules, &mut firings, false, 0);
-    let firings = drop_overridden(firings, rules);
-    rows(firings, source, rules)
+    let firings = drop_overridden(firings, &rules.rules);
+    rows(firings, source, &rules.rules)
 }
 
 /// Which rules fire on `root`, by id (for rule-coverage checks).
-pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &[Rule]) -> Vec<String> {
+pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleSet) -> Vec<String> {
     let mut firings = Vec::new();
     walk(root, source, table, rules, &mut firings, false, 0);
     let mut ids: Vec<String> =
-        firings.iter().filter_map(|f| rules.get(f.rule).map(|r| r.id.clone())).collect();
+        firings.iter().filter_map(|f| rules.rules.get(f.rule).map(|r| r.id.clone())).collect();
     ids.dedup();
     ids
+}
+
+/// Rules with their patterns indexed by the key of the pattern's root, so that each node is
+/// tried only against the patterns that could match it.
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    /// The rules, in file order.
+    pub rules: Vec<Rule>,
+    by_key: HashMap<Key, Vec<(usize, usize)>>,
+    chains: Vec<(usize, usize)>,
+    others: Vec<usize>,
+}
+
+impl RuleSet {
+    /// Indexes `rules`.
+    pub fn new(rules: Vec<Rule>) -> RuleSet {
+        let mut by_key: HashMap<Key, Vec<(usize, usize)>> = HashMap::new();
+        let mut chains = Vec::new();
+        let mut others = Vec::new();
+        for (rule_index, rule) in rules.iter().enumerate() {
+            let Matcher::Patterns(patterns) = &rule.matcher else {
+                others.push(rule_index);
+                continue;
+            };
+            for (pattern_index, pattern) in patterns.iter().enumerate() {
+                match pattern.key() {
+                    Key::Chain => chains.push((rule_index, pattern_index)),
+                    key => by_key.entry(key).or_default().push((rule_index, pattern_index)),
+                }
+            }
+        }
+        RuleSet { rules, by_key, chains, others }
+    }
+
+    /// The shipped rules.
+    pub fn shipped() -> Result<RuleSet, rules::RuleError> {
+        Ok(RuleSet::new(rules::load_rules(rules::DEFAULT_RULES)?))
+    }
+
+    /// The (rule, pattern) pairs that could match `node`, in rule order.
+    fn candidates(&self, node: &Node) -> Vec<(usize, usize)> {
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        if matches!(node.kind, NodeKind::Chain { .. }) {
+            found.extend(&self.chains);
+        }
+        for key in keys_of(node).iter().chain([&Key::Any]) {
+            if let Some(list) = self.by_key.get(key) {
+                found.extend(list);
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
 }
 
 fn walk(
     node: &Node,
     source: &str,
     table: &SymbolTable,
-    rules: &[Rule],
+    rules: &RuleSet,
     out: &mut Vec<Firing>,
     in_script: bool,
     depth: usize,
@@ -78,7 +133,8 @@ fn walk(
     if depth > MAX_WALK_DEPTH {
         return;
     }
-    for (index, rule) in rules.iter().enumerate() {
+    for &index in &rules.others {
+        let Some(rule) = rules.rules.get(index) else { continue };
         match &rule.matcher {
             Matcher::Environment(names) => {
                 if let NodeKind::Rows { env: Some(env), .. } = &node.kind {
@@ -97,17 +153,18 @@ fn walk(
                     out.push(Firing { rule: index, matched: node.span, slot: node.span });
                 }
             }
-            Matcher::Patterns(patterns) => {
-                let is_call =
-                    |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
-                for pattern in patterns {
-                    for found in pattern.matches_at(node, &is_call) {
-                        if conditions_hold(rule, &found, table) {
-                            let slot = focus_span(rule, &found, source);
-                            out.push(Firing { rule: index, matched: found.span, slot });
-                        }
-                    }
-                }
+            Matcher::Patterns(_) => {}
+        }
+    }
+    let is_call = |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
+    for (index, pattern_index) in rules.candidates(node) {
+        let Some(rule) = rules.rules.get(index) else { continue };
+        let Matcher::Patterns(patterns) = &rule.matcher else { continue };
+        let Some(pattern) = patterns.get(pattern_index) else { continue };
+        for found in pattern.matches_at(node, &is_call) {
+            if conditions_hold(rule, &found, table) {
+                let slot = focus_span(rule, &found, source);
+                out.push(Firing { rule: index, matched: found.span, slot });
             }
         }
     }
@@ -118,7 +175,7 @@ fn walk_children(
     node: &Node,
     source: &str,
     table: &SymbolTable,
-    rules: &[Rule],
+    rules: &RuleSet,
     out: &mut Vec<Firing>,
     in_script: bool,
     depth: usize,

@@ -9,7 +9,6 @@
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
 use crate::syntax::ast::{InfixOp, Node, NodeKind, Span};
-use std::collections::HashMap;
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
 
@@ -21,8 +20,26 @@ pub struct Pattern {
     root: Node,
 }
 
-/// What metavariables matched.
-pub type Bindings<'t> = HashMap<String, &'t Node>;
+/// What metavariables matched: a few names, so a small list beats a hash map (a map's
+/// random state alone costs more than most match attempts).
+#[derive(Debug, Clone, Default)]
+pub struct Bindings<'t>(Vec<(String, &'t Node)>);
+
+impl<'t> Bindings<'t> {
+    /// No bindings.
+    pub fn new() -> Self {
+        Bindings(Vec::new())
+    }
+
+    /// What `name` matched.
+    pub fn get(&self, name: &str) -> Option<&'t Node> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, node)| *node)
+    }
+
+    fn insert(&mut self, name: &str, node: &'t Node) {
+        self.0.push((name.to_string(), node));
+    }
+}
 
 /// A match: the span it covers and the bindings.
 #[derive(Debug, Clone)]
@@ -105,6 +122,53 @@ impl Pattern {
     }
 }
 
+/// What a node is, coarsely: its variant and, for names, the name. Patterns are indexed by
+/// the key of their root so that each node is tried only against patterns that could match.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A chain (tried by run).
+    Chain,
+    /// A metavariable: matches anything.
+    Any,
+    /// A named leaf: symbol, word, large operator.
+    Named(std::mem::Discriminant<NodeKind>, String),
+    /// Any other node, by variant.
+    Variant(std::mem::Discriminant<NodeKind>),
+}
+
+/// The key of a node.
+pub fn key_of(node: &Node) -> Key {
+    match &node.kind {
+        NodeKind::Chain { .. } => Key::Chain,
+        _ if metavariable(node).is_some() => Key::Any,
+        NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } => {
+            Key::Named(std::mem::discriminant(&node.kind), name.clone())
+        }
+        NodeKind::Word { text, .. } => Key::Named(std::mem::discriminant(&node.kind), text.clone()),
+        kind => Key::Variant(std::mem::discriminant(kind)),
+    }
+}
+
+/// The keys a node can be matched under: its own, and those of the base of its scripts or the
+/// operand of its sign (the leniencies of matching).
+pub fn keys_of(node: &Node) -> Vec<Key> {
+    let mut keys = vec![key_of(node)];
+    let mut current = node;
+    while let NodeKind::Scripts { base: inner, .. } | NodeKind::Prefix { operand: inner, .. } = &current.kind
+    {
+        keys.push(key_of(inner));
+        current = inner;
+    }
+    keys
+}
+
+impl Pattern {
+    /// The key of the pattern's root.
+    pub fn key(&self) -> Key {
+        key_of(&self.root)
+    }
+}
+
 /// The operands of a chain with the operator before each (none before the first).
 fn operands<'a>(
     first: &'a Node,
@@ -174,9 +238,9 @@ fn metavariable(node: &Node) -> Option<&str> {
 fn matches<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
     if let Some(name) = metavariable(pattern) {
         return match bindings.get(name) {
-            Some(bound) => *bound == target,
+            Some(bound) => bound == target,
             None => {
-                bindings.insert(name.to_string(), target);
+                bindings.insert(name, target);
                 true
             }
         };

@@ -120,7 +120,13 @@ fn kind_at(node: &Node, table: &SymbolTable, depth: usize) -> SymbolKind {
     if depth > 256 {
         return SymbolKind::Unknown;
     }
-    let recorded = binding_name(node).and_then(|name| table.recorded(&name));
+    let recorded = match &node.kind {
+        NodeKind::Symbol { name, .. } => table.recorded(name),
+        NodeKind::Scripts { .. } | NodeKind::Word { .. } | NodeKind::Accent { .. } => {
+            binding_name(node).and_then(|name| table.recorded(&name))
+        }
+        _ => None,
+    };
     if let Some(kind) = recorded {
         return kind;
     }
