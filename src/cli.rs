@@ -6,9 +6,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "eqmap", version, about, long_about = None)]
 pub struct Cli {
-    /// What to do.
+    /// What to do. Without a command, on a terminal: a prompt that maps formula after formula.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The subcommands.

@@ -1,6 +1,7 @@
 //! The `eqmap` command: turns arguments into library calls and prints what they return.
 
 mod cli;
+mod repl;
 
 use clap::Parser;
 use cli::{
@@ -16,9 +17,14 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Parse(args) => run_parse(args),
-        Command::Map(args) => run_map(args),
-        Command::Compare(args) => run_compare(args),
+        Some(Command::Parse(args)) => run_parse(args),
+        Some(Command::Map(args)) => run_map(args),
+        Some(Command::Compare(args)) => run_compare(args),
+        None if io::stdin().is_terminal() => repl::run(screen_style()),
+        None => {
+            eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
+            Ok(ExitCode::from(2))
+        }
     };
     match result {
         Ok(code) => code,
@@ -72,7 +78,7 @@ fn formula_or_default(argument: Option<String>) -> io::Result<String> {
 }
 
 /// The curriculum named (shipped) or the file given.
-fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
+pub(crate) fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
     let loaded = match Curriculum::shipped(curriculum) {
         Some(shipped) => shipped?,
         None => {
@@ -85,7 +91,7 @@ fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
 }
 
 /// Colour only on a terminal, and never when `NO_COLOR` is set.
-fn screen_style() -> map_report::Style {
+pub(crate) fn screen_style() -> map_report::Style {
     let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     map_report::Style { color, width: None }
 }

@@ -92,3 +92,10 @@ fn compare_shows_shared_and_unique_articles() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("둘 다 필요한 글: 3번 시그마와 첨자"), "{stdout}");
 }
+
+#[test]
+fn no_command_outside_a_terminal_is_a_usage_error() {
+    let output = eqmap().write_stdin("x").output().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give a command"));
+}
