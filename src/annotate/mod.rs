@@ -13,7 +13,7 @@ pub mod rules;
 
 use crate::meaning::{binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use pattern::{keys_of, Key, Match};
+use pattern::{for_each_key, ChainView, Key, Match};
 use rules::{Focus, Matcher, Rule};
 use std::collections::HashMap;
 
@@ -110,11 +110,13 @@ impl RuleSet {
         if matches!(node.kind, NodeKind::Chain { .. }) {
             found.extend(&self.chains);
         }
-        for key in keys_of(node).iter().chain([&Key::Any]) {
-            if let Some(list) = self.by_key.get(key) {
+        let mut add = |key: Key| {
+            if let Some(list) = self.by_key.get(&key) {
                 found.extend(list);
             }
-        }
+        };
+        for_each_key(node, &mut add);
+        add(Key::Any);
         found.sort_unstable();
         found.dedup();
         found
@@ -157,11 +159,12 @@ fn walk(
         }
     }
     let is_call = |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
+    let view = ChainView::new(node, &is_call);
     for (index, pattern_index) in rules.candidates(node) {
         let Some(rule) = rules.rules.get(index) else { continue };
         let Matcher::Patterns(patterns) = &rule.matcher else { continue };
         let Some(pattern) = patterns.get(pattern_index) else { continue };
-        for found in pattern.matches_at(node, &is_call) {
+        for found in pattern.matches_at(node, view.as_ref()) {
             if conditions_hold(rule, &found, table) {
                 let slot = focus_span(rule, &found, source);
                 out.push(Firing { rule: index, matched: found.span, slot });

@@ -18,6 +18,39 @@ pub struct Pattern {
     /// The pattern as written.
     pub source: String,
     root: Node,
+    /// For a chain pattern: its operands with the operator before each.
+    operands: Vec<(Option<InfixOp>, Node)>,
+}
+
+/// A chain's operands with the operator before each, and whether each neighbouring pair is a
+/// call and its argument (which no run may split), computed once per chain node.
+#[derive(Debug)]
+pub struct ChainView<'t> {
+    operands: Vec<(Option<&'t InfixOp>, &'t Node)>,
+    joined: Vec<bool>,
+}
+
+impl<'t> ChainView<'t> {
+    /// The view of `node` if it is a chain; `is_call(f, (x))` says which neighbours are one.
+    pub fn new(node: &'t Node, is_call: &dyn Fn(&Node, &Node) -> bool) -> Option<ChainView<'t>> {
+        let NodeKind::Chain { first, rest } = &node.kind else { return None };
+        let operands: Vec<(Option<&InfixOp>, &Node)> = std::iter::once((None, first.as_ref()))
+            .chain(rest.iter().map(|l| (Some(&l.op), &l.operand)))
+            .collect();
+        let joined = operands
+            .windows(2)
+            .map(|pair| match pair {
+                [(_, callee), (Some(InfixOp::Juxt), argument)] => is_call(callee, argument),
+                _ => false,
+            })
+            .collect();
+        Some(ChainView { operands, joined })
+    }
+
+    /// Whether operands `left` and `left + 1` are a call and its argument.
+    fn joined(&self, left: usize) -> bool {
+        self.joined.get(left).copied().unwrap_or(false)
+    }
 }
 
 /// What metavariables matched: a few names, so a small list beats a hash map (a map's
@@ -76,30 +109,37 @@ impl Pattern {
         }
         let parsed = crate::syntax::parse(&latex)
             .map_err(|e| format!("pattern `{source}`: {}", e.message(crate::Lang::En)))?;
-        Ok(Pattern { source: source.to_string(), root: parsed.root })
+        let operands = match &parsed.root.kind {
+            NodeKind::Chain { first, rest } => std::iter::once((None, first.as_ref().clone()))
+                .chain(rest.iter().map(|l| (Some(l.op.clone()), l.operand.clone())))
+                .collect(),
+            _ => Vec::new(),
+        };
+        Ok(Pattern { source: source.to_string(), root: parsed.root, operands })
     }
 
-    /// Every match of this pattern at `node` (several for a chain, one per run). A run never
-    /// splits a call from its argument: `is_call(f, (x))` says which neighbours are one.
-    pub fn matches_at<'t>(&self, node: &'t Node, is_call: &dyn Fn(&Node, &Node) -> bool) -> Vec<Match<'t>> {
-        self.matches_in(node, &Bindings::new(), is_call)
+    /// Every match of this pattern at `node` (several for a chain, one per run). `view` is the
+    /// node's [`ChainView`] when it is a chain.
+    pub fn matches_at<'t>(&self, node: &'t Node, view: Option<&ChainView<'t>>) -> Vec<Match<'t>> {
+        self.matches_in(node, &Bindings::new(), view)
     }
 
     /// Like [`Pattern::matches_at`], starting from existing bindings, splitting nothing.
     pub fn matches_with<'t>(&self, node: &'t Node, start: &Bindings<'t>) -> Vec<Match<'t>> {
-        self.matches_in(node, start, &|_, _| false)
+        let view = ChainView::new(node, &|_, _| false);
+        self.matches_in(node, start, view.as_ref())
     }
 
     fn matches_in<'t>(
         &self,
         node: &'t Node,
         start: &Bindings<'t>,
-        is_call: &dyn Fn(&Node, &Node) -> bool,
+        view: Option<&ChainView<'t>>,
     ) -> Vec<Match<'t>> {
-        if let (NodeKind::Chain { first: p_first, rest: p_rest }, NodeKind::Chain { first, rest }) =
-            (&self.root.kind, &node.kind)
-        {
-            return window_matches(p_first, p_rest, first, rest, start, is_call);
+        match (self.operands.is_empty(), view) {
+            (false, Some(view)) => return self.window_matches(view, start),
+            (false, None) => return Vec::new(),
+            _ => {}
         }
         let mut bindings = start.clone();
         if matches(&self.root, node, &mut bindings) {
@@ -107,6 +147,41 @@ impl Pattern {
         } else {
             Vec::new()
         }
+    }
+
+    /// Matches this chain pattern against every run of the same length in a chain.
+    fn window_matches<'t>(&self, view: &ChainView<'t>, start: &Bindings<'t>) -> Vec<Match<'t>> {
+        let pattern = &self.operands;
+        let target = &view.operands;
+        let mut found = Vec::new();
+        for offset in 0..target.len().saturating_sub(pattern.len().saturating_sub(1)) {
+            let end = offset + pattern.len();
+            if (offset > 0 && view.joined(offset - 1)) || view.joined(end - 1) {
+                continue;
+            }
+            let Some(window) = target.get(offset..end) else { continue };
+            let ops_agree =
+                pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| p_op.as_ref() == *t_op);
+            if !ops_agree {
+                continue;
+            }
+            let mut bindings = start.clone();
+            if pattern
+                .iter()
+                .zip(window)
+                .all(|((_, p_node), (_, t_node))| matches(p_node, t_node, &mut bindings))
+            {
+                let nodes: Vec<&Node> = window.iter().map(|(_, n)| *n).collect();
+                let span = match (pattern.first(), nodes.first(), nodes.last()) {
+                    (Some((_, p_first)), Some(a), Some(b)) => {
+                        Span::new(unsigned_start(p_first, a), b.span.end)
+                    }
+                    _ => Span::default(),
+                };
+                found.push(Match { span, nodes, bindings });
+            }
+        }
+        found
     }
 
     /// The first node within `within` (itself included) that this pattern matches under
@@ -122,18 +197,25 @@ impl Pattern {
     }
 }
 
-/// What a node is, coarsely: its variant and, for names, the name. Patterns are indexed by
-/// the key of their root so that each node is tried only against patterns that could match.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// What a node is, coarsely: its variant and, for names, a hash of the name. Patterns are
+/// indexed by the key of their root so that each node is tried only against patterns that
+/// could match it (a hash collision only costs a wasted attempt).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key {
     /// A chain (tried by run).
     Chain,
     /// A metavariable: matches anything.
     Any,
-    /// A named leaf: symbol, word, large operator.
-    Named(std::mem::Discriminant<NodeKind>, String),
+    /// A named leaf (symbol, word, large operator): its variant and the name's hash.
+    Named(std::mem::Discriminant<NodeKind>, u64),
     /// Any other node, by variant.
     Variant(std::mem::Discriminant<NodeKind>),
+}
+
+/// FNV-1a: a small, allocation-free hash of a name.
+fn name_hash(name: &str) -> u64 {
+    name.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// The key of a node.
@@ -141,25 +223,23 @@ pub fn key_of(node: &Node) -> Key {
     match &node.kind {
         NodeKind::Chain { .. } => Key::Chain,
         _ if metavariable(node).is_some() => Key::Any,
-        NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } => {
-            Key::Named(std::mem::discriminant(&node.kind), name.clone())
+        NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } | NodeKind::Word { text: name, .. } => {
+            Key::Named(std::mem::discriminant(&node.kind), name_hash(name))
         }
-        NodeKind::Word { text, .. } => Key::Named(std::mem::discriminant(&node.kind), text.clone()),
         kind => Key::Variant(std::mem::discriminant(kind)),
     }
 }
 
-/// The keys a node can be matched under: its own, and those of the base of its scripts or the
-/// operand of its sign (the leniencies of matching).
-pub fn keys_of(node: &Node) -> Vec<Key> {
-    let mut keys = vec![key_of(node)];
+/// Calls `visit` with the keys a node can be matched under: its own, and those of the base
+/// of its scripts or the operand of its sign (the leniencies of matching).
+pub fn for_each_key(node: &Node, mut visit: impl FnMut(Key)) {
+    visit(key_of(node));
     let mut current = node;
     while let NodeKind::Scripts { base: inner, .. } | NodeKind::Prefix { operand: inner, .. } = &current.kind
     {
-        keys.push(key_of(inner));
+        visit(key_of(inner));
         current = inner;
     }
-    keys
 }
 
 impl Pattern {
@@ -167,52 +247,6 @@ impl Pattern {
     pub fn key(&self) -> Key {
         key_of(&self.root)
     }
-}
-
-/// The operands of a chain with the operator before each (none before the first).
-fn operands<'a>(
-    first: &'a Node,
-    rest: &'a [crate::syntax::ast::Link],
-) -> Vec<(Option<&'a InfixOp>, &'a Node)> {
-    std::iter::once((None, first)).chain(rest.iter().map(|l| (Some(&l.op), &l.operand))).collect()
-}
-
-/// Matches a chain pattern against every run of the same length in a target chain.
-fn window_matches<'t>(
-    p_first: &Node,
-    p_rest: &[crate::syntax::ast::Link],
-    first: &'t Node,
-    rest: &'t [crate::syntax::ast::Link],
-    start: &Bindings<'t>,
-    is_call: &dyn Fn(&Node, &Node) -> bool,
-) -> Vec<Match<'t>> {
-    let pattern = operands(p_first, p_rest);
-    let target = operands(first, rest);
-    let joined = |left: usize, right: usize| match (target.get(left), target.get(right)) {
-        (Some((_, callee)), Some((Some(InfixOp::Juxt), argument))) => is_call(callee, argument),
-        _ => false,
-    };
-    let mut found = Vec::new();
-    for offset in 0..target.len().saturating_sub(pattern.len() - 1) {
-        let end = offset + pattern.len();
-        if (offset > 0 && joined(offset - 1, offset)) || joined(end - 1, end) {
-            continue;
-        }
-        let Some(window) = target.get(offset..end) else { continue };
-        let mut bindings = start.clone();
-        let all = pattern.iter().zip(window).enumerate().all(|(index, ((p_op, p_node), (t_op, t_node)))| {
-            (index == 0 || p_op == t_op) && matches(p_node, t_node, &mut bindings)
-        });
-        if all {
-            let nodes: Vec<&Node> = window.iter().map(|(_, n)| *n).collect();
-            let span = match (nodes.first(), nodes.last()) {
-                (Some(a), Some(b)) => Span::new(unsigned_start(p_first, a), b.span.end),
-                _ => first.span,
-            };
-            found.push(Match { span, nodes, bindings });
-        }
-    }
-    found
 }
 
 /// Where a match begins when the pattern does not mention the target's sign: after it
