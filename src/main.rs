@@ -29,6 +29,10 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) if error.kind() == io::ErrorKind::InvalidData => {
+            eprintln!("eqmap: {error}");
+            ExitCode::from(1)
+        }
         Err(error) => {
             eprintln!("eqmap: {error}");
             ExitCode::from(2)
@@ -52,8 +56,18 @@ fn read_formula(argument: Option<String>) -> io::Result<String> {
     match argument {
         Some(formula) if formula != "-" => Ok(formula),
         _ => {
-            let mut text = String::new();
-            io::stdin().read_to_string(&mut text)?;
+            let mut bytes = Vec::new();
+            io::stdin().read_to_end(&mut bytes)?;
+            let text = String::from_utf8(bytes).map_err(|error| {
+                let at = error.utf8_error().valid_up_to();
+                let byte = error.as_bytes().get(at).copied().unwrap_or(0);
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "standard input is not UTF-8: byte 0x{byte:02X} at offset {at} starts no character"
+                    ),
+                )
+            })?;
             Ok(text.trim_end_matches(['\n', '\r']).to_string())
         }
     }
