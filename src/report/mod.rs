@@ -3,4 +3,5 @@
 //! Rendering returns strings; printing, colour decisions and exit codes belong to `main.rs`.
 
 pub mod diagnostic;
+pub mod eval;
 pub mod tree;
