@@ -321,16 +321,21 @@ fn square_scalar(builtin: Builtin, v: Value) -> Computed {
 
 /// Row-wise softmax of a matrix, over a vector; numerically stable, `-∞` gives weight 0.
 pub fn softmax(v: Value) -> Value {
+    softmax_scaled(v, 1.0)
+}
+
+/// `softmax(scale · v)` for `scale > 0`, the scaling folded into the softmax's own passes.
+pub fn softmax_scaled(v: Value, scale: f64) -> Value {
     match v {
         Value::Scalar(x) => Value::Scalar(if x.is_nan() { x } else { 1.0 }),
         Value::Vector(mut w) => {
             let len = w.len();
-            kernels::softmax_rows(w.as_mut_slice(), 1, len);
+            kernels::softmax_rows_scaled(w.as_mut_slice(), 1, len, scale);
             Value::Vector(w)
         }
         Value::Matrix(mut m) => {
             let (r, c) = m.shape();
-            kernels::softmax_rows(m.as_mut_slice(), r, c);
+            kernels::softmax_rows_scaled(m.as_mut_slice(), r, c, scale);
             Value::Matrix(m)
         }
         other => other,

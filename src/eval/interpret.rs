@@ -235,6 +235,11 @@ impl<'e> Machine<'e> {
     }
 
     fn call(&mut self, frame: &mut Frame, builtin: Builtin, args: &[Expr], span: Span) -> Evaluated {
+        if let (Builtin::Softmax, [arg], None) = (builtin, args, &self.trace) {
+            if let ExprKind::Binary(BinOp::Div, a, b) = &arg.kind {
+                return self.scaled_softmax(frame, arg, a, b);
+            }
+        }
         let mut values = Vec::with_capacity(args.len());
         for arg in args {
             match &arg.kind {
@@ -271,6 +276,23 @@ impl<'e> Machine<'e> {
             }),
         };
         result.map_err(|k| at(k, span))
+    }
+
+    /// `softmax(a / b)` with b a positive number: the division folded into the softmax (one
+    /// pass less over the scores). Only without a trace, which shows `a / b` on its own.
+    fn scaled_softmax(&mut self, frame: &mut Frame, arg: &Expr, a: &Expr, b: &Expr) -> Evaluated {
+        let numerator = self.eval(frame, a)?;
+        let denominator = self.eval(frame, b)?;
+        match (&numerator, &denominator) {
+            (Value::Matrix(_) | Value::Vector(_), Value::Scalar(s)) if *s > 0.0 && s.is_finite() => {
+                Ok(builtins::softmax_scaled(numerator, 1.0 / s))
+            }
+            _ => {
+                let quotient = builtins::binary(BinOp::Div, numerator, denominator, false, self.limit);
+                builtins::apply(Builtin::Softmax, quotient.map_err(|k| at(k, arg.span))?)
+                    .map_err(|k| at(k, arg.span))
+            }
+        }
     }
 
     fn enter(&mut self, span: Span) -> Result<(), EvalError> {

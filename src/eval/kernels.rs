@@ -62,6 +62,12 @@ pub fn exp_nonpositive(x: f64) -> f64 {
 
 /// Softmax along each row of a column-major `rows × cols` matrix stored in `data`.
 pub fn softmax_rows(data: &mut [f64], rows: usize, cols: usize) {
+    softmax_rows_scaled(data, rows, cols, 1.0);
+}
+
+/// Softmax along each row of `scale · data` (`scale` > 0), without a separate pass for the
+/// scaling: `softmax(QK^\top / \sqrt{d_k})` reads the scores once less.
+pub fn softmax_rows_scaled(data: &mut [f64], rows: usize, cols: usize, scale: f64) {
     if rows == 0 || cols == 0 || data.len() != rows * cols {
         return;
     }
@@ -76,7 +82,7 @@ pub fn softmax_rows(data: &mut [f64], rows: usize, cols: usize) {
         }
     }
     let mut sums = vec![0.0; rows];
-    for part in in_parallel(data, chunk, |c| exp_and_sum(c, &maxes)) {
+    for part in in_parallel(data, chunk, |c| exp_and_sum(c, &maxes, scale)) {
         for (s, x) in sums.iter_mut().zip(part) {
             *s += x;
         }
@@ -121,13 +127,43 @@ fn row_max(chunk: &mut [f64], rows: usize) -> Vec<f64> {
     maxes
 }
 
-/// Replaces each entry by `e^(x - max of its row)` and returns the row sums of `chunk`.
-fn exp_and_sum(chunk: &mut [f64], maxes: &[f64]) -> Vec<f64> {
+/// Replaces each entry by `e^(scale · (x − max of its row))` and returns the row sums of
+/// `chunk`, with the widest vector instructions the processor has (the arithmetic, and so the
+/// result, is the same on every path: Rust never fuses a multiply and an add by itself).
+fn exp_and_sum(chunk: &mut [f64], maxes: &[f64], scale: f64) -> Vec<f64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the processor supports AVX-512F, checked just above.
+            return unsafe { exp_and_sum_avx512(chunk, maxes, scale) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2, checked just above.
+            return unsafe { exp_and_sum_avx2(chunk, maxes, scale) };
+        }
+    }
+    exp_and_sum_plain(chunk, maxes, scale)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn exp_and_sum_avx512(chunk: &mut [f64], maxes: &[f64], scale: f64) -> Vec<f64> {
+    exp_and_sum_plain(chunk, maxes, scale)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn exp_and_sum_avx2(chunk: &mut [f64], maxes: &[f64], scale: f64) -> Vec<f64> {
+    exp_and_sum_plain(chunk, maxes, scale)
+}
+
+#[inline(always)]
+fn exp_and_sum_plain(chunk: &mut [f64], maxes: &[f64], scale: f64) -> Vec<f64> {
     let rows = maxes.len();
     let mut sums = vec![0.0; rows];
     for column in chunk.chunks_exact_mut(rows) {
         for ((x, m), s) in column.iter_mut().zip(maxes).zip(sums.iter_mut()) {
-            let e = exp_nonpositive(*x - *m);
+            let e = exp_nonpositive((*x - *m) * scale);
             *x = e;
             *s += e;
         }
