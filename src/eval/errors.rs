@@ -111,6 +111,11 @@ pub enum EvalErrorKind {
         /// The index.
         index: String,
     },
+    /// `\mathbf{1}` or `I` where nothing fixes the size: `I` alone.
+    UnknownSize {
+        /// The symbol as written.
+        what: String,
+    },
     /// A formula with nothing to compute: `\in`, `\mathbb{R}^{n}` alone.
     NothingToEvaluate,
     /// An error inside a defined function's body, reported at the call.
@@ -235,6 +240,8 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         UnknownRange { index } => {
             format!("the range of index `{index}` is unknown: write it, as in `\\sum_{{{index}=1}}^{{n}}`")
         }
+        UnknownSize { what } if ko => format!("`{what}`의 크기를 정할 수 없습니다: 곁에 모양을 아는 값이 필요합니다"),
+        UnknownSize { what } => format!("the size of `{what}` is unknown: nothing next to it fixes it"),
         NothingToEvaluate if ko => "계산할 값이 없습니다".to_string(),
         NothingToEvaluate => "nothing to evaluate".to_string(),
         InCall { name, inner } if ko => format!("`{name}`의 정의 안에서: {}", inner.message(lang)),

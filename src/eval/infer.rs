@@ -667,6 +667,11 @@ impl<'e> Inferrer<'e> {
         Err(EvalError::new(EvalErrorKind::LabelMismatch { label: l, inferred: i }, span))
     }
 
+    /// Makes two shapes the same (the sides of a claim), or says they cannot be.
+    pub fn unify_shapes(&mut self, a: &SymShape, b: &SymShape) -> bool {
+        same_shape(&mut self.dims, a, b)
+    }
+
     /// The resolution of the top frame: sizes of its dimensions, ranges and node shapes.
     pub fn resolution(&self) -> Resolution {
         let frame = &self.root;

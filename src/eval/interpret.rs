@@ -224,7 +224,7 @@ impl<'e> Machine<'e> {
     fn constant(&mut self, frame: &Frame, expr: &Expr) -> Evaluated {
         let shape = frame.res.shapes.get(&expr.id).and_then(|s| s.1);
         let what = if expr.kind == ExprKind::Ones { "1" } else { "I" };
-        let unknown = || at(EvalErrorKind::UnknownRange { index: what.into() }, expr.span);
+        let unknown = || at(EvalErrorKind::UnknownSize { what: what.into() }, expr.span);
         let shape = shape.ok_or_else(unknown)?;
         check_size(shape, self.limit).map_err(|k| at(k, expr.span))?;
         match shape {

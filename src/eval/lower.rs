@@ -342,6 +342,11 @@ impl<'a> Lowerer<'a> {
             return Err(EvalError::new(EvalErrorKind::NothingToEvaluate, Span::default()));
         };
         *pos += 1;
+        let merged = merge_arg(node, items.get(*pos).map(|(_, n)| *n));
+        if merged.is_some() {
+            *pos += 1;
+        }
+        let node = merged.as_ref().unwrap_or(node);
         let rest = items.get(*pos..).unwrap_or(&[]);
         if let Some(op) = reduce_op(node) {
             return self.reduction(op, node, rest, pos);
@@ -498,6 +503,32 @@ fn call_argument(node: &Node) -> Option<(&Node, Option<&Node>, Option<&Node>)> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// `\arg` followed by `\max` or `\min` (with or without limits) as one `argmax` word.
+fn merge_arg(node: &Node, next: Option<&Node>) -> Option<Node> {
+    let is_arg = matches!(&node.kind, NodeKind::Word { text, .. } if text == "arg");
+    let next = next.filter(|_| is_arg)?;
+    let rename = |word: &Node| match &word.kind {
+        NodeKind::Word { text, style } if text == "max" || text == "min" => Some(Node::new(
+            NodeKind::Word { text: format!("arg{text}"), style: *style },
+            node.span.join(word.span),
+        )),
+        _ => None,
+    };
+    match &next.kind {
+        NodeKind::Scripts { base, sub, sup, primes } => {
+            let word = rename(base)?;
+            let kind = NodeKind::Scripts {
+                base: Box::new(word),
+                sub: sub.clone(),
+                sup: sup.clone(),
+                primes: *primes,
+            };
+            Some(Node::new(kind, node.span.join(next.span)))
+        }
+        _ => rename(next),
     }
 }
 

@@ -301,7 +301,21 @@ impl Session {
             let mut inferrer = Inferrer::new(&self.env, source);
             let mut shapes = Vec::new();
             for (expr, free) in jobs {
-                shapes.push(inferrer.infer_side(expr, free)?);
+                let shape = inferrer.infer_side(expr, free)?;
+                if let Some(first) = shapes.first() {
+                    if !inferrer.unify_shapes(first, &shape) {
+                        let (left, right) =
+                            (shape::show(&inferrer.dims, first), shape::show(&inferrer.dims, &shape));
+                        let kind = EvalErrorKind::ShapeMismatch {
+                            op: "=".into(),
+                            left: left.clone(),
+                            right: right.clone(),
+                            dims: (left, right),
+                        };
+                        return Err(EvalError::new(kind, expr.span));
+                    }
+                }
+                shapes.push(shape);
             }
             let samples = self.plan_samples(&mut inferrer)?;
             let res = inferrer.resolution();
