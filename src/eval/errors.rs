@@ -176,7 +176,7 @@ impl EvalError {
     pub fn label(&self, lang: Lang) -> String {
         use EvalErrorKind::*;
         match self.kind.as_ref() {
-            ShapeMismatch { left, right, .. } => format!("{left} · {right}"),
+            ShapeMismatch { left, right, op, .. } => format!("{left} {op} {right}"),
             LabelMismatch { inferred, .. } => format!("{} {inferred}", lang.pick("추론된 모양:", "inferred")),
             Unbound { name } => format!("{} `{name}`", lang.pick("값 없음:", "no value for")),
             _ => lang.pick("여기", "here").to_string(),
@@ -191,7 +191,7 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         Unbound { name } if ko => format!("`{name}`의 값을 모릅니다"),
         Unbound { name } => format!("`{name}` has no value"),
         ShapeMismatch { op, left, right, dims: (a, b) } if ko => {
-            format!("모양이 맞지 않습니다: {left} {op} {right} (차원 {a}와 {b}가 달라야 할 이유가 없는데 다릅니다)")
+            format!("모양이 맞지 않습니다: {left} {op} {right} (차원 {a}와(과) {b}가 같아야 합니다)")
         }
         ShapeMismatch { op, left, right, dims: (a, b) } => {
             format!("shapes do not fit: {left} {op} {right} (dimension {a} does not match {b})")
