@@ -342,6 +342,24 @@ pub fn softmax_scaled(v: Value, scale: f64) -> Value {
     }
 }
 
+/// `softmax(scale · S) V` for matrices: the exponentials times V, each row of the product then
+/// divided by its sum (one pass over the n × n weights less than normalising them first).
+pub fn softmax_times(s: DMatrix<f64>, scale: f64, v: DMatrix<f64>, limit: usize) -> Computed {
+    let (a, b) = (Value::Matrix(s), Value::Matrix(v));
+    let target = shape::matmul(&mut Sizes, &of_num(a.shape()), &of_num(b.shape()));
+    target.map_err(|c| mismatch("·", &a, &b, c))?;
+    let (Value::Matrix(mut s), Value::Matrix(v)) = (a, b) else {
+        return Err(EvalErrorKind::NothingToEvaluate);
+    };
+    check_size(NumShape::Matrix(s.nrows(), v.ncols()), limit)?;
+    let (r, c) = s.shape();
+    let sums = kernels::exp_rows(s.as_mut_slice(), r, c, scale);
+    let mut out = s * v;
+    let (r, c) = out.shape();
+    kernels::scale_rows(out.as_mut_slice(), r, c, &sums);
+    Ok(Value::Matrix(out))
+}
+
 /// Matrices side by side (equal rows), vectors end to end.
 pub fn concat(parts: Vec<Value>, limit: usize) -> Computed {
     let shapes: Vec<Shape<usize>> = parts.iter().map(|p| of_num(p.shape())).collect();

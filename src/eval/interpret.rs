@@ -174,6 +174,9 @@ impl<'e> Machine<'e> {
             ExprKind::Ones | ExprKind::Identity => self.constant(frame, expr),
             ExprKind::Neg(a) => Ok(builtins::map(self.eval(frame, a)?, |x| -x)),
             ExprKind::Transpose(a) => Ok(builtins::transpose(self.eval(frame, a)?)),
+            ExprKind::Binary(BinOp::Mul, a, b) if self.trace.is_none() && is_softmax_matrix_call(a) => {
+                self.softmax_product(frame, a, b, span)
+            }
             ExprKind::Binary(op, a, b) => {
                 let (left, right) = (self.eval(frame, a)?, self.eval(frame, b)?);
                 let outer = *op == BinOp::Mul && matches!(b.kind, ExprKind::Transpose(_));
@@ -276,6 +279,37 @@ impl<'e> Machine<'e> {
             }),
         };
         result.map_err(|k| at(k, span))
+    }
+
+    /// `softmax(S) V` (and `softmax(S / c) V`) with matrices: normalised after the product.
+    fn softmax_product(&mut self, frame: &mut Frame, call: &Expr, rhs: &Expr, span: Span) -> Evaluated {
+        let ExprKind::Call(_, args) = &call.kind else {
+            return Err(at(EvalErrorKind::NothingToEvaluate, span));
+        };
+        let Some(arg) = args.first() else { return Err(at(EvalErrorKind::NothingToEvaluate, span)) };
+        let (scores, scale) = match &arg.kind {
+            ExprKind::Binary(BinOp::Div, a, b) => {
+                let (numerator, denominator) = (self.eval(frame, a)?, self.eval(frame, b)?);
+                match denominator {
+                    Value::Scalar(c) if c > 0.0 && c.is_finite() => (numerator, 1.0 / c),
+                    other => {
+                        let quotient = builtins::binary(BinOp::Div, numerator, other, false, self.limit);
+                        (quotient.map_err(|k| at(k, arg.span))?, 1.0)
+                    }
+                }
+            }
+            _ => (self.eval(frame, arg)?, 1.0),
+        };
+        let right = self.eval(frame, rhs)?;
+        match (scores, right) {
+            (Value::Matrix(s), Value::Matrix(v)) => {
+                builtins::softmax_times(s, scale, v, self.limit).map_err(|k| at(k, span))
+            }
+            (scores, right) => {
+                let weights = builtins::softmax_scaled(scores, scale);
+                builtins::binary(BinOp::Mul, weights, right, false, self.limit).map_err(|k| at(k, span))
+            }
+        }
     }
 
     /// `softmax(a / b)` with b a positive number: the division folded into the softmax (one
@@ -456,6 +490,11 @@ impl<'e> Machine<'e> {
         }
         Ok(Value::Matrix(DMatrix::from_row_slice(rows.len(), width, &data)))
     }
+}
+
+/// Whether `expr` is `softmax(…)` of one argument (to fuse with a following product).
+fn is_softmax_matrix_call(expr: &Expr) -> bool {
+    matches!(&expr.kind, ExprKind::Call(Builtin::Softmax, args) if args.len() == 1)
 }
 
 fn is_leaf(expr: &Expr) -> bool {

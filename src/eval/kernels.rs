@@ -68,11 +68,18 @@ pub fn softmax_rows(data: &mut [f64], rows: usize, cols: usize) {
 /// Softmax along each row of `scale · data` (`scale` > 0), without a separate pass for the
 /// scaling: `softmax(QK^\top / \sqrt{d_k})` reads the scores once less.
 pub fn softmax_rows_scaled(data: &mut [f64], rows: usize, cols: usize, scale: f64) {
+    let sums = exp_rows(data, rows, cols, scale);
+    scale_rows(data, rows, cols, &sums);
+}
+
+/// The unnormalised softmax: replaces each entry by `e^(scale · (x − max of its row))` and
+/// returns the row sums. `softmax(S)V` can then divide the rows of `E V` (n × d) instead of
+/// those of E (n × n).
+pub fn exp_rows(data: &mut [f64], rows: usize, cols: usize, scale: f64) -> Vec<f64> {
     if rows == 0 || cols == 0 || data.len() != rows * cols {
-        return;
+        return vec![f64::NAN; rows];
     }
-    let threads = if rows * cols >= PARALLEL_MIN { thread_count().min(cols) } else { 1 };
-    let chunk = cols.div_ceil(threads.max(1)) * rows;
+    let chunk = chunk_len(rows, cols);
     let mut maxes = vec![f64::NEG_INFINITY; rows];
     for part in in_parallel(data, chunk, |c| row_max(c, rows)) {
         for (m, x) in maxes.iter_mut().zip(part) {
@@ -87,8 +94,16 @@ pub fn softmax_rows_scaled(data: &mut [f64], rows: usize, cols: usize, scale: f6
             *s += x;
         }
     }
+    sums
+}
+
+/// Divides each row of a column-major `rows × cols` matrix by its entry of `sums`.
+pub fn scale_rows(data: &mut [f64], rows: usize, cols: usize, sums: &[f64]) {
+    if rows == 0 || cols == 0 || data.len() != rows * cols || sums.len() != rows {
+        return;
+    }
     let inverse: Vec<f64> = sums.iter().map(|s| 1.0 / s).collect();
-    in_parallel(data, chunk, |c| {
+    in_parallel(data, chunk_len(rows, cols), |c| {
         for column in c.chunks_exact_mut(rows) {
             for (x, inv) in column.iter_mut().zip(&inverse) {
                 *x *= inv;
@@ -96,6 +111,12 @@ pub fn softmax_rows_scaled(data: &mut [f64], rows: usize, cols: usize, scale: f6
         }
         Vec::new()
     });
+}
+
+/// Entries per thread: whole columns, split over the threads for large matrices.
+fn chunk_len(rows: usize, cols: usize) -> usize {
+    let threads = if rows * cols >= PARALLEL_MIN { thread_count().min(cols) } else { 1 };
+    cols.div_ceil(threads.max(1)) * rows
 }
 
 /// Runs `f` on chunks of `data` of `chunk` entries, one thread per chunk when there are
