@@ -126,8 +126,12 @@ pub fn render_table(outcome: &Outcome, lang: Lang) -> String {
             ));
         }
     } else if let Some(value) = &outcome.value {
-        let symbolic = outcome.symbolic.as_deref().unwrap_or("?");
-        out.push_str(&format!("{}: {symbolic} = {}\n", lang.pick("모양", "shape"), value.shape()));
+        let numeric = value.shape().to_string();
+        let shown = match outcome.symbolic.as_deref() {
+            Some(symbolic) if symbolic != numeric => format!("{symbolic} = {numeric}"),
+            _ => numeric,
+        };
+        out.push_str(&format!("{}: {shown}\n", lang.pick("모양", "shape")));
         out.push_str(&render_value(value));
     }
     if !outcome.trace.is_empty() {
