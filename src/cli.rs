@@ -20,6 +20,46 @@ pub enum Command {
     Compare(CompareArgs),
     /// Parse a formula and print its tree, JSON, or canonical LaTeX.
     Parse(ParseArgs),
+    /// Evaluate formulas on sample matrices: shapes, values, claims, definitions, trace.
+    Eval(EvalArgs),
+}
+
+/// Arguments of `eqmap eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The formula; `-` or nothing reads standard input, one formula a line (definitions
+    /// carry to the lines after them).
+    pub formula: Option<String>,
+    /// A value: NAME=JSON (a number, an array, an array of arrays, "inf", "-inf", "nan") or
+    /// NAME=@FILE.
+    #[arg(long = "let", value_name = "NAME=JSON")]
+    pub lets: Vec<String>,
+    /// The size of a dimension: NAME=N.
+    #[arg(long = "dim", value_name = "NAME=N")]
+    pub dims: Vec<String>,
+    /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Show every node with its shape and a summary of its values.
+    #[arg(long)]
+    pub trace: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EvalFormat::Table)]
+    pub format: EvalFormat,
+    /// The largest value allowed, in elements; larger ones are refused before allocating.
+    #[arg(long, default_value_t = 50_000_000)]
+    pub max_elements: usize,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Output formats of `eval`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum EvalFormat {
+    /// Text: the value, the claim's verdict, samples, and the trace.
+    Table,
+    /// One JSON object per formula, one a line.
+    Json,
 }
 
 /// Arguments of `eqmap map`.

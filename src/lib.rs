@@ -1,11 +1,13 @@
 //! eqmap reads the math of ML papers the way a good teacher does.
 //!
 //! Layers, with dependencies pointing one way (see `src/README.md`):
-//! [`syntax`] (LaTeX → typed tree with spans) → [`report`] (text, tables, JSON). The command
+//! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls, definitions)
+//! → [`eval`] (shapes, values, claims, trace) → [`report`] (text, tables, JSON). The command
 //! line in `main.rs` only turns arguments into calls of this library.
 
 pub mod annotate;
 pub mod curriculum;
+pub mod eval;
 pub mod lang;
 pub mod meaning;
 pub mod report;

@@ -5,10 +5,12 @@ mod repl;
 
 use clap::Parser;
 use cli::{
-    Cli, Command, Common, CompareArgs, CompareFormat, LangArg, MapArgs, MapFormat, ParseArgs, ParseFormat,
+    Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg, MapArgs, MapFormat,
+    ParseArgs, ParseFormat,
 };
 use eqmap::curriculum::Curriculum;
-use eqmap::report::{diagnostic, slotmap as map_report, tree};
+use eqmap::eval::{bindings, Options, Session};
+use eqmap::report::{diagnostic, eval as eval_report, slotmap as map_report, tree};
 use eqmap::slotmap::{Knowledge, SlotMap};
 use eqmap::{Lang, Limits};
 use std::io::{self, IsTerminal, Read, Write};
@@ -20,6 +22,7 @@ fn main() -> ExitCode {
         Some(Command::Parse(args)) => run_parse(args),
         Some(Command::Map(args)) => run_map(args),
         Some(Command::Compare(args)) => run_compare(args),
+        Some(Command::Eval(args)) => run_eval(args),
         None if io::stdin().is_terminal() => repl::run(screen_style()),
         None => {
             eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
@@ -201,5 +204,96 @@ fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
         }
     };
     io::stdout().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The formulas of `eval`: the argument, or the non-empty lines of standard input.
+fn read_formulas(argument: Option<String>) -> io::Result<Vec<String>> {
+    match argument {
+        Some(formula) if formula != "-" => Ok(vec![formula]),
+        _ => {
+            let mut text = String::new();
+            io::stdin().read_to_string(&mut text)?;
+            Ok(text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('%'))
+                .map(String::from)
+                .collect())
+        }
+    }
+}
+
+/// Applies `--let` and `--dim`; on bad input prints the diagnostic and returns `false`.
+fn bind_arguments(session: &mut Session, args: &EvalArgs, lang: Lang) -> io::Result<bool> {
+    for argument in &args.lets {
+        let (name, text) = match bindings::split_assignment(argument) {
+            Ok(parts) => parts,
+            Err(error) => return report_binding(argument, &error, lang),
+        };
+        let text = match text.strip_prefix('@') {
+            Some(path) => match std::fs::read_to_string(path) {
+                Ok(contents) => contents,
+                Err(error) => {
+                    eprintln!("eqmap: --let {name}=@{path}: {error}");
+                    return Ok(false);
+                }
+            },
+            None => text.to_string(),
+        };
+        if let Err(error) = session.bind_json(name, &text) {
+            return report_binding(&text, &error, lang);
+        }
+    }
+    for argument in &args.dims {
+        let bound = bindings::split_assignment(argument)
+            .and_then(|(name, text)| bindings::dimension_size(name, text).map(|size| (name, size)));
+        match bound {
+            Ok((name, size)) => session.set_dim(name, size),
+            Err(error) => return report_binding(argument, &error, lang),
+        }
+    }
+    Ok(true)
+}
+
+fn report_binding(source: &str, error: &eqmap::eval::EvalError, lang: Lang) -> io::Result<bool> {
+    eprint!("{}", eval_report::render_error(source, error, lang));
+    Ok(false)
+}
+
+fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
+    let lang = lang(&args.common);
+    let options = Options {
+        seed: args.seed,
+        max_elements: args.max_elements,
+        trace: args.trace,
+        limits: limits(&args.common),
+    };
+    let mut session = Session::new(options);
+    if !bind_arguments(&mut session, &args, lang)? {
+        return Ok(ExitCode::from(1));
+    }
+    let formulas = read_formulas(args.formula.clone())?;
+    let many = formulas.len() > 1;
+    let mut stdout = io::stdout().lock();
+    for formula in &formulas {
+        let outcome = match session.evaluate(formula) {
+            Ok(outcome) => outcome,
+            Err(failure) => {
+                stdout.flush()?;
+                eprint!("{}", eval_report::render_failure(formula, &failure, lang));
+                return Ok(ExitCode::from(1));
+            }
+        };
+        eprint!("{}", eval_report::render_warnings(&outcome, lang));
+        let text = match args.format {
+            EvalFormat::Json => format!("{}\n", eval_report::to_json(&outcome)),
+            EvalFormat::Table if many => {
+                format!("> {formula}\n{}\n", eval_report::render_table(&outcome, lang))
+            }
+            EvalFormat::Table => eval_report::render_table(&outcome, lang),
+        };
+        stdout.write_all(text.as_bytes())?;
+    }
     Ok(ExitCode::SUCCESS)
 }

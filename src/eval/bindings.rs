@@ -1,0 +1,138 @@
+//! Bindings from the command line: `NAME=JSON` values and `NAME=N` dimension sizes.
+//!
+//! JSON values are a number, an array (vector), an array of arrays (matrix, row-major) or an
+//! array of matrices (a family indexed 1, 2, …); the strings `"inf"`, `"-inf"` and `"nan"`
+//! stand for those numbers. Ragged arrays, empty arrays, other strings and values larger than
+//! the element limit are refused with an error that says which.
+
+use super::errors::{EvalError, EvalErrorKind};
+use super::value::Value;
+use crate::syntax::ast::Span;
+use nalgebra::{DMatrix, DVector};
+use serde_json::Value as Json;
+
+/// Splits `NAME=REST` into its two parts.
+pub fn split_assignment(argument: &str) -> Result<(&str, &str), EvalError> {
+    match argument.split_once('=') {
+        Some((name, rest)) if !name.trim().is_empty() => Ok((name.trim(), rest)),
+        _ => Err(bad("", "expected NAME=VALUE, as in `x=[1, 2, 3]`")),
+    }
+}
+
+/// Reads a JSON value for `name`, refusing more than `max_elements` entries.
+pub fn value_from_json(name: &str, text: &str, max_elements: usize) -> Result<Value, EvalError> {
+    let json: Json = serde_json::from_str(text).map_err(|e| {
+        let at = offset(text, e.line(), e.column());
+        let mut error =
+            bad(name, &format!("{e} (a number, an array, or an array of arrays, as in [[1, 2], [3, 4]])"));
+        error.span = Span::new(at, (at + 1).min(text.len()).max(at));
+        error
+    })?;
+    let count = count_entries(&json);
+    if count > max_elements as u128 {
+        return Err(EvalError::new(
+            EvalErrorKind::TooLarge { elements: count, limit: max_elements },
+            Span::default(),
+        ));
+    }
+    convert(name, &json)
+}
+
+/// Reads a dimension size for `name`: a positive whole number.
+pub fn dimension_size(name: &str, text: &str) -> Result<usize, EvalError> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err(bad(name, "a dimension must be at least 1")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(bad(name, &format!("`{text}` is not a positive whole number"))),
+    }
+}
+
+/// The byte offset of serde_json's 1-based line and column in `text`.
+fn offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let at = start + column.saturating_sub(1);
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn bad(name: &str, reason: &str) -> EvalError {
+    EvalError::new(
+        EvalErrorKind::BadBinding { name: name.to_string(), reason: reason.to_string() },
+        Span::default(),
+    )
+}
+
+fn count_entries(json: &Json) -> u128 {
+    match json {
+        Json::Array(items) => items.iter().map(count_entries).sum(),
+        _ => 1,
+    }
+}
+
+fn convert(name: &str, json: &Json) -> Result<Value, EvalError> {
+    match json {
+        Json::Array(items) => match items.first() {
+            None => Err(bad(name, "an empty array has no entries to compute with")),
+            Some(Json::Array(_)) => nested(name, items),
+            Some(_) => Ok(Value::Vector(DVector::from_vec(numbers(name, items)?))),
+        },
+        other => Ok(Value::Scalar(number(name, other)?)),
+    }
+}
+
+/// An array of arrays: a matrix, or an array of matrices (a family).
+fn nested(name: &str, items: &[Json]) -> Result<Value, EvalError> {
+    let is_family =
+        items.iter().any(|i| matches!(i, Json::Array(rows) if matches!(rows.first(), Some(Json::Array(_)))));
+    if is_family {
+        let members = items.iter().map(|i| convert(name, i)).collect::<Result<Vec<_>, _>>()?;
+        let first = members.first().map(Value::shape);
+        if members.iter().any(|m| !matches!(m, Value::Matrix(_)) || Some(m.shape()) != first) {
+            return Err(bad(name, "the members of an array of matrices must all be matrices of one shape"));
+        }
+        return Ok(Value::Family(members));
+    }
+    let mut rows = Vec::with_capacity(items.len());
+    for item in items {
+        let Json::Array(row) = item else {
+            return Err(bad(name, "mixes numbers and arrays at one level"));
+        };
+        rows.push(numbers(name, row)?);
+    }
+    let columns = rows.first().map_or(0, Vec::len);
+    if columns == 0 {
+        return Err(bad(name, "an empty row has no entries to compute with"));
+    }
+    if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != columns) {
+        return Err(bad(
+            name,
+            &format!("ragged rows: row 1 has {columns} entries, row {} has {}", i + 1, row.len()),
+        ));
+    }
+    let flat: Vec<f64> = rows.into_iter().flatten().collect();
+    Ok(Value::Matrix(DMatrix::from_row_slice(items.len(), columns, &flat)))
+}
+
+fn numbers(name: &str, items: &[Json]) -> Result<Vec<f64>, EvalError> {
+    items.iter().map(|item| number(name, item)).collect()
+}
+
+fn number(name: &str, json: &Json) -> Result<f64, EvalError> {
+    match json {
+        Json::Number(n) => n.as_f64().ok_or_else(|| bad(name, "a number out of range")),
+        Json::String(s) => match s.as_str() {
+            "inf" | "+inf" | "Infinity" => Ok(f64::INFINITY),
+            "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
+            "nan" | "NaN" => Ok(f64::NAN),
+            other => Err(bad(
+                name,
+                &format!("the string \"{other}\" is not a number (only \"inf\", \"-inf\", \"nan\")"),
+            )),
+        },
+        Json::Array(_) => Err(bad(name, "mixes numbers and arrays at one level")),
+        other => Err(bad(name, &format!("{other} is not a number"))),
+    }
+}

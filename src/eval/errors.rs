@@ -1,0 +1,252 @@
+//! Evaluation errors, as data with spans.
+//!
+//! Every error carries the byte span of the slot it is about, so the report layer can put a
+//! caret under it, and a message in Korean and English. Each variant's doc comment lists
+//! inputs that trigger it.
+
+use crate::lang::Lang;
+use crate::syntax::ast::Span;
+use serde::Serialize;
+
+/// Why a formula could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalError {
+    /// What went wrong (boxed: errors travel in `Result`s and should stay small).
+    #[serde(flatten)]
+    pub kind: Box<EvalErrorKind>,
+    /// The slot it went wrong in.
+    pub span: Span,
+    /// A suggestion, when one fits.
+    pub hint: Option<Hint>,
+}
+
+/// The kinds of evaluation error.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub enum EvalErrorKind {
+    /// A symbol with no value, shape or definition: `x + 1` with no `--let x=…`.
+    Unbound {
+        /// The binding name (`W_Q`, `mu`).
+        name: String,
+    },
+    /// Operand shapes that do not fit: `QK` with Q and K both n × d_k, `x + y` of lengths 3 and 4.
+    ShapeMismatch {
+        /// The operation, in words or as written (`·`, `+`).
+        op: String,
+        /// The left operand's shape.
+        left: String,
+        /// The right operand's shape.
+        right: String,
+        /// The dimensions that should be equal and are not.
+        dims: (String, String),
+    },
+    /// An underbrace label that disagrees with the inferred shape: `\underbrace{Q}_{d_k \times n}`.
+    LabelMismatch {
+        /// The label as a shape.
+        label: String,
+        /// The shape inferred for the body.
+        inferred: String,
+    },
+    /// An operation that needs another kind of operand: `\log` of a matrix list, `x_{ij}` on a
+    /// vector, `softmax` of nothing.
+    WrongShape {
+        /// What the operation needs, in words.
+        expected: String,
+        /// The shape it got.
+        found: String,
+    },
+    /// `\log` of a negative number: `\log(-1)`.
+    LogOfNegative {
+        /// The offending value.
+        value: f64,
+    },
+    /// `\sqrt` of a negative number: `\sqrt{-4}`.
+    SqrtOfNegative {
+        /// The offending value.
+        value: f64,
+    },
+    /// The inverse of a singular matrix: `A^{-1}` with A = [[1, 2], [2, 4]].
+    Singular,
+    /// A 1-based index outside its range: `x_4` for x of length 3, `x_0`.
+    IndexOutOfRange {
+        /// The index as written.
+        index: f64,
+        /// The length of the axis.
+        len: usize,
+    },
+    /// An index, exponent or range bound that must be a whole number: `x_{1.5}`.
+    NotAnInteger {
+        /// The value found.
+        value: f64,
+    },
+    /// A value larger than the element limit: `--dim n=1000000000` with n × n scores.
+    TooLarge {
+        /// The number of elements asked for.
+        elements: u128,
+        /// The limit.
+        limit: usize,
+    },
+    /// Notation eqmap reads but cannot evaluate: `\int`, `\partial`, `\begin{cases}`.
+    Unsupported {
+        /// What it is, as written.
+        what: String,
+    },
+    /// A call with the wrong number of arguments: `\mathrm{Attention}(Q, K)` for a definition
+    /// with three parameters.
+    WrongArity {
+        /// The function.
+        name: String,
+        /// How many it takes.
+        expected: usize,
+        /// How many it got.
+        found: usize,
+    },
+    /// Definitions that call each other without end: `f(x) = f(x)`.
+    TooDeep {
+        /// The call-depth limit.
+        limit: usize,
+    },
+    /// A free index whose range nothing fixes: `\sum_t t`.
+    UnknownRange {
+        /// The index.
+        index: String,
+    },
+    /// `\mathbf{1}` or `I` where nothing fixes the size: `I` alone.
+    UnknownSize {
+        /// The symbol as written.
+        what: String,
+    },
+    /// A formula with nothing to compute: `\in`, `\mathbb{R}^{n}` alone.
+    NothingToEvaluate,
+    /// An error inside a defined function's body, reported at the call.
+    InCall {
+        /// The function.
+        name: String,
+        /// The error in the body.
+        inner: Box<EvalError>,
+    },
+    /// A `--let` or `--dim` value that cannot be read: bad JSON, ragged arrays, `--dim n=-1`.
+    BadBinding {
+        /// The name being bound (may be empty when the argument has no `=`).
+        name: String,
+        /// Why, in English (JSON parser messages have no Korean).
+        reason: String,
+    },
+}
+
+/// A suggestion that comes with an error.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "hint", content = "text", rename_all = "snake_case")]
+pub enum Hint {
+    /// A transpose would make the shapes fit: "did you mean K^\top?".
+    Transpose(String),
+    /// How to bind an unbound symbol.
+    Bind(String),
+}
+
+impl EvalError {
+    /// An error of `kind` at `span`, without a hint.
+    pub fn new(kind: EvalErrorKind, span: Span) -> Self {
+        EvalError { kind: Box::new(kind), span, hint: None }
+    }
+
+    /// The same error with `hint`.
+    pub fn with_hint(mut self, hint: Hint) -> Self {
+        self.hint = Some(hint);
+        self
+    }
+
+    /// The one-line message.
+    pub fn message(&self, lang: Lang) -> String {
+        let text = message(self.kind.as_ref(), lang);
+        match (&self.hint, lang) {
+            (Some(Hint::Transpose(t)), Lang::Ko) => format!("{text} — `{t}`를 뜻했나요?"),
+            (Some(Hint::Transpose(t)), Lang::En) => format!("{text} — did you mean `{t}`?"),
+            (Some(Hint::Bind(name)), Lang::Ko) => format!(
+                "{text} — `--let {name}=[[1,2],[3,4]]`처럼 값을 주거나, 모양을 선언하고 `--seed`로 표본을 뽑으세요"
+            ),
+            (Some(Hint::Bind(name)), Lang::En) => format!(
+                "{text} — bind it with `--let {name}=[[1,2],[3,4]]`, or declare its shape and sample it with `--seed`"
+            ),
+            (None, _) => text,
+        }
+    }
+
+    /// The short label printed under the caret.
+    pub fn label(&self, lang: Lang) -> String {
+        use EvalErrorKind::*;
+        match self.kind.as_ref() {
+            ShapeMismatch { left, right, op, .. } => format!("{left} {op} {right}"),
+            LabelMismatch { inferred, .. } => format!("{} {inferred}", lang.pick("추론된 모양:", "inferred")),
+            Unbound { name } => format!("{} `{name}`", lang.pick("값 없음:", "no value for")),
+            _ => lang.pick("여기", "here").to_string(),
+        }
+    }
+}
+
+fn message(kind: &EvalErrorKind, lang: Lang) -> String {
+    use EvalErrorKind::*;
+    let ko = matches!(lang, Lang::Ko);
+    match kind {
+        Unbound { name } if ko => format!("`{name}`의 값을 모릅니다"),
+        Unbound { name } => format!("`{name}` has no value"),
+        ShapeMismatch { op, left, right, dims: (a, b) } if ko => {
+            format!("모양이 맞지 않습니다: {left} {op} {right} (차원 {a}와(과) {b}가 같아야 합니다)")
+        }
+        ShapeMismatch { op, left, right, dims: (a, b) } => {
+            format!("shapes do not fit: {left} {op} {right} (dimension {a} does not match {b})")
+        }
+        LabelMismatch { label, inferred } if ko => {
+            format!("중괄호 아래 모양 {label}이(가) 추론된 모양 {inferred}와 다릅니다")
+        }
+        LabelMismatch { label, inferred } => {
+            format!("the brace label says {label} but the shape is {inferred}")
+        }
+        WrongShape { expected, found } if ko => format!("{expected}이(가) 필요한데 모양이 {found}입니다"),
+        WrongShape { expected, found } => format!("expected {expected}, found shape {found}"),
+        LogOfNegative { value } if ko => format!("음수의 로그는 실수가 아닙니다: log({value})"),
+        LogOfNegative { value } => format!("log of a negative number: log({value})"),
+        SqrtOfNegative { value } if ko => format!("음수의 제곱근은 실수가 아닙니다: √({value})"),
+        SqrtOfNegative { value } => format!("square root of a negative number: √({value})"),
+        Singular if ko => "역행렬이 없습니다 (특이 행렬)".to_string(),
+        Singular => "the matrix is singular: it has no inverse".to_string(),
+        IndexOutOfRange { index, len } if ko => {
+            format!("첨자 {index}이(가) 범위 1..{len} 밖입니다 (첨자는 1부터 셉니다)")
+        }
+        IndexOutOfRange { index, len } => {
+            format!("index {index} is outside 1..{len} (indices count from 1, as in papers)")
+        }
+        NotAnInteger { value } if ko => format!("정수가 필요한데 {value}입니다"),
+        NotAnInteger { value } => format!("expected a whole number, found {value}"),
+        TooLarge { elements, limit } if ko => format!(
+            "값이 너무 큽니다: 원소 {elements}개 (한도 {limit}개, --max-elements로 늘릴 수 있음); 메모리를 잡기 전에 멈췄습니다"
+        ),
+        TooLarge { elements, limit } => format!(
+            "too large: {elements} elements (limit {limit}; raise it with --max-elements); refused before allocating"
+        ),
+        Unsupported { what } if ko => format!("`{what}`은(는) 계산할 수 없습니다"),
+        Unsupported { what } => format!("cannot evaluate `{what}`"),
+        WrongArity { name, expected, found } if ko => {
+            format!("`{name}`은(는) 인자 {expected}개를 받는데 {found}개가 왔습니다")
+        }
+        WrongArity { name, expected, found } => {
+            format!("`{name}` takes {expected} arguments, got {found}")
+        }
+        TooDeep { limit } if ko => format!("정의가 너무 깊게 서로를 부릅니다 (한도 {limit}단계)"),
+        TooDeep { limit } => format!("definitions call each other too deeply (limit {limit})"),
+        UnknownRange { index } if ko => {
+            format!("첨자 `{index}`의 범위를 알 수 없습니다: `\\sum_{{{index}=1}}^{{n}}`처럼 범위를 적으세요")
+        }
+        UnknownRange { index } => {
+            format!("the range of index `{index}` is unknown: write it, as in `\\sum_{{{index}=1}}^{{n}}`")
+        }
+        UnknownSize { what } if ko => format!("`{what}`의 크기를 정할 수 없습니다: 곁에 모양을 아는 값이 필요합니다"),
+        UnknownSize { what } => format!("the size of `{what}` is unknown: nothing next to it fixes it"),
+        NothingToEvaluate if ko => "계산할 값이 없습니다".to_string(),
+        NothingToEvaluate => "nothing to evaluate".to_string(),
+        InCall { name, inner } if ko => format!("`{name}`의 정의 안에서: {}", inner.message(lang)),
+        InCall { name, inner } => format!("in the definition of `{name}`: {}", inner.message(lang)),
+        BadBinding { name, reason } if ko => format!("`{name}`의 값을 읽을 수 없습니다: {reason}"),
+        BadBinding { name, reason } => format!("cannot read the value of `{name}`: {reason}"),
+    }
+}

@@ -1,0 +1,135 @@
+//! Statements: what a formula asks for — a value, a claim, a definition, a declaration.
+//!
+//! `lhs = rhs` is a definition when its left side names something not yet known
+//! (`\mathrm{Attention}(Q,K,V) = …`, `\text{head}_h = …`, `\mu = …`, `\alpha_{ij} = …`), and a
+//! claim to check when both sides can be computed (`\mathrm{softmax}(z)_j = \frac{…}{…}`).
+
+use super::errors::{EvalError, EvalErrorKind};
+use super::expr::{Builtin, Expr, ExprKind, Statement};
+use super::lower::{index_items, Context, Lowerer};
+use crate::meaning::{binding_name, call_parts, list_items, relation_sides, statements};
+use crate::syntax::ast::{InfixOp, Node, NodeKind};
+
+/// The statement nodes of one formula: the items of a top-level list, the cells of rows.
+pub fn statement_nodes(root: &Node) -> Vec<&Node> {
+    statements(root)
+}
+
+/// One statement, lowered in `ctx`.
+pub fn lower_statement(node: &Node, ctx: &Context<'_>) -> Result<Statement, EvalError> {
+    if relation_sides(node, "\\in").is_some() {
+        return Ok(Statement::Declaration);
+    }
+    let Some(sides) = equation_sides(node)? else {
+        return Ok(Statement::Value(lowerer(ctx, Vec::new()).lower(node)?));
+    };
+    if let [lhs, rhs] = sides.as_slice() {
+        if let Some(definition) = definition(lhs, rhs, ctx)? {
+            return Ok(definition);
+        }
+    }
+    let mut lowerer = lowerer(ctx, Vec::new());
+    let sides = sides.iter().map(|s| lowerer.lower(s)).collect::<Result<Vec<_>, _>>()?;
+    Ok(Statement::Claim(sides))
+}
+
+fn lowerer<'a>(ctx: &Context<'a>, locals: Vec<String>) -> Lowerer<'a> {
+    Lowerer::new(
+        Context {
+            table: ctx.table,
+            is_value: ctx.is_value,
+            is_family: ctx.is_family,
+            is_function: ctx.is_function,
+        },
+        locals,
+    )
+}
+
+/// The sides of `a = b (= c …)`, or `None` when the node is no equation.
+fn equation_sides(node: &Node) -> Result<Option<Vec<&Node>>, EvalError> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return Ok(None) };
+    let Some(link) = rest.first() else { return Ok(None) };
+    if !matches!(link.op, InfixOp::Relation(_) | InfixOp::Stacked { .. }) {
+        return Ok(None);
+    }
+    for link in rest {
+        match &link.op {
+            InfixOp::Relation(r) if r == "=" => {}
+            InfixOp::Stacked { relation, .. } if relation == "=" => {}
+            InfixOp::Relation(r) | InfixOp::Stacked { relation: r, .. } => {
+                return Err(EvalError::new(EvalErrorKind::Unsupported { what: r.clone() }, link.op_span))
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect()))
+}
+
+/// `lhs = rhs` as a definition, when its left side names something not yet known.
+fn definition(lhs: &Node, rhs: &Node, ctx: &Context<'_>) -> Result<Option<Statement>, EvalError> {
+    let known = |name: &str| (ctx.is_value)(name) || (ctx.is_family)(name) || (ctx.is_function)(name);
+    if let Some((name, arguments)) = call_parts(lhs) {
+        let params: Option<Vec<String>> = list_items(arguments).into_iter().map(binding_name).collect();
+        return match params {
+            Some(params) if Builtin::from_name(&name).is_none() && !(ctx.is_value)(&name) => {
+                let body = lowerer(ctx, params.clone()).lower(rhs)?;
+                Ok(Some(Statement::Function { name, params, body }))
+            }
+            _ => Ok(None),
+        };
+    }
+    match &lhs.kind {
+        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
+            let full = binding_name(lhs).unwrap_or_default();
+            let Some(name) = binding_name(base).filter(|b| !known(b) && !known(&full)) else {
+                return Ok(None);
+            };
+            let Some(indices) = index_letters(sub) else { return Ok(None) };
+            let body = lowerer(ctx, indices.clone()).lower(rhs)?;
+            match indices.as_slice() {
+                [index] if uses_as_member(&body, index) => {
+                    Ok(Some(Statement::Family { name, index: index.clone(), body }))
+                }
+                _ => Ok(Some(Statement::Let { name, indices, squared: false, body })),
+            }
+        }
+        NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } if matches!(&sup.kind, NodeKind::Number { text, .. } if text == "2") =>
+        {
+            let Some(name) = binding_name(base).filter(|b| !known(b)) else { return Ok(None) };
+            let body = lowerer(ctx, Vec::new()).lower(rhs)?;
+            Ok(Some(Statement::Let { name, indices: Vec::new(), squared: true, body }))
+        }
+        NodeKind::Symbol { .. } | NodeKind::Accent { .. } | NodeKind::Scripts { .. } => {
+            let Some(name) = binding_name(lhs).filter(|n| !known(n)) else { return Ok(None) };
+            let body = lowerer(ctx, Vec::new()).lower(rhs)?;
+            Ok(Some(Statement::Let { name, indices: Vec::new(), squared: false, body }))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The index letters of a subscript, when it holds only lower-case letters.
+fn index_letters(sub: &Node) -> Option<Vec<String>> {
+    index_items(sub)
+        .into_iter()
+        .map(|item| match &item.kind {
+            NodeKind::Symbol { name, .. }
+                if name.len() == 1 && name.chars().all(|c| c.is_ascii_lowercase()) =>
+            {
+                Some(name.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `index` picks family members somewhere in `expr` (`W_Q^h` in `\text{head}_h = …`).
+fn uses_as_member(expr: &Expr, index: &str) -> bool {
+    let mut found = false;
+    super::walk::visit(expr, &mut |e| {
+        if let ExprKind::Member(_, i) = &e.kind {
+            found |= matches!(&i.kind, ExprKind::Symbol(name, _) if name == index);
+        }
+    });
+    found
+}

@@ -1,0 +1,231 @@
+//! Values computed by `eqmap::eval`, checked against values computed another way: numpy
+//! fixtures (`fixtures/eval/cases.json`, made by `fixtures/eval/make_fixtures.py`) and loops
+//! written here.
+
+use eqmap::eval::{Options, Outcome, Session, Value};
+use serde_json::Value as Json;
+
+fn session(seed: Option<u64>, trace: bool) -> Session {
+    Session::new(Options { seed, trace, ..Options::default() })
+}
+
+fn run(session: &mut Session, formulas: &[&str]) -> Outcome {
+    let mut last = None;
+    for formula in formulas {
+        match session.evaluate(formula) {
+            Ok(outcome) => last = Some(outcome),
+            Err(failure) => panic!("{formula}: {}", failure.message(eqmap::Lang::En)),
+        }
+    }
+    last.unwrap_or_else(|| panic!("no formulas"))
+}
+
+/// The entries of a JSON number, array or array of arrays, row-major.
+fn flat(json: &Json) -> Vec<f64> {
+    match json {
+        Json::Array(items) => items.iter().flat_map(flat).collect(),
+        Json::Number(n) => vec![n.as_f64().unwrap_or(f64::NAN)],
+        other => panic!("not a number: {other}"),
+    }
+}
+
+fn assert_close(actual: &[f64], expected: &[f64], what: &str) {
+    assert_eq!(actual.len(), expected.len(), "{what}: {} entries, expected {}", actual.len(), expected.len());
+    let scale = expected.iter().fold(1e-300f64, |m, x| m.max(x.abs()));
+    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+        assert!((a - e).abs() <= 1e-12 * scale, "{what}: entry {i} is {a}, numpy says {e}");
+    }
+}
+
+#[test]
+fn fixtures_agree_with_numpy() {
+    let text = std::fs::read_to_string("tests/fixtures/eval/cases.json").unwrap_or_else(|e| panic!("{e}"));
+    let fixtures: Json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let cases = fixtures["cases"].as_array().unwrap_or_else(|| panic!("no cases"));
+    assert!(cases.len() >= 8);
+    for case in cases {
+        let name = case["name"].as_str().unwrap_or("?");
+        let mut s = session(None, false);
+        for (binding, value) in case["lets"].as_object().unwrap_or_else(|| panic!("{name}: no lets")) {
+            s.bind_json(binding, &value.to_string()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        }
+        let formulas: Vec<&str> =
+            case["formulas"].as_array().into_iter().flatten().filter_map(Json::as_str).collect();
+        let outcome = run(&mut s, &formulas);
+        let value = outcome.value.unwrap_or_else(|| panic!("{name}: no value"));
+        assert_close(&value.entries(), &flat(&case["expected"]), name);
+        assert!(outcome.warnings.is_empty(), "{name}: {:?}", outcome.warnings);
+    }
+}
+
+fn matrix(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f64) -> Vec<Vec<f64>> {
+    (0..rows).map(|i| (0..cols).map(|j| f(i, j)).collect()).collect()
+}
+
+fn bind(s: &mut Session, name: &str, m: &[Vec<f64>]) {
+    s.bind_json(name, &serde_json::to_string(m).unwrap_or_default()).unwrap_or_else(|e| panic!("{e:?}"));
+}
+
+fn entries(outcome: &Outcome) -> Vec<f64> {
+    outcome.value.as_ref().map(Value::entries).unwrap_or_default()
+}
+
+/// Attention written as loops: scores, row max, exponentials, row sums, weighted values.
+fn attention_loops(q: &[Vec<f64>], k: &[Vec<f64>], v: &[Vec<f64>]) -> Vec<f64> {
+    let d = q[0].len() as f64;
+    let mut out = Vec::new();
+    for qi in q {
+        let scores: Vec<f64> =
+            k.iter().map(|kj| qi.iter().zip(kj).map(|(a, b)| a * b).sum::<f64>() / d.sqrt()).collect();
+        let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let weights: Vec<f64> = scores.iter().map(|s| (s - max).exp()).collect();
+        let total: f64 = weights.iter().sum();
+        for c in 0..v[0].len() {
+            out.push(weights.iter().zip(v).map(|(w, vj)| w / total * vj[c]).sum());
+        }
+    }
+    out
+}
+
+#[test]
+fn attention_agrees_with_loops_on_a_larger_case() {
+    let q = matrix(40, 8, |i, j| ((i * 7 + j * 3) % 11) as f64 / 5.0 - 1.0);
+    let k = matrix(50, 8, |i, j| ((i * 5 + j * 9) % 13) as f64 / 6.0 - 1.0);
+    let v = matrix(50, 6, |i, j| ((i + 2 * j) % 7) as f64 - 3.0);
+    let mut s = session(None, false);
+    for (name, m) in [("Q", &q), ("K", &k), ("V", &v)] {
+        bind(&mut s, name, m);
+    }
+    let outcome = run(&mut s, &[r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"]);
+    assert_close(&entries(&outcome), &attention_loops(&q, &k, &v), "attention");
+}
+
+#[test]
+fn einsum_sum_equals_the_product_and_loops() {
+    let q = matrix(6, 4, |i, j| (i as f64 - 2.0) * (j as f64 + 0.5));
+    let k = matrix(7, 4, |i, j| ((i * j) % 5) as f64 - 1.5);
+    let mut s = session(None, false);
+    bind(&mut s, "Q", &q);
+    bind(&mut s, "K", &k);
+    let claim = run(&mut s, &[r"QK^\top = \sum_t Q_{it}K_{jt}"]);
+    assert_eq!(claim.holds, Some(true), "{:?}", claim.max_abs_diff);
+    let loops: Vec<f64> = (0..6)
+        .flat_map(|i| (0..7).map(move |j| (i, j)))
+        .map(|(i, j)| (0..4).map(|t| q[i][t] * k[j][t]).sum())
+        .collect();
+    let einsum = run(&mut s, &[r"\sum_t Q_{it}K_{jt}"]);
+    assert_close(&entries(&einsum), &loops, "einsum");
+    assert_eq!(einsum.value.map(|v| v.shape().to_string()), Some("6 × 7".to_string()));
+}
+
+#[test]
+fn claims_report_both_sides_and_the_largest_difference() {
+    let mut s = session(None, false);
+    s.bind_json("z", "[0.5, -1, 2]").unwrap_or_else(|e| panic!("{e:?}"));
+    let holds = run(&mut s, &[r"\mathrm{softmax}(z)_j = \frac{e^{z_j}}{\sum_{t} e^{z_t}}"]);
+    assert_eq!(holds.holds, Some(true));
+    assert_eq!(holds.sides.len(), 2);
+    assert!(holds.max_abs_diff.unwrap_or(1.0) < 1e-15);
+    let fails = run(&mut s, &[r"\mathrm{softmax}(z)_j = \frac{e^{z_j}}{2}"]);
+    assert_eq!(fails.holds, Some(false));
+    let sum: f64 = [0.5f64, -1.0, 2.0].iter().map(|x| x.exp()).sum();
+    let expected =
+        (0.5f64.exp() / sum - 0.5f64.exp() / 2.0).abs().max((2f64.exp() / sum - 2f64.exp() / 2.0).abs());
+    assert!(
+        (fails.max_abs_diff.unwrap_or(0.0) - expected).abs() < 1e-12,
+        "{:?} vs {expected}",
+        fails.max_abs_diff
+    );
+}
+
+#[test]
+fn causal_mask_gives_weights_of_exactly_zero() {
+    let mut s = session(None, false);
+    s.bind_json("S", "[[1, 2, 3], [4, 5, 6], [7, 8, 9]]").unwrap_or_else(|e| panic!("{e:?}"));
+    s.bind_json("M", r#"[[0, "-inf", "-inf"], [0, 0, "-inf"], [0, 0, 0]]"#)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let weights = entries(&run(&mut s, &[r"\mathrm{softmax}(S + M)"]));
+    for (i, row) in weights.chunks(3).enumerate() {
+        for (j, w) in row.iter().enumerate() {
+            if j > i {
+                assert_eq!(*w, 0.0, "row {i} column {j}");
+            } else {
+                assert!(*w > 0.0);
+            }
+        }
+        assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+    }
+    assert_eq!(weights[0], 1.0);
+}
+
+#[test]
+fn the_variance_argument_shows_in_the_trace() {
+    let mut s = Session::new(Options { seed: Some(2026), trace: true, ..Options::default() });
+    s.set_dim("n", 512);
+    s.set_dim("d_k", 64);
+    let outcome = run(
+        &mut s,
+        &[
+            r"Q \in \mathbb{R}^{n \times d_k}, \quad K \in \mathbb{R}^{n \times d_k}",
+            r"\frac{QK^\top}{\sqrt{d_k}}",
+        ],
+    );
+    let row = |latex: &str| {
+        outcome.trace.iter().find(|r| r.latex == latex).unwrap_or_else(|| panic!("no trace row for {latex}"))
+    };
+    let scores = row(r"QK^\top");
+    let scaled = row(r"\frac{QK^\top}{\sqrt{d_k}}");
+    assert_eq!(scores.symbolic, "n × n");
+    assert!((scores.stats.variance / 64.0 - 1.0).abs() < 0.1, "var(QKᵀ) = {}", scores.stats.variance);
+    assert!((scaled.stats.variance - 1.0).abs() < 0.1, "var(QKᵀ/√d_k) = {}", scaled.stats.variance);
+    let sampled: Vec<&str> = outcome.sampled.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(sampled, ["Q", "K"]);
+}
+
+#[test]
+fn sampling_is_reproducible_and_follows_the_seed() {
+    let sample = |seed| {
+        let mut s = session(Some(seed), false);
+        entries(&run(
+            &mut s,
+            &[r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"],
+        ))
+    };
+    assert_eq!(sample(5), sample(5));
+    assert_ne!(sample(5), sample(6));
+}
+
+#[test]
+fn softmax_rows_sum_to_one_in_the_trace() {
+    let mut s = session(Some(3), true);
+    let outcome = run(&mut s, &[r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"]);
+    let softmax =
+        outcome.trace.iter().find(|r| r.row_sums.is_some()).unwrap_or_else(|| panic!("no softmax row"));
+    let sums = softmax.row_sums.as_deref().unwrap_or_default();
+    assert!(!sums.is_empty());
+    assert!(sums.iter().all(|s| (s - 1.0).abs() < 1e-12), "{sums:?}");
+    let first = outcome.trace.first().map(|r| r.span.start);
+    assert_eq!(first, Some(0), "reading order starts at the beginning");
+}
+
+#[test]
+fn matrix_algebra_agrees_with_hand_computed_values() {
+    let mut s = session(None, false);
+    s.bind_json("A", "[[4, 7], [2, 6]]").unwrap_or_else(|e| panic!("{e:?}"));
+    s.bind_json("x", "[1, 2]").unwrap_or_else(|e| panic!("{e:?}"));
+    let inverse = entries(&run(&mut s, &["A^{-1}"]));
+    let det = 4.0 * 6.0 - 7.0 * 2.0;
+    assert_close(&inverse, &[6.0 / det, -7.0 / det, -2.0 / det, 4.0 / det], "inverse");
+    assert_eq!(run(&mut s, &["A A^{-1} = I"]).holds, Some(true));
+    assert_close(&entries(&run(&mut s, &["A^2"])), &[30.0, 70.0, 20.0, 50.0], "square");
+    assert_close(&entries(&run(&mut s, &[r"\|x\|_2"])), &[5f64.sqrt()], "norm");
+    assert_close(&entries(&run(&mut s, &[r"\mathbf{1}^\top A \mathbf{1}"])), &[19.0], "ones");
+    assert_close(
+        &entries(&run(&mut s, &[r"x^\top A x"])),
+        &[4.0 + 2.0 * 7.0 + 2.0 * 2.0 + 4.0 * 6.0],
+        "quadratic form",
+    );
+    assert_close(&entries(&run(&mut s, &[r"x x^\top"])), &[1.0, 2.0, 2.0, 4.0], "outer");
+    assert_close(&entries(&run(&mut s, &[r"\max_j x_j + \arg\max(x)"])), &[4.0], "max");
+    assert_close(&entries(&run(&mut s, &[r"\mathrm{ReLU}(x - 1.5) + \sigma(0)"])), &[0.5, 1.0], "relu sigma");
+}
