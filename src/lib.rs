@@ -7,6 +7,7 @@
 pub mod lang;
 pub mod meaning;
 pub mod report;
+pub mod speak;
 pub mod syntax;
 
 pub use lang::Lang;
