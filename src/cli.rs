@@ -16,6 +16,19 @@ pub struct Cli {
 pub enum Command {
     /// Parse a formula and print its tree, JSON, or canonical LaTeX.
     Parse(ParseArgs),
+    /// Read a formula aloud, in Korean or English.
+    Read(ReadArgs),
+}
+
+/// Arguments of `eqmap read`.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The formula; `-` or nothing reads standard input. A formula may start with `-`
+    /// (`eqmap read '-\infty'`).
+    #[arg(allow_hyphen_values = true)]
+    pub formula: Option<String>,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 /// Arguments of `eqmap parse`.

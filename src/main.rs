@@ -3,7 +3,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, Common, LangArg, ParseArgs, ParseFormat};
+use cli::{Cli, Command, Common, LangArg, ParseArgs, ParseFormat, ReadArgs};
 use eqmap::report::{diagnostic, tree};
 use eqmap::{Lang, Limits};
 use std::io::{self, Read, Write};
@@ -13,6 +13,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Parse(args) => run_parse(args),
+        Command::Read(args) => run_read(args),
     };
     match result {
         Ok(code) => code,
@@ -47,19 +48,26 @@ fn read_formula(argument: Option<String>) -> io::Result<String> {
     }
 }
 
+/// Parses `source`, printing warnings, or the error with its caret (then `None`).
+fn parse_or_report(source: &str, common: &Common) -> Option<eqmap::Parsed> {
+    let lang = lang(common);
+    match eqmap::parse_with(source, &limits(common)) {
+        Ok(parsed) => {
+            for warning in &parsed.warnings {
+                eprint!("{}", diagnostic::render_warning(source, warning, lang));
+            }
+            Some(parsed)
+        }
+        Err(error) => {
+            eprint!("{}", diagnostic::render_error(source, &error, lang));
+            None
+        }
+    }
+}
+
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
     let source = read_formula(args.formula)?;
-    let lang = lang(&args.common);
-    let parsed = match eqmap::parse_with(&source, &limits(&args.common)) {
-        Ok(parsed) => parsed,
-        Err(error) => {
-            eprint!("{}", diagnostic::render_error(&source, &error, lang));
-            return Ok(ExitCode::from(1));
-        }
-    };
-    for warning in &parsed.warnings {
-        eprint!("{}", diagnostic::render_warning(&source, warning, lang));
-    }
+    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
     let text = match args.format {
         ParseFormat::Tree => tree::render_tree(&parsed.root),
         ParseFormat::Latex => format!("{}\n", eqmap::syntax::print::to_latex(&parsed.root)),
@@ -74,5 +82,14 @@ fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
         }
     };
     io::stdout().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
+    let source = read_formula(args.formula)?;
+    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
+    let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+    let reading = eqmap::speak::read(&parsed.root, &source, &table, lang(&args.common));
+    io::stdout().write_all(format!("{reading}\n").as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
