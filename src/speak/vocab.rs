@@ -321,7 +321,9 @@ mod tests {
 
     #[test]
     fn a_typo_in_a_vocabulary_file_is_an_error() {
-        let error = Vocabulary::from_toml("[functions]\nsoftmax = { ko = \"소프트맥스\", en = \"softmax\", kostyle = \"of\" }");
+        let error = Vocabulary::from_toml(
+            "[functions]\nsoftmax = { ko = \"소프트맥스\", en = \"softmax\", kostyle = \"of\" }",
+        );
         assert!(error.is_err());
     }
 }

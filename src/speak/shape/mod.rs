@@ -83,7 +83,11 @@ impl<'a> Shaper<'a> {
             NodeKind::Word { text, .. } => word(text),
             NodeKind::LargeOp { .. } => self.big_op(node, None, d),
             NodeKind::Dots { .. } => Phrase::Dots,
-            NodeKind::Punct { .. } => Phrase::Text(node.span.text(self.source).trim().to_string()),
+            NodeKind::Punct { text } => {
+                let written = node.span.text(self.source).trim();
+                let text = if written.is_empty() { text.as_str() } else { written };
+                Phrase::Text(text.trim_start_matches('\\').to_string())
+            }
             NodeKind::Unknown { name } => Phrase::Text(name.trim_start_matches('\\').to_string()),
             NodeKind::Empty => Phrase::Empty,
             NodeKind::Chain { first, rest } => self.chain(first, rest, d),
