@@ -1,7 +1,8 @@
 //! eqmap reads the math of ML papers the way a good teacher does.
 //!
 //! Layers, with dependencies pointing one way (see `src/README.md`):
-//! [`syntax`] (LaTeX → typed tree with spans) → [`report`] (text, tables, JSON). The command
+//! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls) → [`speak`]
+//! (the formula read aloud in Korean or English) → [`report`] (text, tables, JSON). The command
 //! line in `main.rs` only turns arguments into calls of this library.
 
 pub mod lang;
