@@ -120,3 +120,51 @@ fn deep_formulas_read_without_overflowing() {
     let sums = vec![r"\sum_i"; 5000].join(" ") + " x_i";
     assert!(!ko(&sums).is_empty());
 }
+
+#[test]
+fn formulas_beyond_the_seeds() {
+    let cases = [
+        (r"W^O", "더블유 오", "W super O"),
+        (r"p_{data}", "피 데이터", "p data"),
+        (r"d_{model}", "디모델", "d model"),
+        (r"x^*", "엑스 스타", "x star"),
+        (r"x_1 + \dots + x_n", "엑스 1부터 엑스 엔까지의 합", "the sum of x sub 1 through x sub n"),
+        (r"a_1, a_2, \dots", "에이 1, 에이 2 등", "a sub 1, a sub 2, and so on"),
+        (
+            r"\frac{1}{1 + e^{-x}}",
+            "1을 1과 이의 마이너스 엑스 제곱의 합으로 나눈 것",
+            "1 divided by the sum of 1 and e to the minus x",
+        ),
+        (r"D_{\mathrm{KL}}(q \| p)", "큐와 피의 케이엘 발산", "K L divergence of q and p"),
+        (
+            r"\mathbb{E}_{x \sim p}[x]",
+            "피 분포를 따르는 엑스에 대한 엑스의 기댓값",
+            "the expectation over x drawn from p of x",
+        ),
+        (
+            r"\{x \mid x > 0\}",
+            "엑스가 0보다 클 때의 엑스들의 집합",
+            "the set of x such that x is greater than 0",
+        ),
+        (r"f: X \to Y", "에프는 엑스에서 와이로 가는 함수이다", "f is a function from X to Y"),
+        (
+            r"\int_0^1 x^2 \, dx",
+            "엑스의 제곱을 0부터 1까지 엑스에 대해 적분한 것",
+            "the integral from 0 to 1 of x squared with respect to x",
+        ),
+        (r"\arg\max_\theta p(x)", "세타에 대한 엑스의 확률 피의 아그맥스", "the argmax over theta of p of x"),
+        (r"2\pi r", "2 파이 알", "2 pi r"),
+        (
+            r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}",
+            "2행 2열 행렬: 1행 에이, 비; 2행 씨, 디",
+            "the 2 by 2 matrix with rows a, b; c, d",
+        ),
+    ];
+    for (source, korean, english) in cases {
+        assert_eq!(ko(source), korean, "{source}");
+        assert_eq!(en(source), english, "{source}");
+    }
+    let cases_env = r"f(x) = \begin{cases} x & \text{if } x > 0 \\ 0 & \text{otherwise} \end{cases}";
+    assert_eq!(ko(cases_env), "엑스를 받는 에프는, 엑스가 0보다 클 때는 엑스, 그 밖에는 0이다.");
+    assert_eq!(en(cases_env), "f of x is x if x is greater than 0, 0 otherwise.");
+}

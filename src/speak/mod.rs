@@ -16,6 +16,7 @@
 //! may not unwrap, expect, panic or index.
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![warn(missing_docs)]
 
 pub mod en;
 pub mod hangul;

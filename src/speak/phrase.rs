@@ -25,32 +25,87 @@ pub enum Phrase {
     /// Sizes multiplied: `n \times d_k`, "n by d k".
     Shape(Vec<Phrase>),
     /// A subscript: an index (`x_i`), a label (`W_Q`), a joined dimension name (`d_k`), an
-    /// entry of a compound (`(QK^\top)_{ij}`), or a range of earlier items (`x_{<i}`).
-    Sub { base: Box<Phrase>, sub: Box<Phrase>, style: SubStyle },
-    /// A superscript that is an index, not a power: `W_Q^h`, `W^{(l)}`, `x^*`.
-    Super { base: Box<Phrase>, sup: Box<Phrase> },
+    /// entry of a compound (`(QK^\top)_{ij}`), a range of earlier items (`x_{<i}`); marks such
+    /// as `x^*` read as labels too.
+    Sub {
+        /// What the script is on.
+        base: Box<Phrase>,
+        /// The subscript.
+        sub: Box<Phrase>,
+        /// How the subscript reads.
+        style: SubStyle,
+    },
+    /// A superscript that is an index, not a power: `W_Q^h`, `W^{(l)}`.
+    Super {
+        /// What the script is on.
+        base: Box<Phrase>,
+        /// The superscript.
+        sup: Box<Phrase>,
+    },
     /// Primes: `j'`.
-    Prime { base: Box<Phrase>, count: u8 },
+    Prime {
+        /// What the script is on.
+        base: Box<Phrase>,
+        /// How many primes.
+        count: u8,
+    },
     /// `K^\top`.
     Transpose(Box<Phrase>),
     /// `A^{-1}`: the inverse matrix or the reciprocal.
-    Inverse { base: Box<Phrase>, matrix: bool },
+    Inverse {
+        /// What the script is on.
+        base: Box<Phrase>,
+        /// Whether the base is a matrix (inverse) rather than a number (reciprocal).
+        matrix: bool,
+    },
     /// A power: `x^2`, `e^{z_j}`.
-    Power { base: Box<Phrase>, exponent: Box<Phrase> },
+    Power {
+        /// What the script is on.
+        base: Box<Phrase>,
+        /// The exponent.
+        exponent: Box<Phrase>,
+    },
     /// A root: `\sqrt{d_k}`, `\sqrt[3]{x}`.
-    Sqrt { index: Option<Box<Phrase>>, body: Box<Phrase> },
+    Sqrt {
+        /// The index of a root other than the square root.
+        index: Option<Box<Phrase>>,
+        /// What it applies to.
+        body: Box<Phrase>,
+    },
     /// A division: `\frac{a}{b}`, `a / b`.
-    Div { num: Box<Phrase>, den: Box<Phrase> },
+    Div {
+        /// The numerator.
+        num: Box<Phrase>,
+        /// The denominator.
+        den: Box<Phrase>,
+    },
     /// A fraction of numbers or of a number by a name: `\frac{1}{2}`, `\frac{1}{N}`.
-    Fraction { num: Box<Phrase>, den: Box<Phrase> },
+    Fraction {
+        /// The numerator.
+        num: Box<Phrase>,
+        /// The denominator.
+        den: Box<Phrase>,
+    },
     /// A product of side-by-side factors: `QK^\top`, `\alpha_{ij} v_j`.
     Product(Vec<Phrase>),
     /// A number times something: `2\pi`.
-    Scale { k: Box<Phrase>, x: Box<Phrase> },
+    Scale {
+        /// The number.
+        k: Box<Phrase>,
+        /// The thing it applies to.
+        x: Box<Phrase>,
+    },
     /// A dot product of two vectors: `q_i \cdot k_j`.
     Dot(Box<Phrase>, Box<Phrase>),
     /// Operands joined by operator words: `a + b - c`, `a \times b`.
-    Ops { first: Box<Phrase>, rest: Vec<(String, Phrase)>, nested: bool },
+    Ops {
+        /// The first operand.
+        first: Box<Phrase>,
+        /// Each further operator (canonical LaTeX) with its operand.
+        rest: Vec<(String, Phrase)>,
+        /// Whether it stands inside something larger (then read as a whole: "the sum of a and b").
+        nested: bool,
+    },
     /// A function applied: `\mathrm{softmax}(X)`, `\log x`, `p_\theta(x \mid y)`.
     Apply(Apply),
     /// A large operator with its limits and body: `\sum_{i=1}^{N} x_i`, `\max_x f(x)`.
@@ -58,27 +113,76 @@ pub enum Phrase {
     /// `-x`: a minus sign before something.
     Neg(Box<Phrase>),
     /// Another sign before something: `+x`, `\pm x`, `\neg p`.
-    Sign { sign: Sign, x: Box<Phrase> },
+    Sign {
+        /// The sign.
+        sign: Sign,
+        /// The thing it applies to.
+        x: Box<Phrase>,
+    },
     /// Relations in a row: `a = b = c`, `0 \le x < 1`.
-    Relation { first: Box<Phrase>, rest: Vec<(String, Phrase)> },
+    Relation {
+        /// The first operand.
+        first: Box<Phrase>,
+        /// Each further operator (canonical LaTeX) with its operand.
+        rest: Vec<(String, Phrase)>,
+    },
     /// A function defined: `F(a, b) = body`.
-    Definition { name: Box<Phrase>, params: Vec<Phrase>, body: Box<Phrase> },
+    Definition {
+        /// The function defined.
+        name: Box<Phrase>,
+        /// Its parameters.
+        params: Vec<Phrase>,
+        /// What it applies to.
+        body: Box<Phrase>,
+    },
     /// A symbol with the role word it takes as an equation's subject: `L` → "the loss L".
-    Role { role: String, x: Box<Phrase> },
+    Role {
+        /// The role, by the symbol's key in the vocabulary.
+        role: String,
+        /// The thing it applies to.
+        x: Box<Phrase>,
+    },
     /// Statements side by side: `Q \in …, K \in …`.
     Statements(Vec<Phrase>),
     /// A list: `Q, K, V`.
     List(Vec<Phrase>),
     /// A list written with dots: `head_1, \dots, head_H`.
-    Range { first: Box<Phrase>, last: Option<Box<Phrase>> },
+    Range {
+        /// The first operand.
+        first: Box<Phrase>,
+        /// The last item; `None` when the dots end the list.
+        last: Option<Box<Phrase>>,
+    },
     /// A bracket with meaning: a norm, an absolute value, a floor, a set, a group.
-    Fence { fence: Fence, body: Box<Phrase> },
+    Fence {
+        /// What the bracket means.
+        fence: Fence,
+        /// What it applies to.
+        body: Box<Phrase>,
+    },
     /// `\|x\|_p`: a norm with its index.
-    PNorm { p: Box<Phrase>, body: Box<Phrase> },
+    PNorm {
+        /// The norm's index.
+        p: Box<Phrase>,
+        /// What it applies to.
+        body: Box<Phrase>,
+    },
     /// `\{x \mid x > 0\}`: the elements and the condition they meet.
-    SetBuilder { x: Box<Phrase>, cond: Box<Phrase> },
+    SetBuilder {
+        /// The elements.
+        x: Box<Phrase>,
+        /// The condition.
+        cond: Box<Phrase>,
+    },
     /// `f: X \to Y`: a function with its domain and codomain.
-    Mapping { f: Box<Phrase>, from: Box<Phrase>, to: Box<Phrase> },
+    Mapping {
+        /// The function.
+        f: Box<Phrase>,
+        /// The domain.
+        from: Box<Phrase>,
+        /// The codomain.
+        to: Box<Phrase>,
+    },
     /// `\langle a, b \rangle`.
     Inner(Box<Phrase>, Box<Phrase>),
     /// `[a, b)`.
@@ -86,17 +190,51 @@ pub enum Phrase {
     /// `\mathbb{R}`, `\mathbb{R}^n`, `\mathbb{R}^{n \times d}`: its dimensions.
     RealSpace(Vec<Phrase>),
     /// `\mathbb{E}_{x \sim p}[f]`.
-    Expectation { over: Option<Box<Phrase>>, body: Box<Phrase> },
+    Expectation {
+        /// What it ranges over.
+        over: Option<Box<Phrase>>,
+        /// What it applies to.
+        body: Box<Phrase>,
+    },
     /// `\partial L / \partial Q`, `\frac{dy}{dx}`; `of` is `None` for the bare operator.
-    Derivative { partial: bool, of: Option<Box<Phrase>>, wrt: Box<Phrase> },
+    Derivative {
+        /// Whether it is a partial derivative.
+        partial: bool,
+        /// What is differentiated.
+        of: Option<Box<Phrase>>,
+        /// What it is differentiated with respect to.
+        wrt: Box<Phrase>,
+    },
     /// `\partial x` or `\mathrm{d}x` on its own.
-    Differential { partial: bool, x: Box<Phrase> },
+    Differential {
+        /// Whether it is a partial derivative.
+        partial: bool,
+        /// The thing it applies to.
+        x: Box<Phrase>,
+    },
     /// `\nabla_\theta L`.
-    Gradient { over: Option<Box<Phrase>>, body: Box<Phrase> },
+    Gradient {
+        /// What it ranges over.
+        over: Option<Box<Phrase>>,
+        /// What it applies to.
+        body: Box<Phrase>,
+    },
     /// `\underbrace{Q}_{n \times d_k}`: a body with a label; `shape` when the label is a shape.
-    Annotated { body: Box<Phrase>, label: Box<Phrase>, shape: bool },
+    Annotated {
+        /// What the brace is under or over.
+        body: Box<Phrase>,
+        /// The label.
+        label: Box<Phrase>,
+        /// Whether the label is a shape (`n \times d_k`).
+        shape: bool,
+    },
     /// `\hat{y}`: an accent by command name.
-    Accent { accent: String, body: Box<Phrase> },
+    Accent {
+        /// The accent's command name.
+        accent: String,
+        /// What it applies to.
+        body: Box<Phrase>,
+    },
     /// `\begin{cases}`: values with their conditions (`None`: otherwise).
     Cases(Vec<(Phrase, Option<Phrase>)>),
     /// A matrix, by rows.

@@ -64,6 +64,10 @@ impl Shaper<'_> {
                 }
             }
         }
+        if let Some(word) = letter_run(sub) {
+            let dimension = self.sub_style(base, &word_node(sub, &word), whole);
+            return Phrase::Sub { base: phrase.boxed(), sub: super::word(&word).boxed(), style: dimension };
+        }
         let style = self.sub_style(base, sub, whole);
         Phrase::Sub { base: phrase.boxed(), sub: self.sub_phrase(sub, d).boxed(), style }
     }
@@ -120,8 +124,11 @@ impl Shaper<'_> {
             }
             NodeKind::Symbol { name, .. }
                 if base_kind == SymbolKind::Matrix
-                    && self.table.recorded(name) == Some(SymbolKind::Index) =>
+                    && (self.table.recorded(name) == Some(SymbolKind::Index) || is_upper_letter(name)) =>
             {
+                Phrase::Super { base: phrase.boxed(), sup: self.shape(sup, d).boxed() }
+            }
+            NodeKind::Word { .. } if base_kind == SymbolKind::Matrix => {
                 Phrase::Super { base: phrase.boxed(), sup: self.shape(sup, d).boxed() }
             }
             _ => Phrase::Power { base: phrase.boxed(), exponent: self.shape(sup, d).boxed() },
@@ -247,6 +254,29 @@ impl Shaper<'_> {
     }
 }
 
+/// Three or more italic letters side by side in a subscript spell a word, not a product:
+/// `p_{data}`, `d_{model}`, `PE_{pos}`.
+fn letter_run(sub: &Node) -> Option<String> {
+    let NodeKind::Chain { first, rest } = &sub.kind else { return None };
+    if rest.len() < 2 || rest.iter().any(|l| l.op != InfixOp::Juxt) {
+        return None;
+    }
+    let letters = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
+    letters
+        .map(|n| match &n.kind {
+            NodeKind::Symbol { name, font: Font::Normal } if is_lower_letter(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect::<Option<Vec<&str>>>()
+        .map(|letters| letters.concat())
+}
+
+/// A word node standing where `sub` was, to classify it as a subscript.
+fn word_node(sub: &Node, word: &str) -> Node {
+    let kind = NodeKind::Word { text: word.to_string(), style: crate::syntax::ast::WordStyle::Text };
+    Node::new(kind, sub.span)
+}
+
 /// The condition of a case without its leading "if"; `None` for "otherwise".
 fn strip_condition_word(condition: Phrase) -> Option<Phrase> {
     let word_is = |p: &Phrase, words: &[&str]| matches!(p, Phrase::Name(Name { key, class: NameClass::Word }) if words.contains(&key.trim()));
@@ -272,6 +302,10 @@ fn name_like(node: &Node) -> bool {
         NodeKind::Accent { body, .. } | NodeKind::Styled { body, .. } => name_like(body),
         _ => false,
     }
+}
+
+fn is_upper_letter(name: &str) -> bool {
+    name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 fn is_lower_letter(name: &str) -> bool {

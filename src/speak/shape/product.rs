@@ -241,13 +241,21 @@ impl Shaper<'_> {
 
     /// Capital letters that the vocabulary reads as functions when a parenthesis follows and
     /// nothing declared them otherwise: `O(n^2)`, `P(A)`.
+    ///
+    /// So are a loss letter (`L(\theta)`, from the vocabulary's roles), a calligraphic letter
+    /// (`\mathcal{N}(0, I)`) and a capital with a word below it (`D_{\mathrm{KL}}(q \| p)`).
     fn letter_function(&self, callee: &Node, fenced: &Node) -> bool {
         let paren = matches!(fenced.kind, NodeKind::Fenced { open: crate::syntax::ast::Delim::Paren, .. });
         let Some(name) = binding_name(callee) else { return false };
-        paren
-            && name.len() == 1
-            && self.vocab.functions.contains_key(&name)
-            && self.table.recorded(&name).is_none()
+        if !paren || self.table.recorded(&name).is_some() {
+            return false;
+        }
+        let letter = name.len() == 1;
+        let calligraphic =
+            matches!(&callee.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
+        (letter && (self.vocab.functions.contains_key(&name) || self.vocab.roles.contains_key(&name)))
+            || calligraphic
+            || is_divergence(callee)
     }
 
     /// A call: the function, what it ranges over (`softmax_j`), its arguments and condition.
@@ -258,6 +266,8 @@ impl Shaper<'_> {
             {
                 (base.as_ref(), Some(self.shape(sub, d).boxed()))
             }
+            // D_{KL}: the divergence is named by its subscript.
+            NodeKind::Scripts { sub: Some(sub), .. } if is_divergence(callee) => (sub.as_ref(), None),
             _ => (callee, None),
         };
         let key = base_name(func_node);
@@ -494,6 +504,13 @@ fn slash_list(items: &[Item]) -> Option<Phrase> {
 
 fn op_name_of(node: &Node) -> String {
     binding_name(node).unwrap_or_default()
+}
+
+/// Whether a node is a divergence named by its subscript: `D_{\mathrm{KL}}`.
+fn is_divergence(node: &Node) -> bool {
+    let NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } = &node.kind else { return false };
+    matches!(sub.kind, NodeKind::Word { .. })
+        && matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "D")
 }
 
 /// Whether a node is the d of `dx`.
