@@ -20,8 +20,10 @@ use crate::meaning::{call_parts, list_items, SymbolTable};
 use crate::syntax::ast::{InfixOp, Node, NodeKind, PrefixOp};
 use crate::syntax::names;
 
-/// The deepest the shaper goes into a tree; the parser's own nesting limit is 256.
-pub const MAX_DEPTH: usize = 256;
+/// The deepest the shaper goes into a tree (below it, parts read as elided). Real formulas
+/// nest a few dozen levels at most; 128 keeps a reading within a 2 MiB thread stack even in
+/// a debug build.
+pub const MAX_DEPTH: usize = 128;
 
 /// Relations that define their left side when it is a call: `F(x) := …`.
 const DEFINING: &[&str] = &["=", ":=", "\\coloneqq", "\\triangleq", "\\equiv"];
