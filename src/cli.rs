@@ -46,7 +46,7 @@ pub struct ParseArgs {
 /// Options every subcommand takes.
 #[derive(Debug, Args)]
 pub struct Common {
-    /// Language of messages: ko or en.
+    /// Language of messages (and of the reading, for `read`): ko or en.
     #[arg(long, value_enum, default_value_t = LangArg::Ko)]
     pub lang: LangArg,
     /// Longest formula accepted, in bytes.

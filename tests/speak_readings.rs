@@ -146,7 +146,7 @@ fn formulas_beyond_the_seeds() {
             "엑스가 0보다 클 때의 엑스들의 집합",
             "the set of x such that x is greater than 0",
         ),
-        (r"f: X \to Y", "에프는 엑스에서 와이로 가는 함수이다", "f is a function from X to Y"),
+        (r"f: X \to Y", "에프는 엑스에서 와이로 가는 함수이다.", "f is a function from X to Y."),
         (
             r"\int_0^1 x^2 \, dx",
             "엑스의 제곱을 0부터 1까지 엑스에 대해 적분한 것",

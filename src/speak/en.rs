@@ -5,7 +5,6 @@
 //! relation or a definition) starts with a capital when its first word is a word, not a
 //! symbol, and ends with a full stop.
 
-use super::ko::is_sentence;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
 use super::template::fill;
 use super::vocab::{Template, Vocabulary};
@@ -23,7 +22,7 @@ const FAMILIES: &[&str] = &["sum", "prod", "int"];
 /// The English reading of a whole formula.
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
     let text = Reader { vocab }.say(phrase, 0);
-    if !is_sentence(phrase) || text.is_empty() {
+    if !phrase.is_sentence() || text.is_empty() {
         return text;
     }
     format!("{}.", capitalize(&text))

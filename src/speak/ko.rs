@@ -23,19 +23,10 @@ const FAMILIES: &[&str] = &["sum", "prod", "int"];
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
     let reader = Reader { vocab };
     let text = reader.noun(phrase, 0);
-    if is_sentence(phrase) && !text.is_empty() {
+    if phrase.is_sentence() && !text.is_empty() {
         format!("{text}.")
     } else {
         text
-    }
-}
-
-/// Whether a phrase is a sentence rather than a noun phrase.
-pub fn is_sentence(phrase: &Phrase) -> bool {
-    match phrase {
-        Phrase::Relation { .. } | Phrase::Definition { .. } => true,
-        Phrase::Statements(items) => items.iter().any(is_sentence),
-        _ => false,
     }
 }
 
@@ -463,7 +454,7 @@ impl Reader<'_> {
     }
 
     fn statements(&self, items: &[Phrase], d: usize) -> String {
-        let said: Vec<(String, bool)> = items.iter().map(|p| (self.noun(p, d), is_sentence(p))).collect();
+        let said: Vec<(String, bool)> = items.iter().map(|p| (self.noun(p, d), p.is_sentence())).collect();
         let count = said.len();
         let parts = said.into_iter().enumerate().map(|(k, (text, sentence))| {
             if sentence && k + 1 < count {

@@ -364,6 +364,16 @@ impl Phrase {
         Box::new(self)
     }
 
+    /// Whether the phrase is a sentence (a relation, a definition, statements with one), which
+    /// ends in a full stop, rather than a noun phrase.
+    pub fn is_sentence(&self) -> bool {
+        match self {
+            Phrase::Relation { .. } | Phrase::Definition { .. } | Phrase::Mapping { .. } => true,
+            Phrase::Statements(items) => items.iter().any(Phrase::is_sentence),
+            _ => false,
+        }
+    }
+
     /// Whether the phrase is one symbol as said (a name, a number, a name with an index or a
     /// label): short forms such as "코사인 세타" apply to it.
     pub fn is_atomic(&self) -> bool {
