@@ -20,6 +20,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// Parse a formula and print its tree, JSON, or canonical LaTeX.
     Parse(ParseArgs),
+    /// Read a formula aloud, in Korean or English.
+    Read(ReadArgs),
     /// Evaluate formulas on sample matrices: shapes, values, claims, definitions, trace.
     Eval(EvalArgs),
 }
@@ -114,6 +116,17 @@ pub enum CompareFormat {
     Json,
 }
 
+/// Arguments of `eqmap read`.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The formula; `-` or nothing reads standard input. A formula may start with `-`
+    /// (`eqmap read '-\infty'`).
+    #[arg(allow_hyphen_values = true)]
+    pub formula: Option<String>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
 /// Arguments of `eqmap parse`.
 #[derive(Debug, Args)]
 pub struct ParseArgs {
@@ -129,7 +142,7 @@ pub struct ParseArgs {
 /// Options every subcommand takes.
 #[derive(Debug, Args)]
 pub struct Common {
-    /// Language of messages: ko or en.
+    /// Language of messages (and of the reading, for `read`): ko or en.
     #[arg(long, value_enum, default_value_t = LangArg::Ko)]
     pub lang: LangArg,
     /// Longest formula accepted, in bytes.

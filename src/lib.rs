@@ -3,6 +3,8 @@
 //! Layers, with dependencies pointing one way (see `src/README.md`):
 //! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls, definitions)
 //! → [`eval`] (shapes, values, claims, trace) → [`report`] (text, tables, JSON). The command
+//! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls) → [`speak`]
+//! (the formula read aloud in Korean or English) → [`report`] (text, tables, JSON). The command
 //! line in `main.rs` only turns arguments into calls of this library.
 
 pub mod annotate;
@@ -12,6 +14,7 @@ pub mod lang;
 pub mod meaning;
 pub mod report;
 pub mod slotmap;
+pub mod speak;
 pub mod syntax;
 
 pub use lang::Lang;

@@ -6,7 +6,7 @@ mod repl;
 use clap::Parser;
 use cli::{
     Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg, MapArgs, MapFormat,
-    ParseArgs, ParseFormat,
+    ParseArgs, ParseFormat, ReadArgs,
 };
 use eqmap::curriculum::Curriculum;
 use eqmap::eval::{bindings, Options, Session};
@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         Some(Command::Map(args)) => run_map(args),
         Some(Command::Compare(args)) => run_compare(args),
         Some(Command::Eval(args)) => run_eval(args),
+        Some(Command::Read(args)) => run_read(args),
         None if io::stdin().is_terminal() => repl::run(screen_style()),
         None => {
             eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
@@ -295,5 +296,24 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
         };
         stdout.write_all(text.as_bytes())?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
+    let source = read_formula(args.formula)?;
+    let lang = lang(&args.common);
+    let parsed = match eqmap::parse_with(&source, &limits(&args.common)) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprint!("{}", diagnostic::render_error(&source, &error, lang));
+            return Ok(ExitCode::from(1));
+        }
+    };
+    for warning in &parsed.warnings {
+        eprint!("{}", diagnostic::render_warning(&source, warning, lang));
+    }
+    let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+    let reading = eqmap::speak::read(&parsed.root, &source, &table, lang);
+    io::stdout().write_all(format!("{reading}\n").as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! The slot map: a formula's slots with their questions, math and curriculum articles.
 //!
-//! This is the pipeline of `eqmap map`: parse → meaning (symbol kinds) → annotate (rules) →
-//! curriculum (articles) → [`SlotMap`], which the report layer renders as a table, Markdown or
+//! This is the pipeline of `eqmap map`: parse → meaning (symbol kinds) → annotate (rules) and
+//! speak (the reading) → curriculum (articles) → [`SlotMap`], which the report layer renders as a table, Markdown or
 //! JSON. [`compare`] overlays two maps, as the first seed's last section does.
 
 use crate::annotate::{self, RawSlot, RuleSet};
@@ -67,7 +67,7 @@ pub struct Slot {
 pub struct SlotMap {
     /// The formula as given.
     pub formula: String,
-    /// The formula read aloud, when a reader was given.
+    /// The formula read aloud.
     pub reading: Option<String>,
     /// The curriculum's id.
     pub curriculum: String,
@@ -121,7 +121,7 @@ pub fn map_tree(
     let reading_path_text = path_text(&reading_path, &knowledge.curriculum, lang);
     SlotMap {
         formula: source.to_string(),
-        reading: None,
+        reading: Some(crate::speak::read(root, source, table, lang)),
         curriculum: knowledge.curriculum.id.clone(),
         slots,
         reading_path,

@@ -1,0 +1,488 @@
+//! English readings: a [`Phrase`] put into English words.
+//!
+//! English reads a formula from the outside in — "softmax of …, times V", "the sum over i
+//! from 1 to N of …" — so each structure is one template around its parts. A sentence (a
+//! relation or a definition) starts with a capital when its first word is a word, not a
+//! symbol, and ends with a full stop.
+
+use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
+use super::template::fill;
+use super::vocab::{Template, Vocabulary};
+use crate::lang::Lang;
+
+/// Deeper phrases than this read as elided.
+const MAX_DEPTH: usize = 600;
+
+/// Words left at the end of a template whose last slot is empty ("the sum over i of ").
+const DANGLING: &[&str] = &[" with respect to", " of"];
+
+/// Large operators that have templates of their own.
+const FAMILIES: &[&str] = &["sum", "prod", "int"];
+
+/// The English reading of a whole formula.
+pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
+    let text = Reader { vocab }.say(phrase, 0);
+    if !phrase.is_sentence() || text.is_empty() {
+        return text;
+    }
+    format!("{}.", capitalize(&text))
+}
+
+/// Capitalises the first word when it is a lower-case word of two letters or more ("the",
+/// "attention"); a symbol such as "x" keeps its case.
+fn capitalize(text: &str) -> String {
+    let first_word = text.split(' ').next().unwrap_or("");
+    let is_word = first_word.len() >= 2 && first_word.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) if is_word => c.to_uppercase().chain(chars).collect(),
+        _ => text.to_string(),
+    }
+}
+
+struct Reader<'a> {
+    vocab: &'a Vocabulary,
+}
+
+impl Reader<'_> {
+    fn says(&self, phrases: &[Phrase], depth: usize) -> Vec<String> {
+        phrases.iter().map(|p| self.say(p, depth)).filter(|s| !s.is_empty()).collect()
+    }
+
+    /// A template filled with `slots`.
+    fn phrase(&self, key: &str, slots: &[(&str, &str)]) -> String {
+        let text = self.raw_phrase(key, slots);
+        // "the sum over i of " with nothing after it: drop the dangling "of".
+        let mut trimmed = text.trim_end();
+        for dangling in DANGLING {
+            trimmed = trimmed.strip_suffix(dangling).unwrap_or(trimmed);
+        }
+        trimmed.to_string()
+    }
+
+    fn raw_phrase(&self, key: &str, slots: &[(&str, &str)]) -> String {
+        match self.vocab.phrase(Lang::En, key) {
+            Some(Template::Text(text)) => fill(text, slots),
+            Some(Template::Clause { lead, verb, .. }) => fill(&format!("{lead}{verb}"), slots),
+            None => slots.iter().map(|(_, v)| *v).filter(|v| !v.is_empty()).collect::<Vec<_>>().join(" "),
+        }
+    }
+
+    fn one(&self, key: &str, x: &Phrase, d: usize) -> String {
+        self.phrase(key, &[("x", &self.say(x, d))])
+    }
+
+    fn two(&self, key: &str, a: &str, pa: &Phrase, b: &str, pb: &Phrase, d: usize) -> String {
+        self.phrase(key, &[(a, &self.say(pa, d)), (b, &self.say(pb, d))])
+    }
+
+    /// "A, B and C".
+    fn and_list(&self, mut items: Vec<String>) -> String {
+        let Some(last) = items.pop() else { return String::new() };
+        if items.is_empty() {
+            return last;
+        }
+        self.phrase("list_and", &[("a", &items.join(", ")), ("b", &last)])
+    }
+
+    fn say(&self, phrase: &Phrase, depth: usize) -> String {
+        if depth > MAX_DEPTH {
+            return self.phrase("elided", &[]);
+        }
+        let d = depth + 1;
+        match phrase {
+            Phrase::Name(name) => self.name(name),
+            Phrase::Number(text) | Phrase::Text(text) => text.clone(),
+            Phrase::Empty => String::new(),
+            Phrase::Elided => self.phrase("elided", &[]),
+            Phrase::Dots => self.phrase("dots", &[]),
+            Phrase::Seq(parts) => self.says(parts, d).join(" "),
+            Phrase::Shape(dims) => self.shape(dims, d),
+            Phrase::Sub { base, sub, style } => self.two(sub_key(*style), "x", base, "i", sub, d),
+            Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Prime { base, count } => self.prime(base, *count, d),
+            Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
+            Phrase::Inverse { base, matrix } => {
+                self.one(if *matrix { "inverse" } else { "reciprocal" }, base, d)
+            }
+            Phrase::Power { base, exponent } => self.power(base, exponent, d),
+            Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
+            Phrase::Div { num, den } => self.two("divide", "num", num, "den", den, d),
+            Phrase::Fraction { num, den } => self.two("fraction", "num", num, "den", den, d),
+            Phrase::Product(factors) => self.product(factors, d),
+            Phrase::Scale { k, x } => self.two("scale", "k", k, "x", x, d),
+            Phrase::Dot(a, b) => self.two("dot_product", "a", a, "b", b, d),
+            Phrase::Ops { first, rest, nested } => self.ops(first, rest, *nested, d),
+            Phrase::Apply(apply) => self.apply(apply, d),
+            Phrase::BigOp(big) => self.big_op(big, d),
+            Phrase::Neg(x) => self.one(if x.is_atomic() { "minus" } else { "negate" }, x, d),
+            Phrase::Sign { sign, x } => self.one(sign_key(*sign), x, d),
+            Phrase::Relation { first, rest } => self.relation(first, rest, d),
+            Phrase::Definition { name, params, body } => self.definition(name, params, body, d),
+            Phrase::Role { role, x } => self.role(role, x, d),
+            Phrase::Statements(items) => self.statements(items, d),
+            Phrase::List(items) => self.and_list(self.says(items, d)),
+            Phrase::Range { first, last: Some(last) } => self.two("range", "a", first, "b", last, d),
+            Phrase::Range { first, last: None } => match first.as_ref() {
+                Phrase::List(items) => self.phrase("etc", &[("x", &self.says(items, d).join(", "))]),
+                other => self.one("etc", other, d),
+            },
+            Phrase::Fence { fence, body } => self.fence(*fence, body, d),
+            Phrase::PNorm { p, body } => self.two("p_norm", "p", p, "x", body, d),
+            Phrase::SetBuilder { x, cond } => self.set_builder(x, cond, d),
+            Phrase::Mapping { f, from, to } => {
+                let (f, a, b) = (self.say(f, d), self.say(from, d), self.say(to, d));
+                self.phrase("maps", &[("f", &f), ("a", &a), ("b", &b)])
+            }
+            Phrase::Inner(a, b) => self.two("inner", "a", a, "b", b, d),
+            Phrase::Interval(a, b) => self.two("interval", "a", a, "b", b, d),
+            Phrase::RealSpace(dims) => self.real_space(dims, d),
+            Phrase::Expectation { over, body } => self.with_over("expectation", over.as_deref(), body, d),
+            Phrase::Derivative { partial, of, wrt } => self.derivative(*partial, of.as_deref(), wrt, d),
+            Phrase::Differential { partial, x } => self.differential(*partial, x, d),
+            Phrase::Gradient { over, body } => self.with_over("gradient", over.as_deref(), body, d),
+            Phrase::Annotated { body, label, shape } => {
+                self.two(if *shape { "shaped" } else { "labelled" }, "x", body, "label", label, d)
+            }
+            Phrase::Accent { accent, body } => self.accent(accent, body, d),
+            Phrase::Cases(cases) => self.cases(cases, d),
+            Phrase::Matrix(rows) => self.matrix(rows, d),
+            Phrase::Factorial(x) => self.one("factorial", x, d),
+            Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
+        }
+    }
+
+    /// A symbol or a name in English: Q, theta, infinity, softmax.
+    fn name(&self, name: &Name) -> String {
+        let key = name.key.as_str();
+        let found = match name.class {
+            NameClass::Letter => Some(key.to_string()),
+            NameClass::Greek => self.vocab.greek.get(key).map(|w| w.en.clone()),
+            NameClass::Symbol => self.vocab.symbols.get(key).map(|w| w.en.clone()),
+            NameClass::Word => self.vocab.functions.get(key).map(|w| w.en.clone()),
+            NameClass::Blackboard => self.vocab.blackboard.get(key).map(|w| w.en.clone()),
+            NameClass::Calligraphic => Some(self.phrase("calligraphic", &[("x", key)])),
+        };
+        found.unwrap_or_else(|| unknown_word(key))
+    }
+
+    fn shape(&self, dims: &[Phrase], d: usize) -> String {
+        let by = format!(" {} ", self.phrase("by", &[]));
+        self.says(dims, d).join(&by)
+    }
+
+    fn prime(&self, base: &Phrase, count: u8, d: usize) -> String {
+        let mut text = self.say(base, d);
+        for _ in 0..count {
+            text = self.phrase("prime", &[("x", &text)]);
+        }
+        text
+    }
+
+    fn power(&self, base: &Phrase, exponent: &Phrase, d: usize) -> String {
+        match exponent {
+            Phrase::Number(n) if n == "2" => self.one("square", base, d),
+            Phrase::Number(n) if n == "3" => self.one("cube", base, d),
+            _ => self.two("power", "x", base, "n", exponent, d),
+        }
+    }
+
+    fn sqrt(&self, index: Option<&Phrase>, body: &Phrase, d: usize) -> String {
+        match index {
+            None => self.one("sqrt", body, d),
+            Some(Phrase::Number(n)) if n == "3" => self.one("cube_root", body, d),
+            Some(n) => self.two("root", "x", body, "n", n, d),
+        }
+    }
+
+    /// "the product of A and B"; after an operation, "softmax of X, times V".
+    fn product(&self, factors: &[Phrase], d: usize) -> String {
+        let Some((first, rest)) = factors.split_first() else { return String::new() };
+        let operation = matches!(first, Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Div { .. });
+        if operation && !rest.is_empty() {
+            let rest = match rest {
+                [one] => self.say(one, d),
+                more => self.product(more, d),
+            };
+            return self.phrase("product_then", &[("first", &self.say(first, d)), ("x", &rest)]);
+        }
+        let list = self.and_list(self.says(factors, d));
+        self.phrase("product", &[("x", &list)])
+    }
+
+    fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> String {
+        if nested && rest.iter().all(|(op, _)| op == "+") {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let said = items.map(|p| self.say(p, d)).collect();
+            return self.phrase("sum_of", &[("x", &self.and_list(said))]);
+        }
+        if let (true, [(op, b)]) = (nested, rest) {
+            if op == "-" {
+                return self.two("difference", "a", first, "b", b, d);
+            }
+        }
+        let mut words = vec![self.say(first, d)];
+        for (op, operand) in rest {
+            words.push(
+                self.vocab
+                    .operators
+                    .get(op)
+                    .map_or_else(|| op.trim_start_matches('\\').to_string(), |w| w.en.clone()),
+            );
+            words.push(self.say(operand, d));
+        }
+        let text = words.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        if nested {
+            return self.phrase("group", &[("x", &text)]);
+        }
+        text
+    }
+
+    /// "softmax of X", "p theta of x given y", "softmax over j of …".
+    fn apply(&self, apply: &Apply, d: usize) -> String {
+        let f = self.say(&apply.func, d);
+        let x = self.and_list(self.says(&apply.args, d));
+        if let Some(given) = &apply.given {
+            let key = if apply.probability { "probability" } else { "given" };
+            return self.phrase(key, &[("given", &self.say(given, d)), ("x", &x), ("f", &f)]);
+        }
+        match &apply.over {
+            Some(over) => self.phrase("over", &[("over", &self.say(over, d)), ("x", &x), ("f", &f)]),
+            None => self.phrase("apply", &[("x", &x), ("f", &f)]),
+        }
+    }
+
+    /// A sum, product, integral, mean, or another large operator.
+    fn big_op(&self, big: &BigOp, d: usize) -> String {
+        let part = |p: &Option<Box<Phrase>>| p.as_deref().map(|p| self.say(p, d)).unwrap_or_default();
+        let (x, var, from, to) = (part(&big.body), part(&big.var), part(&big.from), part(&big.to));
+        let integral = big.op.contains("int");
+        let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
+        let over = if over.is_empty() && !integral { var.clone() } else { over };
+        let ranged = !from.is_empty() && !to.is_empty() && (!var.is_empty() || integral);
+        let suffix = if ranged {
+            ""
+        } else if over.is_empty() {
+            "_all"
+        } else {
+            "_over"
+        };
+        let n = part(&big.mean_of);
+        let op = self.op_word(&big.op);
+        let slots = [
+            ("x", x.as_str()),
+            ("var", &var),
+            ("from", &from),
+            ("to", &to),
+            ("over", &over),
+            ("n", &n),
+            ("op", &op),
+        ];
+        if big.mean_of.is_some() {
+            return self.phrase(&format!("mean{suffix}"), &slots);
+        }
+        if big.body.is_none() && suffix == "_all" {
+            return op;
+        }
+        match FAMILIES.iter().find(|f| big.op.contains(**f)) {
+            Some(family) => self.phrase(&format!("{family}{suffix}"), &slots),
+            None => {
+                let key = if ranged {
+                    "big_op_range"
+                } else if suffix == "_all" {
+                    "big_op_all"
+                } else {
+                    "big_op"
+                };
+                self.phrase(key, &slots)
+            }
+        }
+    }
+
+    fn op_word(&self, op: &str) -> String {
+        let from_functions = self.vocab.functions.get(op).map(|w| w.en.clone());
+        let from_big = self.vocab.big_operators.get(op).map(|w| w.en.clone());
+        from_functions.or(from_big).unwrap_or_else(|| op.to_string())
+    }
+
+    /// "A is B, which is C".
+    fn relation(&self, first: &Phrase, rest: &[(String, Phrase)], d: usize) -> String {
+        let again = self.phrase("again", &[]);
+        let mut sentences = Vec::new();
+        for (k, (relation, rhs)) in rest.iter().enumerate() {
+            let a = if k == 0 { self.say(first, d) } else { again.clone() };
+            let template = self.vocab.relations.get(relation).map_or_else(
+                || format!("{{a}} {} {{b}}", relation.trim_start_matches('\\')),
+                |w| w.en.clone(),
+            );
+            sentences.push(fill(&template, &[("a", &a), ("b", &self.say(rhs, d))]));
+        }
+        sentences.join(", ")
+    }
+
+    fn definition(&self, name: &Phrase, params: &[Phrase], body: &Phrase, d: usize) -> String {
+        let params = self.and_list(self.says(params, d));
+        self.phrase(
+            "definition",
+            &[("params", &params), ("name", &self.say(name, d)), ("body", &self.say(body, d))],
+        )
+    }
+
+    fn role(&self, role: &str, x: &Phrase, d: usize) -> String {
+        let word = self.vocab.roles.get(role).map(|w| w.en.clone()).unwrap_or_default();
+        self.phrase("role", &[("role", &word), ("x", &self.say(x, d))])
+    }
+
+    /// "Q is in …, K is in …, and V is in …".
+    fn statements(&self, items: &[Phrase], d: usize) -> String {
+        let mut said = self.says(items, d);
+        if said.len() >= 2 {
+            if let Some(last) = said.last_mut() {
+                *last = format!("and {last}");
+            }
+        }
+        said.join(", ")
+    }
+
+    fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> String {
+        let key = match fence {
+            Fence::Norm => "norm",
+            Fence::Abs => "abs",
+            Fence::Det => "det",
+            Fence::Floor => "floor",
+            Fence::Ceil => "ceil",
+            Fence::Set => "set",
+            Fence::Group => return self.say(body, d),
+        };
+        self.one(key, body, d)
+    }
+
+    fn real_space(&self, dims: &[Phrase], d: usize) -> String {
+        match dims {
+            [] => self.phrase("reals", &[]),
+            [n] => self.phrase("real_vectors", &[("n", &self.say(n, d))]),
+            more => self.phrase("real_matrices", &[("shape", &self.shape(more, d))]),
+        }
+    }
+
+    /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
+    fn over_text(&self, over: &Phrase, d: usize) -> String {
+        if let Phrase::Relation { first, rest } = over {
+            if let [(relation, rhs)] = rest.as_slice() {
+                let words = self.vocab.relations.get(relation);
+                if let Some(template) = words.and_then(|w| w.en_noun.as_ref()) {
+                    return fill(template, &[("a", &self.say(first, d)), ("b", &self.say(rhs, d))]);
+                }
+            }
+        }
+        self.say(over, d)
+    }
+
+    fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> String {
+        match over {
+            Some(over) => self.phrase(key, &[("over", &self.over_text(over, d)), ("x", &self.say(body, d))]),
+            None => self.one(&format!("{key}_all"), body, d),
+        }
+    }
+
+    fn derivative(&self, partial: bool, of: Option<&Phrase>, wrt: &Phrase, d: usize) -> String {
+        let key = if partial { "partial" } else { "derivative" };
+        match of {
+            Some(f) => self.two(key, "f", f, "x", wrt, d),
+            None => self.one(&format!("{key}_op"), wrt, d),
+        }
+    }
+
+    fn differential(&self, partial: bool, x: &Phrase, d: usize) -> String {
+        let sign = if partial {
+            self.vocab.symbols.get("partial").map_or("partial", |w| w.en.as_str())
+        } else {
+            "d"
+        };
+        format!("{sign} {}", self.say(x, d))
+    }
+
+    fn accent(&self, accent: &str, body: &Phrase, d: usize) -> String {
+        let x = self.say(body, d);
+        match self.vocab.accents.get(accent) {
+            Some(words) => fill(&words.en, &[("x", &x)]),
+            None => format!("{x} {accent}"),
+        }
+    }
+
+    /// "the set of x such that x is greater than 0".
+    fn set_builder(&self, x: &Phrase, cond: &Phrase, d: usize) -> String {
+        self.two("set_builder", "x", x, "cond", cond, d)
+    }
+
+    /// "x if x is greater than 0, 0 otherwise".
+    fn cases(&self, cases: &[(Phrase, Option<Phrase>)], d: usize) -> String {
+        let mut parts = Vec::new();
+        for (value, condition) in cases {
+            let x = self.say(value, d);
+            parts.push(match condition {
+                Some(condition) => self.phrase("case", &[("cond", &self.say(condition, d)), ("x", &x)]),
+                None => self.phrase("otherwise", &[("x", &x)]),
+            });
+        }
+        parts.join(", ")
+    }
+
+    fn matrix(&self, rows: &[Vec<Phrase>], d: usize) -> String {
+        let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+        let said: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(k, row)| {
+                let cells = self.says(row, d).join(", ");
+                self.phrase("matrix_row", &[("n", &(k + 1).to_string()), ("x", &cells)])
+            })
+            .collect();
+        let (r, c, x) = (rows.len().to_string(), cols.to_string(), said.join("; "));
+        self.phrase("matrix", &[("rows", &r), ("cols", &c), ("x", &x)])
+    }
+}
+
+fn sub_key(style: SubStyle) -> &'static str {
+    match style {
+        SubStyle::Index => "index",
+        SubStyle::Label => "label",
+        SubStyle::Joined => "joined",
+        SubStyle::Entry => "entry",
+        SubStyle::Before => "before",
+        SubStyle::After => "after",
+        SubStyle::UpTo => "up_to",
+    }
+}
+
+fn sign_key(sign: Sign) -> &'static str {
+    match sign {
+        Sign::Plus => "plus",
+        Sign::PlusMinus => "plus_minus",
+        Sign::MinusPlus => "minus_plus",
+        Sign::Not => "not",
+    }
+}
+
+/// A name the vocabulary does not know: an acronym spelled out (FFN → "F F N"), a camel-case
+/// word split and lower-cased (MultiHead → "multi head"), anything else as written.
+fn unknown_word(key: &str) -> String {
+    let acronym = key.len() <= 5 && key.len() > 1 && key.chars().all(|c| c.is_ascii_uppercase());
+    if acronym {
+        return key.chars().map(String::from).collect::<Vec<_>>().join(" ");
+    }
+    let mut out = String::with_capacity(key.len() + 4);
+    let mut previous_lower = false;
+    for c in key.chars() {
+        if c.is_ascii_uppercase() && previous_lower {
+            out.push(' ');
+        }
+        previous_lower = c.is_ascii_lowercase();
+        out.push(c);
+    }
+    if out.contains(' ') {
+        out.to_lowercase()
+    } else {
+        out
+    }
+}

@@ -1,0 +1,595 @@
+//! Korean readings: a [`Phrase`] put into Korean words and word order.
+//!
+//! Korean reads an operation as a clause that ends in a verb — "A를 B로 나눈 것" — and chains
+//! steps through the verb: "…나눈 것에 소프트맥스를 씌우고, 거기에 브이를 곱한 것". So a
+//! reading here is either a noun phrase or a clause whose verb stem is kept open ([`Ko`]), and
+//! the next step decides whether the verb becomes "나눈 것" (a noun), "나누고," or
+//! "나눈 다음,". Particles follow the final sound of the word they attach to
+//! ([`super::particles`]).
+
+use super::hangul;
+use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
+use super::template::fill;
+use super::vocab::{KoStyle, Template, Vocabulary};
+use crate::lang::Lang;
+
+/// Deeper phrases than this read as elided.
+const MAX_DEPTH: usize = 600;
+
+/// Large operators that sum, multiply or integrate (their templates are clauses).
+const FAMILIES: &[&str] = &["sum", "prod", "int"];
+
+/// The Korean reading of a whole formula, ending in a full stop when it is a sentence.
+pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
+    let reader = Reader { vocab };
+    let text = reader.noun(phrase, 0);
+    if phrase.is_sentence() && !text.is_empty() {
+        format!("{text}.")
+    } else {
+        text
+    }
+}
+
+/// A Korean reading in progress: a noun phrase, or a clause whose verb is still open.
+#[derive(Debug, Clone)]
+enum Ko {
+    /// "큐와 케이 전치의 곱".
+    Noun(String),
+    /// "큐를 디케이로 " + "나누": becomes "…나눈 것", "…나누고, …" or "…나눈 다음, …".
+    Clause { lead: String, stem: String },
+}
+
+impl Ko {
+    /// The reading as a noun phrase: a clause becomes "…한 것".
+    fn into_noun(self) -> String {
+        match self {
+            Ko::Noun(text) => text,
+            Ko::Clause { lead, stem } => format!("{lead}{} 것", hangul::adnominal_past(&stem)),
+        }
+    }
+}
+
+struct Reader<'a> {
+    vocab: &'a Vocabulary,
+}
+
+impl Reader<'_> {
+    fn noun(&self, phrase: &Phrase, depth: usize) -> String {
+        self.say(phrase, depth).into_noun()
+    }
+
+    fn nouns(&self, phrases: &[Phrase], depth: usize) -> Vec<String> {
+        phrases.iter().map(|p| self.noun(p, depth)).filter(|s| !s.is_empty()).collect()
+    }
+
+    /// A template filled with `slots`.
+    fn phrase(&self, key: &str, slots: &[(&str, &str)]) -> Ko {
+        match self.vocab.phrase(Lang::Ko, key) {
+            Some(Template::Text(text)) => Ko::Noun(fill(text, slots)),
+            Some(Template::Clause { lead, verb, .. }) => {
+                Ko::Clause { lead: fill(lead, slots), stem: fill(verb, slots) }
+            }
+            None => Ko::Noun(
+                slots.iter().map(|(_, v)| *v).filter(|v| !v.is_empty()).collect::<Vec<_>>().join(" "),
+            ),
+        }
+    }
+
+    /// A step that continues `previous`: "…나누고, 거기에 …" or "…나눈 다음, …".
+    fn then(&self, previous: Ko, key: &str, slots: &[(&str, &str)]) -> Ko {
+        let (Ko::Clause { lead, stem }, Some(Template::Clause { lead: next, verb, join })) =
+            (&previous, self.vocab.phrase(Lang::Ko, key))
+        else {
+            let before = previous.into_noun();
+            return Ko::Noun(format!("{before} {}", self.phrase(key, slots).into_noun()));
+        };
+        let link = match join.as_deref() {
+            Some("다음") => format!("{} 다음, ", hangul::adnominal_past(stem)),
+            _ => format!("{stem}고, "),
+        };
+        Ko::Clause { lead: format!("{lead}{link}{}", fill(next, slots)), stem: fill(verb, slots) }
+    }
+
+    /// "A, B와 C".
+    fn and_list(&self, items: Vec<String>) -> String {
+        let mut items = items;
+        let Some(last) = items.pop() else { return String::new() };
+        if items.is_empty() {
+            return last;
+        }
+        self.phrase("list_and", &[("a", &items.join(", ")), ("b", &last)]).into_noun()
+    }
+
+    fn say(&self, phrase: &Phrase, depth: usize) -> Ko {
+        if depth > MAX_DEPTH {
+            return self.phrase("elided", &[]);
+        }
+        let d = depth + 1;
+        match phrase {
+            Phrase::Name(name) => Ko::Noun(self.name(name)),
+            Phrase::Number(text) | Phrase::Text(text) => Ko::Noun(text.clone()),
+            Phrase::Empty => Ko::Noun(String::new()),
+            Phrase::Elided => self.phrase("elided", &[]),
+            Phrase::Dots => self.phrase("dots", &[]),
+            Phrase::Seq(parts) => Ko::Noun(self.nouns(parts, d).join(" ")),
+            Phrase::Shape(dims) => Ko::Noun(self.shape(dims, d)),
+            Phrase::Sub { base, sub, style } => self.sub(base, sub, *style, d),
+            Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Prime { base, count } => self.prime(base, *count, d),
+            Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
+            Phrase::Inverse { base, matrix } => {
+                self.one(if *matrix { "inverse" } else { "reciprocal" }, base, d)
+            }
+            Phrase::Power { base, exponent } => self.power(base, exponent, d),
+            Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
+            Phrase::Div { num, den } => self.divide(num, den, d),
+            Phrase::Fraction { num, den } => self.two("fraction", "num", num, "den", den, d),
+            Phrase::Product(factors) => self.product(factors, d),
+            Phrase::Scale { k, x } => self.two("scale", "k", k, "x", x, d),
+            Phrase::Dot(a, b) => self.two("dot_product", "a", a, "b", b, d),
+            Phrase::Ops { first, rest, nested } => self.ops(first, rest, *nested, d),
+            Phrase::Apply(apply) => self.apply(apply, d),
+            Phrase::BigOp(big) => self.big_op(big, d),
+            Phrase::Neg(x) => self.negate(x, d),
+            Phrase::Sign { sign, x } => self.sign(*sign, x, d),
+            Phrase::Relation { first, rest } => Ko::Noun(self.relation(first, rest, false, d)),
+            Phrase::Definition { name, params, body } => self.definition(name, params, body, d),
+            Phrase::Role { role, x } => self.role(role, x, d),
+            Phrase::Statements(items) => Ko::Noun(self.statements(items, d)),
+            Phrase::List(items) => Ko::Noun(self.nouns(items, d).join(", ")),
+            Phrase::Range { first, last } => self.range(first, last.as_deref(), d),
+            Phrase::Fence { fence, body } => self.fence(*fence, body, d),
+            Phrase::PNorm { p, body } => self.two("p_norm", "p", p, "x", body, d),
+            Phrase::SetBuilder { x, cond } => self.set_builder(x, cond, d),
+            Phrase::Mapping { f, from, to } => {
+                let (f, a, b) = (self.noun(f, d), self.noun(from, d), self.noun(to, d));
+                self.phrase("maps", &[("f", &f), ("a", &a), ("b", &b)])
+            }
+            Phrase::Inner(a, b) => self.two("inner", "a", a, "b", b, d),
+            Phrase::Interval(a, b) => self.two("interval", "a", a, "b", b, d),
+            Phrase::RealSpace(dims) => self.real_space(dims, d),
+            Phrase::Expectation { over, body } => self.with_over("expectation", over.as_deref(), body, d),
+            Phrase::Derivative { partial, of, wrt } => self.derivative(*partial, of.as_deref(), wrt, d),
+            Phrase::Differential { partial, x } => self.differential(*partial, x, d),
+            Phrase::Gradient { over, body } => self.with_over("gradient", over.as_deref(), body, d),
+            Phrase::Annotated { body, label, shape } => {
+                self.two(if *shape { "shaped" } else { "labelled" }, "x", body, "label", label, d)
+            }
+            Phrase::Accent { accent, body } => self.accent(accent, body, d),
+            Phrase::Cases(cases) => Ko::Noun(self.cases(cases, d)),
+            Phrase::Matrix(rows) => self.matrix(rows, d),
+            Phrase::Factorial(x) => self.one("factorial", x, d),
+            Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
+        }
+    }
+
+    /// A template with one phrase in slot `x`.
+    fn one(&self, key: &str, x: &Phrase, d: usize) -> Ko {
+        self.phrase(key, &[("x", &self.noun(x, d))])
+    }
+
+    /// A template with two phrases.
+    fn two(&self, key: &str, a: &str, pa: &Phrase, b: &str, pb: &Phrase, d: usize) -> Ko {
+        self.phrase(key, &[(a, &self.noun(pa, d)), (b, &self.noun(pb, d))])
+    }
+
+    /// A symbol or a name in Korean: 큐, 세타, 무한대, 소프트맥스.
+    fn name(&self, name: &Name) -> String {
+        let key = name.key.as_str();
+        let found = match name.class {
+            NameClass::Letter => self.vocab.letters.get(&key.to_lowercase()).cloned(),
+            NameClass::Greek => self.vocab.greek.get(key).map(|w| w.ko.clone()),
+            NameClass::Symbol => self.vocab.symbols.get(key).map(|w| w.ko.clone()),
+            NameClass::Word => self.vocab.functions.get(key).map(|w| w.ko.clone()),
+            NameClass::Blackboard => self.vocab.blackboard.get(key).map(|w| w.ko.clone()),
+            NameClass::Calligraphic => {
+                let letter = self.vocab.letters.get(&key.to_lowercase()).map_or(key, String::as_str);
+                Some(self.phrase("calligraphic", &[("x", letter)]).into_noun())
+            }
+        };
+        found.unwrap_or_else(|| self.unknown_word(key))
+    }
+
+    /// A name the vocabulary does not know: an acronym by its letters (FFN → 에프에프엔), a
+    /// word as written.
+    fn unknown_word(&self, key: &str) -> String {
+        let acronym = key.len() <= 5 && key.chars().all(|c| c.is_ascii_uppercase());
+        if acronym {
+            return key
+                .chars()
+                .map(|c| self.vocab.letters.get(&c.to_lowercase().to_string()).cloned().unwrap_or_default())
+                .collect();
+        }
+        key.to_string()
+    }
+
+    fn shape(&self, dims: &[Phrase], d: usize) -> String {
+        let by = format!(" {} ", self.phrase("by", &[]).into_noun());
+        self.nouns(dims, d).join(&by)
+    }
+
+    fn sub(&self, base: &Phrase, sub: &Phrase, style: SubStyle, d: usize) -> Ko {
+        let key = match style {
+            SubStyle::Index => "index",
+            SubStyle::Label => "label",
+            SubStyle::Joined => "joined",
+            SubStyle::Entry => "entry",
+            SubStyle::Before => "before",
+            SubStyle::After => "after",
+            SubStyle::UpTo => "up_to",
+        };
+        self.two(key, "x", base, "i", sub, d)
+    }
+
+    fn prime(&self, base: &Phrase, count: u8, d: usize) -> Ko {
+        let mut text = self.noun(base, d);
+        for _ in 0..count {
+            text = self.phrase("prime", &[("x", &text)]).into_noun();
+        }
+        Ko::Noun(text)
+    }
+
+    fn power(&self, base: &Phrase, exponent: &Phrase, d: usize) -> Ko {
+        match exponent {
+            Phrase::Number(n) if n == "2" => self.one("square", base, d),
+            Phrase::Number(n) if n == "3" => self.one("cube", base, d),
+            _ => self.two("power", "x", base, "n", exponent, d),
+        }
+    }
+
+    fn sqrt(&self, index: Option<&Phrase>, body: &Phrase, d: usize) -> Ko {
+        match index {
+            None => self.one("sqrt", body, d),
+            Some(Phrase::Number(n)) if n == "3" => self.one("cube_root", body, d),
+            Some(n) => self.two("root", "x", body, "n", n, d),
+        }
+    }
+
+    /// "A를 B로 나눈 것"; after a clause, "…하고, B로 나눈 것".
+    fn divide(&self, num: &Phrase, den: &Phrase, d: usize) -> Ko {
+        let den = self.noun(den, d);
+        match self.say(num, d) {
+            clause @ Ko::Clause { .. } => self.then(clause, "divide_then", &[("den", &den)]),
+            Ko::Noun(num) => self.phrase("divide", &[("num", &num), ("den", &den)]),
+        }
+    }
+
+    /// "A와 B의 곱"; after a clause, "…씌우고, 거기에 B를 곱한 것".
+    fn product(&self, factors: &[Phrase], d: usize) -> Ko {
+        let Some((first, rest)) = factors.split_first() else { return Ko::Noun(String::new()) };
+        if let clause @ Ko::Clause { .. } = self.say(first, d) {
+            if !rest.is_empty() {
+                let rest = match rest {
+                    [one] => self.noun(one, d),
+                    more => self.product(more, d).into_noun(),
+                };
+                return self.then(clause, "product_then", &[("x", &rest)]);
+            }
+            return clause;
+        }
+        let list = self.and_list(self.nouns(factors, d));
+        self.phrase("product", &[("x", &list)])
+    }
+
+    /// Operator words (`a 더하기 b`); inside brackets, "A와 B의 합" or "A에서 B를 뺀 것".
+    fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> Ko {
+        if nested && rest.iter().all(|(op, _)| op == "+") {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let nouns = items.map(|p| self.noun(p, d)).collect();
+            return self.phrase("sum_of", &[("x", &self.and_list(nouns))]);
+        }
+        if let (true, [(op, b)]) = (nested, rest) {
+            if op == "-" {
+                return self.two("difference", "a", first, "b", b, d);
+            }
+        }
+        let mut words = vec![self.noun(first, d)];
+        for (op, operand) in rest {
+            words.push(
+                self.vocab
+                    .operators
+                    .get(op)
+                    .map_or_else(|| op.trim_start_matches('\\').to_string(), |w| w.ko.clone()),
+            );
+            words.push(self.noun(operand, d));
+        }
+        let text = words.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        if nested {
+            return self.phrase("group", &[("x", &text)]);
+        }
+        Ko::Noun(text)
+    }
+
+    /// A function applied, in the style the vocabulary gives it.
+    fn apply(&self, apply: &Apply, d: usize) -> Ko {
+        let f = self.noun(&apply.func, d);
+        let atomic = apply.args.len() > 1 && apply.args.iter().all(Phrase::is_atomic);
+        let x = if atomic {
+            self.and_list(self.nouns(&apply.args, d))
+        } else {
+            self.nouns(&apply.args, d).join(", ")
+        };
+        let entry = apply.key.as_ref().and_then(|k| self.vocab.functions.get(k));
+        let said = if let Some(given) = &apply.given {
+            let key = if apply.probability { "probability" } else { "given" };
+            self.phrase(key, &[("given", &self.noun(given, d)), ("x", &x), ("f", &f)])
+        } else if apply.probability && apply.args.len() == 1 {
+            self.phrase("probability_plain", &[("x", &x), ("f", &f)])
+        } else if let Some(verb) = entry.and_then(|e| e.ko_verb.as_deref()) {
+            self.phrase("apply_verb", &[("x", &x), ("f", verb)])
+        } else {
+            let key = match entry.map(|e| e.ko_style).unwrap_or_default() {
+                KoStyle::Of => "apply_of",
+                KoStyle::Prefix => "apply_short",
+                KoStyle::Apply if apply.args.len() > 1 && apply.args.iter().all(Phrase::is_atomic) => {
+                    "apply_of"
+                }
+                KoStyle::Apply if apply.args.len() > 1 => "apply_many",
+                KoStyle::Apply if apply.args.iter().all(Phrase::is_atomic) => "apply_short",
+                KoStyle::Apply => "apply",
+            };
+            self.phrase(key, &[("x", &x), ("f", &f)])
+        };
+        match &apply.over {
+            Some(over) => self.over(said, &self.noun(over, d)),
+            None => said,
+        }
+    }
+
+    /// "제이에 대해 …" before a reading.
+    fn over(&self, said: Ko, over: &str) -> Ko {
+        match said {
+            Ko::Noun(x) => self.phrase("over", &[("over", over), ("x", &x)]),
+            Ko::Clause { lead, stem } => Ko::Clause {
+                lead: self.phrase("over", &[("over", over), ("x", &lead)]).into_noun() + " ",
+                stem,
+            },
+        }
+    }
+
+    /// A sum, product, integral, mean, or another large operator (max, argmax, ⋃).
+    fn big_op(&self, big: &BigOp, d: usize) -> Ko {
+        let part = |p: &Option<Box<Phrase>>| p.as_deref().map(|p| self.noun(p, d)).unwrap_or_default();
+        let (x, var, from, to) = (part(&big.body), part(&big.var), part(&big.from), part(&big.to));
+        let integral = big.op.contains("int");
+        let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
+        let over = if over.is_empty() && !integral { var.clone() } else { over };
+        let ranged = !from.is_empty() && !to.is_empty() && (!var.is_empty() || integral);
+        let suffix = if ranged {
+            ""
+        } else if over.is_empty() {
+            "_all"
+        } else {
+            "_over"
+        };
+        let n = part(&big.mean_of);
+        let slots =
+            [("x", x.as_str()), ("var", &var), ("from", &from), ("to", &to), ("over", &over), ("n", &n)];
+        if big.mean_of.is_some() {
+            return self.phrase(&format!("mean{suffix}"), &slots);
+        }
+        let family = FAMILIES.iter().find(|f| big.op.contains(**f));
+        if big.body.is_none() && suffix == "_all" {
+            return Ko::Noun(self.op_word(&big.op));
+        }
+        match family {
+            Some(family) => self.phrase(&format!("{family}{suffix}"), &slots),
+            None => {
+                let op = self.op_word(&big.op);
+                let key = if ranged {
+                    "big_op_range"
+                } else if suffix == "_all" {
+                    "big_op_all"
+                } else {
+                    "big_op"
+                };
+                self.phrase(
+                    key,
+                    &[("x", &x), ("var", &var), ("from", &from), ("to", &to), ("over", &over), ("op", &op)],
+                )
+            }
+        }
+    }
+
+    fn op_word(&self, op: &str) -> String {
+        let from_functions = self.vocab.functions.get(op).map(|w| w.ko.clone());
+        let from_big = self.vocab.big_operators.get(op).map(|w| w.ko.clone());
+        from_functions.or(from_big).unwrap_or_else(|| op.to_string())
+    }
+
+    /// "마이너스 엑스", "X에 마이너스를 붙인 것", or after a clause "…한 다음, 마이너스를 붙인 것".
+    fn negate(&self, x: &Phrase, d: usize) -> Ko {
+        match self.say(x, d) {
+            clause @ Ko::Clause { .. } => self.then(clause, "negate_then", &[]),
+            Ko::Noun(text) if x.is_atomic() => self.phrase("minus", &[("x", &text)]),
+            Ko::Noun(text) => self.phrase("negate", &[("x", &text)]),
+        }
+    }
+
+    fn sign(&self, sign: Sign, x: &Phrase, d: usize) -> Ko {
+        let key = match sign {
+            Sign::Plus => "plus",
+            Sign::PlusMinus => "plus_minus",
+            Sign::MinusPlus => "minus_plus",
+            Sign::Not => "not",
+        };
+        self.one(key, x, d)
+    }
+
+    /// Relations in a row: "A는 B이고, 이것은 C와 같다". A `subordinate` relation takes the
+    /// subject particle 이/가 (for "…일 때").
+    fn relation(&self, first: &Phrase, rest: &[(String, Phrase)], subordinate: bool, d: usize) -> String {
+        let again = self.phrase("again", &[]).into_noun();
+        let mut sentences = Vec::new();
+        for (k, (relation, rhs)) in rest.iter().enumerate() {
+            let a = if k == 0 { self.noun(first, d) } else { again.clone() };
+            let b = self.noun(rhs, d);
+            let mut template = self.vocab.relations.get(relation).map_or_else(
+                || format!("{{a}} {} {{b}}", relation.trim_start_matches('\\')),
+                |w| w.ko.clone(),
+            );
+            if k > 0 {
+                template = template.replace("{,}", "");
+            }
+            let template = if subordinate {
+                template.replace("{a:은}", "{a:이}").replace("{a:는}", "{a:이}")
+            } else {
+                template
+            };
+            sentences.push(fill(&template, &[("a", &a), ("b", &b)]));
+        }
+        join_sentences(sentences)
+    }
+
+    fn definition(&self, name: &Phrase, params: &[Phrase], body: &Phrase, d: usize) -> Ko {
+        let params = self.nouns(params, d).join(", ");
+        let slots =
+            [("params", params.as_str()), ("name", &self.noun(name, d)), ("body", &self.noun(body, d))];
+        self.phrase("definition", &slots)
+    }
+
+    fn role(&self, role: &str, x: &Phrase, d: usize) -> Ko {
+        let word = self.vocab.roles.get(role).map(|w| w.ko.clone()).unwrap_or_default();
+        self.phrase("role", &[("role", &word), ("x", &self.noun(x, d))])
+    }
+
+    fn statements(&self, items: &[Phrase], d: usize) -> String {
+        let said: Vec<(String, bool)> = items.iter().map(|p| (self.noun(p, d), p.is_sentence())).collect();
+        let count = said.len();
+        let parts = said.into_iter().enumerate().map(|(k, (text, sentence))| {
+            if sentence && k + 1 < count {
+                hangul::connective(&text)
+            } else {
+                text
+            }
+        });
+        parts.collect::<Vec<_>>().join(", ")
+    }
+
+    fn range(&self, first: &Phrase, last: Option<&Phrase>, d: usize) -> Ko {
+        match last {
+            Some(last) => self.two("range", "a", first, "b", last, d),
+            None => self.one("etc", first, d),
+        }
+    }
+
+    fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> Ko {
+        let key = match fence {
+            Fence::Norm => "norm",
+            Fence::Abs => "abs",
+            Fence::Det => "det",
+            Fence::Floor => "floor",
+            Fence::Ceil => "ceil",
+            Fence::Set => "set",
+            Fence::Group => return self.say(body, d),
+        };
+        self.one(key, body, d)
+    }
+
+    fn real_space(&self, dims: &[Phrase], d: usize) -> Ko {
+        match dims {
+            [] => self.phrase("reals", &[]),
+            [n] => self.phrase("real_vectors", &[("n", &self.noun(n, d))]),
+            more => self.phrase("real_matrices", &[("shape", &self.shape(more, d))]),
+        }
+    }
+
+    /// A template with an optional `over` slot: "{over}에 대한 {x}의 …" or "{x}의 …".
+    /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
+    fn over_text(&self, over: &Phrase, d: usize) -> String {
+        if let Phrase::Relation { first, rest } = over {
+            if let [(relation, rhs)] = rest.as_slice() {
+                let words = self.vocab.relations.get(relation);
+                if let Some(template) = words.and_then(|w| w.ko_noun.as_ref()) {
+                    return fill(template, &[("a", &self.noun(first, d)), ("b", &self.noun(rhs, d))]);
+                }
+            }
+        }
+        self.noun(over, d)
+    }
+
+    fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> Ko {
+        match over {
+            Some(over) => self.phrase(key, &[("over", &self.over_text(over, d)), ("x", &self.noun(body, d))]),
+            None => self.one(&format!("{key}_all"), body, d),
+        }
+    }
+
+    fn derivative(&self, partial: bool, of: Option<&Phrase>, wrt: &Phrase, d: usize) -> Ko {
+        let key = if partial { "partial" } else { "derivative" };
+        match of {
+            Some(f) => self.two(key, "f", f, "x", wrt, d),
+            None => self.one(&format!("{key}_op"), wrt, d),
+        }
+    }
+
+    fn differential(&self, partial: bool, x: &Phrase, d: usize) -> Ko {
+        let sign = if partial {
+            self.vocab.symbols.get("partial").map(|w| w.ko.clone())
+        } else {
+            self.vocab.letters.get("d").cloned()
+        };
+        Ko::Noun(format!("{} {}", sign.unwrap_or_default(), self.noun(x, d)).trim().to_string())
+    }
+
+    fn accent(&self, accent: &str, body: &Phrase, d: usize) -> Ko {
+        let x = self.noun(body, d);
+        match self.vocab.accents.get(accent) {
+            Some(words) => Ko::Noun(fill(&words.ko, &[("x", &x)])),
+            None => Ko::Noun(format!("{x} {accent}")),
+        }
+    }
+
+    /// "엑스가 0보다 클 때의 엑스들의 집합".
+    fn set_builder(&self, x: &Phrase, cond: &Phrase, d: usize) -> Ko {
+        let when = self.when(cond, d);
+        self.phrase("set_builder", &[("cond", &when), ("x", &self.noun(x, d))])
+    }
+
+    /// A condition as a "when" clause: "엑스가 0보다 클 때".
+    fn when(&self, cond: &Phrase, d: usize) -> String {
+        match cond {
+            Phrase::Relation { first, rest } => hangul::when_clause(&self.relation(first, rest, true, d)),
+            other => hangul::when_clause(&format!("{}이다", self.noun(other, d))),
+        }
+    }
+
+    /// "엑스가 0보다 클 때는 엑스, 그 밖에는 0".
+    fn cases(&self, cases: &[(Phrase, Option<Phrase>)], d: usize) -> String {
+        let mut parts = Vec::new();
+        for (value, condition) in cases {
+            let x = self.noun(value, d);
+            let said = match condition {
+                Some(condition) => self.phrase("case", &[("cond", &self.when(condition, d)), ("x", &x)]),
+                None => self.phrase("otherwise", &[("x", &x)]),
+            };
+            parts.push(said.into_noun());
+        }
+        parts.join(", ")
+    }
+
+    fn matrix(&self, rows: &[Vec<Phrase>], d: usize) -> Ko {
+        let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+        let said: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(k, row)| {
+                let cells = self.nouns(row, d).join(", ");
+                self.phrase("matrix_row", &[("n", &(k + 1).to_string()), ("x", &cells)]).into_noun()
+            })
+            .collect();
+        let slots = [("rows", rows.len().to_string()), ("cols", cols.to_string()), ("x", said.join("; "))];
+        let slots: Vec<(&str, &str)> = slots.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        self.phrase("matrix", &slots)
+    }
+}
+
+/// Sentences in a row: every one but the last in its connective form.
+fn join_sentences(sentences: Vec<String>) -> String {
+    let count = sentences.len();
+    let parts = sentences
+        .into_iter()
+        .enumerate()
+        .map(|(k, s)| if k + 1 < count { hangul::connective(&s) } else { s });
+    parts.collect::<Vec<_>>().join(", ")
+}

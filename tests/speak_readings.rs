@@ -1,0 +1,198 @@
+//! Readings that must hold whatever the exact wording: the seed's attention line, the
+//! cross-entropy loss, names read as words, `\mid` read as "given", and particles.
+
+use eqmap::speak::read_formula;
+use eqmap::Lang;
+
+fn ko(source: &str) -> String {
+    read_formula(source, Lang::Ko).unwrap_or_else(|e| panic!("{source}: {}", e.message(Lang::En)))
+}
+
+fn en(source: &str) -> String {
+    read_formula(source, Lang::En).unwrap_or_else(|e| panic!("{source}: {}", e.message(Lang::En)))
+}
+
+const ATTENTION: &str =
+    r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V";
+const CROSS_ENTROPY: &str = r"L = -\frac{1}{N}\sum_{i=1}^{N} \log p_\theta(x_i \mid x_{<i})";
+
+#[test]
+fn the_attention_line_reads_as_the_seed_reads_it() {
+    let reading = ko(ATTENTION);
+    assert!(reading.contains("큐, 케이, 브이를 받는 어텐션은"), "{reading}");
+    assert!(reading.contains("디케이의 제곱근으로 나눈"), "{reading}");
+    assert!(reading.contains("큐와 케이 전치의 곱"), "{reading}");
+    assert!(reading.contains("소프트맥스를 씌우고, 거기에 브이를 곱한 것이다."), "{reading}");
+}
+
+#[test]
+fn the_attention_line_in_english() {
+    let reading = en(ATTENTION);
+    assert!(reading.starts_with("Attention of Q, K and V is softmax of"), "{reading}");
+    assert!(reading.contains("the square root of d k"), "{reading}");
+    assert!(reading.contains("K transpose"), "{reading}");
+    assert!(reading.ends_with(", times V."), "{reading}");
+}
+
+#[test]
+fn the_cross_entropy_loss_follows_the_seed_in_our_words() {
+    let reading = ko(CROSS_ENTROPY);
+    assert!(reading.starts_with("손실 엘은, "), "{reading}");
+    for part in
+        ["아이가 1부터 엔까지", "로그를 씌운 것을 모두 더하고", "엔으로 나눈 다음, 마이너스를 붙인 것이다."]
+    {
+        assert!(reading.contains(part), "{part} not in {reading}");
+    }
+    let reading = en(CROSS_ENTROPY);
+    assert!(
+        reading.starts_with("The loss L is minus the mean over i from 1 to N of the log of"),
+        "{reading}"
+    );
+    assert!(reading.contains("p theta of x sub i given"), "{reading}");
+}
+
+#[test]
+fn names_are_words_not_letters() {
+    assert_eq!(en(r"\mathrm{softmax}(z)"), "softmax of z");
+    assert_eq!(ko(r"\mathrm{softmax}(z)"), "소프트맥스 제트");
+    assert_eq!(en(r"\operatorname{softmax}(x)"), "softmax of x");
+    let unknown = en(r"\mathrm{logsumexp}(x)");
+    assert_eq!(unknown, "logsumexp of x");
+    assert!(!en(r"\text{score}(i, j)").contains("s c"), "a word is never spelled out");
+    assert_eq!(en(r"\mathrm{FFN}"), "feed-forward network");
+    assert_eq!(en(r"\mathrm{GNN}"), "G N N", "an unknown acronym is spelled by its letters");
+}
+
+#[test]
+fn mid_reads_as_given() {
+    assert_eq!(en(r"p(x \mid y)"), "p of x given y");
+    assert_eq!(ko(r"p(x \mid y)"), "와이를 조건으로 한 엑스의 확률 피");
+    assert!(!en(r"p(x \mid y)").contains("divides"));
+}
+
+#[test]
+fn korean_particles_follow_the_sound_of_the_names() {
+    // 엘 ends in ㄹ: 엘은, 엘로; 엔 in ㄴ: 엔으로; 큐 in a vowel: 큐는.
+    assert_eq!(ko("L = 1"), "손실 엘은 1이다.");
+    assert_eq!(ko("x / l"), "엑스를 엘로 나눈 것");
+    assert_eq!(ko("x / n"), "엑스를 엔으로 나눈 것");
+    assert_eq!(ko("Q = K"), "큐는 케이이다.");
+    assert_eq!(ko("M = 0"), "엠은 0이다.");
+    assert_eq!(ko(r"R \in \mathbb{R}"), "알은 실수 전체에 속한다.");
+}
+
+#[test]
+fn structures_read_as_a_teacher_reads_them() {
+    let cases = [
+        (r"\frac{a}{b}", "에이를 비로 나눈 것", "a divided by b"),
+        (r"AB", "에이와 비의 곱", "the product of A and B"),
+        (r"K^\top", "케이 전치", "K transpose"),
+        (r"\sqrt{d_k}", "디케이의 제곱근", "the square root of d k"),
+        (r"\|x\|", "엑스의 노름", "the norm of x"),
+        (
+            r"\sum_{i=1}^{N} x_i",
+            "아이가 1부터 엔까지 변할 때 엑스 아이를 모두 더한 것",
+            "the sum over i from 1 to N of x sub i",
+        ),
+        (r"-\infty", "마이너스 무한대", "minus infinity"),
+        (r"e^{-\infty} = 0", "이의 마이너스 무한대 제곱은 0이다.", "e to the minus infinity is 0."),
+        (
+            r"\partial L / \partial Q",
+            "엘을 큐로 편미분한 것",
+            "the partial derivative of L with respect to Q",
+        ),
+        (r"\mathbb{R}^{n \times d_k}", "엔 곱하기 디케이 실수 행렬 공간", "the real n by d k matrices"),
+        (r"x \in S", "엑스는 에스에 속한다.", "x is in S."),
+        (r"O(n^2)", "빅오 엔의 제곱", "big O of n squared"),
+    ];
+    for (source, korean, english) in cases {
+        assert_eq!(ko(source), korean, "{source}");
+        assert_eq!(en(source), english, "{source}");
+    }
+}
+
+#[test]
+fn deep_formulas_read_without_overflowing() {
+    let deep = format!("{}x{}", r"\sqrt{".repeat(60), "}".repeat(60));
+    assert!(ko(&deep).contains("제곱근"));
+    let long = vec![r"\log"; 5000].join(" ") + " x";
+    assert!(!en(&long).is_empty());
+    let sums = vec![r"\sum_i"; 5000].join(" ") + " x_i";
+    assert!(!ko(&sums).is_empty());
+}
+
+#[test]
+fn formulas_beyond_the_seeds() {
+    let cases = [
+        (r"W^O", "더블유 오", "W super O"),
+        (r"p_{data}", "피 데이터", "p data"),
+        (r"d_{model}", "디모델", "d model"),
+        (r"x^*", "엑스 스타", "x star"),
+        (r"x_1 + \dots + x_n", "엑스 1부터 엑스 엔까지의 합", "the sum of x sub 1 through x sub n"),
+        (r"a_1, a_2, \dots", "에이 1, 에이 2 등", "a sub 1, a sub 2, and so on"),
+        (
+            r"\frac{1}{1 + e^{-x}}",
+            "1을 1과 이의 마이너스 엑스 제곱의 합으로 나눈 것",
+            "1 divided by the sum of 1 and e to the minus x",
+        ),
+        (r"D_{\mathrm{KL}}(q \| p)", "큐와 피의 케이엘 발산", "K L divergence of q and p"),
+        (
+            r"\mathbb{E}_{x \sim p}[x]",
+            "피 분포를 따르는 엑스에 대한 엑스의 기댓값",
+            "the expectation over x drawn from p of x",
+        ),
+        (
+            r"\{x \mid x > 0\}",
+            "엑스가 0보다 클 때의 엑스들의 집합",
+            "the set of x such that x is greater than 0",
+        ),
+        (r"f: X \to Y", "에프는 엑스에서 와이로 가는 함수이다.", "f is a function from X to Y."),
+        (
+            r"\int_0^1 x^2 \, dx",
+            "엑스의 제곱을 0부터 1까지 엑스에 대해 적분한 것",
+            "the integral from 0 to 1 of x squared with respect to x",
+        ),
+        (r"\arg\max_\theta p(x)", "세타에 대한 엑스의 확률 피의 아그맥스", "the argmax over theta of p of x"),
+        (r"2\pi r", "2 파이 알", "2 pi r"),
+        (
+            r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}",
+            "2행 2열 행렬: 1행 에이, 비; 2행 씨, 디",
+            "the 2 by 2 matrix with rows a, b; c, d",
+        ),
+    ];
+    for (source, korean, english) in cases {
+        assert_eq!(ko(source), korean, "{source}");
+        assert_eq!(en(source), english, "{source}");
+    }
+    let cases_env = r"f(x) = \begin{cases} x & \text{if } x > 0 \\ 0 & \text{otherwise} \end{cases}";
+    assert_eq!(ko(cases_env), "엑스를 받는 에프는, 엑스가 0보다 클 때는 엑스, 그 밖에는 0이다.");
+    assert_eq!(en(cases_env), "f of x is x if x is greater than 0, 0 otherwise.");
+}
+
+#[test]
+fn trees_deeper_than_the_limit_read_as_elided() {
+    use eqmap::syntax::ast::{Delim, Node, NodeKind, Span};
+    let mut node = Node::new(
+        NodeKind::Symbol { name: "x".into(), font: eqmap::syntax::ast::Font::Normal },
+        Span::default(),
+    );
+    for _ in 0..2000 {
+        let kind = NodeKind::Fenced {
+            open: Delim::DoubleBar,
+            close: Some(Delim::DoubleBar),
+            sized: false,
+            body: node.boxed(),
+        };
+        node = Node::new(kind, Span::default());
+    }
+    let table = eqmap::meaning::SymbolTable::new();
+    let reading = eqmap::speak::read(&node, "", &table, Lang::En);
+    assert!(reading.starts_with("the norm of the norm of"), "{}", &reading[..60.min(reading.len())]);
+    assert!(reading.contains("(and so on)"));
+    let reading = eqmap::speak::read(&node, "", &table, Lang::Ko);
+    assert!(reading.contains("(생략)"));
+    // Dropping a tree this deep recurses too: unwind it by hand.
+    while let NodeKind::Fenced { body, .. } = node.kind {
+        node = *body;
+    }
+}
