@@ -6,7 +6,7 @@
 
 use crate::lang::Lang;
 use crate::syntax::ast::Span;
-use crate::syntax::error::{ParseError, Warning};
+use crate::syntax::error::{is_invisible, ParseError, Warning};
 use unicode_width::UnicodeWidthChar;
 
 /// One labelled place in the source.
@@ -51,6 +51,8 @@ pub fn render(
     primary: &Label,
     secondary: Option<&Label>,
 ) -> String {
+    let (source, primary, secondary) = visible_source(source, primary, secondary);
+    let (source, primary, secondary) = (source.as_str(), &primary, secondary.as_ref());
     let mut out = format!("{severity}: {message}\n");
     let (line_no, line_start, line) = line_of(source, primary.span.start);
     let same_line = |s: &&Label| line_of(source, s.span.start).0 == line_no;
@@ -75,6 +77,42 @@ pub fn render(
     }
     push_marks(&mut out, &shown, &marks);
     out
+}
+
+/// The source as shown: each invisible character (a NUL, an escape, a zero-width space) is
+/// replaced by `�`, so that it neither reaches the terminal nor shifts the caret; the labels'
+/// spans are moved to match.
+fn visible_source(
+    source: &str,
+    primary: &Label,
+    secondary: Option<&Label>,
+) -> (String, Label, Option<Label>) {
+    let replaced = |c: char| c != '\n' && c != '\t' && is_invisible(c);
+    if !source.chars().any(replaced) {
+        return (source.to_string(), primary.clone(), secondary.cloned());
+    }
+    let mut shown = String::with_capacity(source.len());
+    // (offset in the source just past a replaced character, bytes added up to there)
+    let mut added: Vec<(usize, isize)> = Vec::new();
+    let mut total: isize = 0;
+    for (at, c) in source.char_indices() {
+        if replaced(c) {
+            shown.push('\u{FFFD}');
+            total += '\u{FFFD}'.len_utf8() as isize - c.len_utf8() as isize;
+            added.push((at + c.len_utf8(), total));
+        } else {
+            shown.push(c);
+        }
+    }
+    let map = |offset: usize| {
+        let extra = added.iter().take_while(|(end, _)| *end <= offset).last().map_or(0, |(_, n)| *n);
+        offset.saturating_add_signed(extra)
+    };
+    let moved = |label: &Label| Label {
+        span: Span::new(map(label.span.start), map(label.span.end)),
+        text: label.text.clone(),
+    };
+    (shown, moved(primary), secondary.map(moved))
 }
 
 /// Characters of context kept on each side of the marks in a long line.

@@ -207,11 +207,35 @@ impl Warning {
                 format!("unknown command `{name}`: kept as an unknown symbol, the rest is still read")
             }
             (WarningKind::UnknownCharacter { character }, Lang::Ko) => {
-                format!("모르는 문자 `{character}`: 알 수 없는 기호로 둡니다")
+                format!("모르는 문자 {}: 알 수 없는 기호로 둡니다", shown(character))
             }
             (WarningKind::UnknownCharacter { character }, Lang::En) => {
-                format!("unknown character `{character}`: kept as an unknown symbol")
+                format!("unknown character {}: kept as an unknown symbol", shown(character))
             }
         }
+    }
+}
+
+/// Whether `c` shows nothing on a terminal (or moves the cursor): control characters, and
+/// the zero-width and direction marks that PDFs paste. A message names such a character by
+/// its code point rather than printing it.
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// `text` with every invisible character written as `U+XXXX`.
+pub fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| if is_invisible(c) { format!("U+{:04X}", u32::from(c)) } else { c.to_string() })
+        .collect()
+}
+
+/// A character for a message: in backticks, or by its code point when it is invisible.
+fn shown(text: &str) -> String {
+    if text.chars().any(is_invisible) {
+        visible(text)
+    } else {
+        format!("`{text}`")
     }
 }

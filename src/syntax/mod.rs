@@ -108,7 +108,9 @@ fn token_at(source: &str, at: usize) -> (String, Span) {
     };
     let end = (at + len).min(source.len());
     let text = source.get(at..end).unwrap_or("");
-    (format!("`{text}`"), Span::new(at, end))
+    let shown =
+        if text.chars().any(error::is_invisible) { error::visible(text) } else { format!("`{text}`") };
+    (shown, Span::new(at, end))
 }
 
 /// The words for what a grammar rule stands for, as shown in "expected …".
