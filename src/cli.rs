@@ -148,7 +148,7 @@ pub struct Common {
     /// Longest formula accepted, in bytes.
     #[arg(long, default_value_t = 100_000)]
     pub max_bytes: usize,
-    /// Deepest nesting accepted.
+    /// Deepest nesting accepted (at most 1000).
     #[arg(long, default_value_t = 256)]
     pub max_depth: usize,
 }

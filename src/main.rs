@@ -16,8 +16,26 @@ use eqmap::{Lang, Limits};
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
+/// Stack of the thread that does the work: the layers after the parser walk trees recursively,
+/// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
+/// in a debug build too. Only the pages used are committed.
+const WORK_STACK_BYTES: usize = 64 * 1024 * 1024;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let worker =
+        std::thread::Builder::new().name("eqmap".into()).stack_size(WORK_STACK_BYTES).spawn(move || run(cli));
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(error) => {
+            eprintln!("eqmap: cannot start: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Parse(args)) => run_parse(args),
         Some(Command::Map(args)) => run_map(args),

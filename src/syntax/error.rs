@@ -97,6 +97,12 @@ impl ParseError {
             (TooLong { bytes, limit }, Lang::En) => {
                 format!("formula too long: {bytes} bytes (limit {limit}; raise it with --max-bytes)")
             }
+            (TooDeep { limit }, Lang::Ko) if *limit >= super::Limits::MAX_DEPTH_CEILING => {
+                format!("중첩이 너무 깊습니다 (한도 {limit}단계, eqmap이 허용하는 최대)")
+            }
+            (TooDeep { limit }, Lang::En) if *limit >= super::Limits::MAX_DEPTH_CEILING => {
+                format!("maximum nesting depth exceeded ({limit} levels, the most eqmap allows)")
+            }
             (TooDeep { limit }, Lang::Ko) => {
                 format!("중첩이 너무 깊습니다 (한도 {limit}단계, --max-depth로 늘릴 수 있음)")
             }

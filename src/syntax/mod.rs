@@ -39,6 +39,14 @@ pub struct Limits {
     pub max_scripts: usize,
 }
 
+impl Limits {
+    /// The deepest nesting any caller may ask for: every layer after the parser (meaning,
+    /// annotation, reading, evaluation) walks the tree recursively, and 1,000 levels stay well
+    /// inside the 8 MiB stack of a main thread. [`parse_with`] applies this ceiling to larger
+    /// `max_depth` values.
+    pub const MAX_DEPTH_CEILING: usize = 1_000;
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits { max_bytes: 100_000, max_depth: 256, max_signs: 64, max_scripts: 32 }
@@ -60,7 +68,11 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 }
 
 /// Parses `source` with `limits`.
+///
+/// A `max_depth` above [`Limits::MAX_DEPTH_CEILING`] is lowered to the ceiling: deeper trees
+/// would overflow the stack of the layers that walk them.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
+    let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
     prescan::prescan(source, limits)?;
     let mut pairs = LatexParser::parse(Rule::formula, source).map_err(|e| from_pest(source, &e))?;
     let builder = build::Builder::new(source, limits);
