@@ -133,8 +133,8 @@ pub(crate) fn screen_style() -> map_report::Style {
 }
 
 /// Maps one formula, or prints its parse error and returns the exit code.
-fn map_one(source: &str, knowledge: &Knowledge, lang: Lang) -> Result<SlotMap, ExitCode> {
-    match eqmap::slotmap::map_source(source, knowledge, lang) {
+fn map_one(source: &str, knowledge: &Knowledge, lang: Lang, limits: &Limits) -> Result<SlotMap, ExitCode> {
+    match eqmap::slotmap::map_source_with(source, knowledge, lang, limits) {
         Ok(map) => {
             for warning in &map.warnings {
                 eprint!("{}", diagnostic::render_warning(source, warning, lang));
@@ -158,7 +158,7 @@ fn run_map(args: MapArgs) -> io::Result<ExitCode> {
         }
     };
     let source = formula_or_default(args.formula)?;
-    let map = match map_one(&source, &knowledge, lang) {
+    let map = match map_one(&source, &knowledge, lang, &limits(&args.common)) {
         Ok(map) => map,
         Err(code) => return Ok(code),
     };
@@ -180,11 +180,14 @@ fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let (first, second) =
-        match (map_one(&args.first, &knowledge, lang), map_one(&args.second, &knowledge, lang)) {
-            (Ok(a), Ok(b)) => (a, b),
-            (Err(code), _) | (_, Err(code)) => return Ok(code),
-        };
+    let limits = limits(&args.common);
+    let (first, second) = match (
+        map_one(&args.first, &knowledge, lang, &limits),
+        map_one(&args.second, &knowledge, lang, &limits),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(code), _) | (_, Err(code)) => return Ok(code),
+    };
     let comparison = eqmap::slotmap::compare(&first, &second);
     let text = match args.format {
         CompareFormat::Table => {

@@ -95,7 +95,17 @@ impl SlotMap {
 
 /// Parses `source` and maps it, learning symbol kinds from the formula itself.
 pub fn map_source(source: &str, knowledge: &Knowledge, lang: Lang) -> Result<SlotMap, ParseError> {
-    let parsed = crate::syntax::parse(source)?;
+    map_source_with(source, knowledge, lang, &crate::Limits::default())
+}
+
+/// [`map_source`] with the parser's `limits` (`--max-bytes`, `--max-depth`).
+pub fn map_source_with(
+    source: &str,
+    knowledge: &Knowledge,
+    lang: Lang,
+    limits: &crate::Limits,
+) -> Result<SlotMap, ParseError> {
+    let parsed = crate::syntax::parse_with(source, limits)?;
     let table = SymbolTable::from_formula(&parsed.root);
     Ok(map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang))
 }
