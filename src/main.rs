@@ -234,8 +234,7 @@ fn read_formulas(argument: Option<String>) -> io::Result<Vec<String>> {
     match argument {
         Some(formula) if formula != "-" => Ok(vec![formula]),
         _ => {
-            let mut text = String::new();
-            io::stdin().read_to_string(&mut text)?;
+            let text = read_formula(None)?;
             Ok(text
                 .lines()
                 .map(str::trim)
