@@ -51,6 +51,10 @@ pub struct EvalArgs {
     /// The largest value allowed, in elements; larger ones are refused before allocating.
     #[arg(long, default_value_t = 50_000_000)]
     pub max_elements: usize,
+    /// The most steps one formula may take (node evaluations and loop iterations); nested sums
+    /// past it are refused before they run.
+    #[arg(long, default_value_t = eqmap::eval::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
     #[command(flatten)]
     pub common: Common,
 }

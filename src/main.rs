@@ -287,6 +287,7 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
     let options = Options {
         seed: args.seed,
         max_elements: args.max_elements,
+        max_steps: args.max_steps,
         trace: args.trace,
         limits: limits(&args.common),
     };

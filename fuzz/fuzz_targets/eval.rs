@@ -7,7 +7,8 @@
 //! - any other line is a formula, evaluated in order (definitions carry forward).
 //!
 //! The element limit is small (4096) so the fuzzer cannot make eqmap allocate hugely: any value
-//! past it must be refused before it is allocated. Every outcome and error is rendered.
+//! past it must be refused before it is allocated; the step limit is small too (200,000), so a
+//! formula that would run long is refused. Every outcome and error is rendered.
 #![no_main]
 
 use eqmap::eval::{bindings, Options, Session};
@@ -16,6 +17,8 @@ use eqmap::Lang;
 use libfuzzer_sys::fuzz_target;
 
 const MAX_ELEMENTS: usize = 4096;
+/// Steps per formula: small, so that a slow input is refused in milliseconds, not timed out.
+const MAX_STEPS: u64 = 200_000;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -23,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
     let options = Options {
         seed: seed.filter(|s| *s != 0),
         max_elements: MAX_ELEMENTS,
+        max_steps: MAX_STEPS,
         trace: true,
         ..Options::default()
     };

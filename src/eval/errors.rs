@@ -86,6 +86,24 @@ pub enum EvalErrorKind {
         /// The limit.
         limit: usize,
     },
+    /// More steps than the step limit: `\sum_{i=1}^{1000}\sum_{j=1}^{1000}\sum_{k=1}^{1000} ijk`.
+    TooMuchWork {
+        /// The steps asked for (at least), when known before running.
+        steps: Option<u128>,
+        /// The limit.
+        limit: u64,
+    },
+    /// Operations nested deeper than the evaluator's limit: `\log \log … \log x` 5,000 times.
+    TooNested {
+        /// The limit.
+        limit: usize,
+    },
+    /// A number followed by `e` and digits, as in `1e400` or `3e-4`: LaTeX has no scientific
+    /// notation, so this is 1 · e · 400; eval refuses to compute it silently.
+    ScientificNotation {
+        /// The text as written.
+        text: String,
+    },
     /// Notation eqmap reads but cannot evaluate: `\int`, `\partial`, `\begin{cases}`.
     Unsupported {
         /// What it is, as written.
@@ -224,6 +242,28 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         TooLarge { elements, limit } => format!(
             "too large: {elements} elements (limit {limit}; raise it with --max-elements); refused before allocating"
         ),
+        TooMuchWork { steps: Some(steps), limit } if ko => format!(
+            "계산이 너무 많습니다: {steps}단계 이상 (한도 {limit}단계, --max-steps로 늘릴 수 있음); 계산하기 전에 멈췄습니다"
+        ),
+        TooMuchWork { steps: Some(steps), limit } => format!(
+            "too much to compute: at least {steps} steps (limit {limit}; raise it with --max-steps); refused before running"
+        ),
+        TooMuchWork { steps: None, limit } if ko => {
+            format!("계산이 너무 많습니다: {limit}단계를 넘었습니다 (--max-steps로 늘릴 수 있음)")
+        }
+        TooMuchWork { steps: None, limit } => {
+            format!("too much to compute: more than {limit} steps (raise it with --max-steps)")
+        }
+        TooNested { limit } if ko => format!("연산이 너무 깊게 겹쳐 있어 계산할 수 없습니다 (한도 {limit}단계)"),
+        TooNested { limit } => format!("the formula nests operations too deeply to compute (limit {limit} levels)"),
+        ScientificNotation { text } if ko => format!(
+            "`{text}`는 LaTeX에서 수가 아니라 곱입니다 (e는 자연상수): 지수 표기는 {} 처럼 쓰세요",
+            scientific(text)
+        ),
+        ScientificNotation { text } => format!(
+            "`{text}` is not scientific notation in LaTeX but a product with e (Euler's number): write {}",
+            scientific(text)
+        ),
         Unsupported { what } if ko => format!("`{what}`은(는) 계산할 수 없습니다"),
         Unsupported { what } => format!("cannot evaluate `{what}`"),
         WrongArity { name, expected, found } if ko => {
@@ -248,5 +288,13 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         InCall { name, inner } => format!("in the definition of `{name}`: {}", inner.message(lang)),
         BadBinding { name, reason } if ko => format!("`{name}`의 값을 읽을 수 없습니다: {reason}"),
         BadBinding { name, reason } => format!("cannot read the value of `{name}`: {reason}"),
+    }
+}
+
+/// `1e400` as LaTeX writes it: `1 \times 10^{400}`.
+fn scientific(text: &str) -> String {
+    match text.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => format!("`{mantissa} \\times 10^{{{exponent}}}`"),
+        None => format!("`{text}`"),
     }
 }

@@ -30,6 +30,8 @@ pub struct Frame {
     dependent: HashSet<usize>,
     cache: HashMap<usize, Value>,
     top: bool,
+    /// The trip count of the loops around the current node (0 stands for 1: no loop).
+    trips: u128,
 }
 
 impl Frame {
@@ -47,6 +49,8 @@ pub struct Machine<'e> {
     trace: Option<Vec<TraceRow>>,
     depth: usize,
     members: HashMap<(String, usize), Value>,
+    steps: u64,
+    max_steps: u64,
 }
 
 fn at(kind: EvalErrorKind, span: Span) -> EvalError {
@@ -71,7 +75,32 @@ impl<'e> Machine<'e> {
     /// A machine over `env` for formulas of `source`, refusing values over `limit` elements,
     /// recording a trace when asked.
     pub fn new(env: &'e Env, source: &'e str, limit: usize, trace: bool) -> Self {
-        Machine { env, source, limit, trace: trace.then(Vec::new), depth: 0, members: HashMap::new() }
+        Machine {
+            env,
+            source,
+            limit,
+            trace: trace.then(Vec::new),
+            depth: 0,
+            members: HashMap::new(),
+            steps: 0,
+            max_steps: super::DEFAULT_MAX_STEPS,
+        }
+    }
+
+    /// Refuses formulas that take more than `max_steps` steps.
+    pub fn with_max_steps(mut self, max_steps: u64) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// Refuses a loop of `count` iterations inside the loops of `frame` when their trip count
+    /// already passes the step limit, before anything runs.
+    fn plan_loop(&self, frame: &Frame, count: u128, span: Span) -> Result<(), EvalError> {
+        let trips = frame.trips.max(1).saturating_mul(count);
+        if trips > u128::from(self.max_steps) {
+            return Err(at(EvalErrorKind::TooMuchWork { steps: Some(trips), limit: self.max_steps }, span));
+        }
+        Ok(())
     }
 
     /// The trace rows recorded so far.
@@ -95,9 +124,14 @@ impl<'e> Machine<'e> {
                 size.ok_or_else(|| at(EvalErrorKind::UnknownRange { index: index.clone() }, expr.span))?,
             );
         }
+        let count = sizes.iter().fold(1u128, |n, s| n.saturating_mul(*s as u128));
+        self.plan_loop(frame, count, expr.span)?;
+        let outer = frame.trips;
+        frame.trips = outer.max(1).saturating_mul(count);
         frame.loops += 1;
         let result = self.einsum(frame, expr, free, &sizes);
         frame.loops -= 1;
+        frame.trips = outer;
         let value = result?;
         self.record(frame, expr, &value);
         Ok(value)
@@ -138,6 +172,10 @@ impl<'e> Machine<'e> {
     }
 
     fn eval(&mut self, frame: &mut Frame, expr: &Expr) -> Evaluated {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(at(EvalErrorKind::TooMuchWork { steps: None, limit: self.max_steps }, expr.span));
+        }
         let cacheable = frame.loops > 0 && !frame.dependent.contains(&expr.id) && !is_leaf(expr);
         if cacheable {
             if let Some(v) = frame.cache.get(&expr.id) {
@@ -422,10 +460,14 @@ impl<'e> Machine<'e> {
         if count > self.limit as u128 {
             return Err(at(EvalErrorKind::TooLarge { elements: count, limit: self.limit }, span));
         }
+        self.plan_loop(frame, count, span)?;
         let saved = frame.indices.get(&r.var).copied();
+        let outer = frame.trips;
+        frame.trips = outer.max(1).saturating_mul(count);
         frame.loops += 1;
         let result = self.reduce_loop(frame, r, lower, upper, span);
         frame.loops -= 1;
+        frame.trips = outer;
         match saved {
             Some(k) => frame.indices.insert(r.var.clone(), k),
             None => frame.indices.remove(&r.var),

@@ -16,8 +16,9 @@ use super::expr::{BinOp, Builtin, DimLabel, Expr, ExprKind, NormOrder, ReduceOp,
 use crate::meaning::{binding_name, kind_of, SymbolKind, SymbolTable};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 
-/// Deepest tree lowered; deeper input is refused rather than overflowing the stack.
-const MAX_DEPTH: usize = 256;
+/// Deepest tree lowered (and deepest evaluator tree, see [`super::statement::lower_statement`]);
+/// deeper input is refused rather than overflowing the stack.
+pub const MAX_DEPTH: usize = 256;
 
 /// What is known where a formula is read.
 pub struct Context<'a> {
@@ -69,7 +70,7 @@ impl<'a> Lowerer<'a> {
     /// Lowers one node.
     pub fn lower(&mut self, node: &Node) -> Lowered {
         if self.depth >= MAX_DEPTH {
-            return Err(unsupported("nesting deeper than 256", node.span));
+            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, node.span));
         }
         self.depth += 1;
         let result = self.lower_inner(node);
@@ -371,11 +372,19 @@ impl<'a> Lowerer<'a> {
         if rest.is_empty() {
             return Err(unsupported("an operator without its operand", after));
         }
+        // `\log \log … x` and `\sum_i \sum_j …` recurse here once per operator, without a
+        // syntax level in between: count these levels too.
+        if self.depth >= MAX_DEPTH {
+            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, after));
+        }
         *pos += rest.len();
         let body_items: Vec<(Option<&InfixOp>, &Node)> =
             rest.iter().enumerate().map(|(i, (op, n))| (if i == 0 { None } else { *op }, *n)).collect();
         let span = rest.iter().fold(Span::new(after.end, after.end), |s, (_, n)| s.join(n.span));
-        self.product(&body_items, span)
+        self.depth += 1;
+        let result = self.product(&body_items, span);
+        self.depth -= 1;
+        result
     }
 
     fn reduction(

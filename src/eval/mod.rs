@@ -37,6 +37,9 @@ pub use outcome::{Failure, Outcome, OutcomeKind, Sample, Session, Warning};
 pub use trace::TraceRow;
 pub use value::{NumShape, Stats, Value};
 
+/// The default of [`Options::max_steps`].
+pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
+
 /// Options of an evaluation.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -45,6 +48,10 @@ pub struct Options {
     pub seed: Option<u64>,
     /// The largest value allowed, in elements (default 50,000,000: 400 MB of f64).
     pub max_elements: usize,
+    /// The most steps (evaluations of a node, iterations of sums and free indices) one formula
+    /// may take (default 20,000,000: a few seconds at most). Nested loops whose trip count
+    /// already exceeds it are refused before they run.
+    pub max_steps: u64,
     /// Whether to record a trace of every node.
     pub trace: bool,
     /// Parser limits.
@@ -53,6 +60,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { seed: None, max_elements: 50_000_000, trace: false, limits: crate::Limits::default() }
+        Options {
+            seed: None,
+            max_elements: 50_000_000,
+            max_steps: DEFAULT_MAX_STEPS,
+            trace: false,
+            limits: crate::Limits::default(),
+        }
     }
 }

@@ -14,7 +14,7 @@ use super::value::{NumShape, Value};
 use super::walk::free_indices;
 use super::Options;
 use crate::lang::Lang;
-use crate::syntax::ast::Span;
+use crate::syntax::ast::{Font, Node, NodeKind, Span};
 use crate::syntax::error::ParseError;
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
@@ -169,6 +169,10 @@ impl Session {
     /// Parses and evaluates one formula.
     pub fn evaluate(&mut self, source: &str) -> Result<Outcome, Failure> {
         let parsed = crate::parse_with(source, &self.options.limits).map_err(Failure::Parse)?;
+        if let Some((text, span)) = scientific_notation(&parsed.root, source) {
+            let kind = EvalErrorKind::ScientificNotation { text };
+            return Err(Failure::Eval(EvalError::new(kind, span)));
+        }
         self.env.table.learn(&parsed.root);
         let mut outcome = Outcome {
             formula: source.to_string(),
@@ -333,7 +337,8 @@ impl Session {
         }
         let mut dims: Vec<(String, usize)> = res.dims.iter().map(|(n, s)| (n.clone(), *s)).collect();
         dims.sort();
-        let mut machine = Machine::new(&self.env, source, limit, self.options.trace);
+        let mut machine =
+            Machine::new(&self.env, source, limit, self.options.trace).with_max_steps(self.options.max_steps);
         let mut frame = Frame::top(res);
         let mut values = Vec::new();
         for (expr, free) in jobs {
@@ -392,6 +397,37 @@ impl Session {
             }
         }
     }
+}
+
+/// The first number written as in a programming language, `1e400`, `3e-4` or `2.5E+3`: a
+/// number, then `e` or `E` right after it, then digits (after a sign, perhaps). LaTeX reads it
+/// as a product with Euler's number (or a symbol E), which is never what was meant.
+fn scientific_notation(root: &Node, source: &str) -> Option<(String, Span)> {
+    let mut number_ends = Vec::new();
+    let mut es = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            NodeKind::Number { .. } => number_ends.push(node.span),
+            NodeKind::Symbol { name, font: Font::Normal } if name == "e" || name == "E" => es.push(node.span),
+            _ => {}
+        }
+        stack.extend(node.children());
+    }
+    es.sort_by_key(|s| s.start);
+    for e in es {
+        let Some(number) = number_ends.iter().find(|n| n.end == e.start && n.end > n.start) else { continue };
+        let rest = source.get(e.end..).unwrap_or("");
+        let unsigned = rest.strip_prefix(['+', '-']).unwrap_or(rest);
+        let digits = unsigned.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            continue;
+        }
+        let end = e.end + (rest.len() - unsigned.len()) + digits;
+        let span = Span::new(number.start, end);
+        return Some((span.text(source).to_string(), span));
+    }
+    None
 }
 
 /// `σ^2 = v`: σ is the entrywise square root of v, which must not be negative.

@@ -6,7 +6,8 @@
 
 use super::errors::{EvalError, EvalErrorKind};
 use super::expr::{Builtin, Expr, ExprKind, Statement};
-use super::lower::{index_items, Context, Lowerer};
+use super::lower::{index_items, Context, Lowerer, MAX_DEPTH};
+use super::walk;
 use crate::meaning::{binding_name, call_parts, list_items, relation_sides, statements};
 use crate::syntax::ast::{InfixOp, Node, NodeKind};
 
@@ -16,7 +17,41 @@ pub fn statement_nodes(root: &Node) -> Vec<&Node> {
 }
 
 /// One statement, lowered in `ctx`.
+///
+/// The evaluator's tree may nest deeper than the syntax tree (`\log \log … x` is one flat chain
+/// in the syntax but a tower of calls to evaluate); deeper than [`MAX_DEPTH`] is refused here, so
+/// that inference and the interpreter, which recurse, never overflow the stack.
 pub fn lower_statement(node: &Node, ctx: &Context<'_>) -> Result<Statement, EvalError> {
+    let statement = lower_unchecked(node, ctx)?;
+    let bodies: Vec<&Expr> = match &statement {
+        Statement::Declaration => Vec::new(),
+        Statement::Value(body)
+        | Statement::Function { body, .. }
+        | Statement::Family { body, .. }
+        | Statement::Let { body, .. } => vec![body],
+        Statement::Claim(sides) => sides.iter().collect(),
+    };
+    for body in bodies {
+        if let Some(span) = deeper_than(body, MAX_DEPTH) {
+            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, span));
+        }
+    }
+    Ok(statement)
+}
+
+/// The span of the first node of `expr` deeper than `limit`, found without recursion.
+fn deeper_than(expr: &Expr, limit: usize) -> Option<crate::syntax::ast::Span> {
+    let mut stack = vec![(expr, 1usize)];
+    while let Some((e, depth)) = stack.pop() {
+        if depth > limit {
+            return Some(e.span);
+        }
+        stack.extend(walk::children(e).into_iter().map(|c| (c, depth + 1)));
+    }
+    None
+}
+
+fn lower_unchecked(node: &Node, ctx: &Context<'_>) -> Result<Statement, EvalError> {
     if relation_sides(node, "\\in").is_some() {
         return Ok(Statement::Declaration);
     }
