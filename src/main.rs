@@ -1,5 +1,7 @@
 //! The `eqmap` command: turns arguments into library calls and prints what they return.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 mod cli;
 mod repl;
 

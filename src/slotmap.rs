@@ -3,6 +3,10 @@
 //! This is the pipeline of `eqmap map`: parse → meaning (symbol kinds) → annotate (rules) and
 //! speak (the reading) → curriculum (articles) → [`SlotMap`], which the report layer renders as a table, Markdown or
 //! JSON. [`compare`] overlays two maps, as the first seed's last section does.
+//!
+//! It handles untrusted input, so it may not unwrap, expect, panic or index.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use crate::annotate::{self, RawSlot, RuleSet};
 use crate::curriculum::{Concepts, Curriculum};
