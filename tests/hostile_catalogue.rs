@@ -71,7 +71,7 @@ fn unescape(text: &str) -> Vec<u8> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(at) = rest.find("\\x") {
-        out.extend_from_slice(rest[..at].as_bytes());
+        out.extend_from_slice(&rest.as_bytes()[..at]);
         let hex = &rest[at + 2..at + 4];
         out.push(u8::from_str_radix(hex, 16).unwrap_or_else(|e| panic!("bad escape \\x{hex}: {e}")));
         rest = &rest[at + 4..];

@@ -1,0 +1,135 @@
+//! Regressions: inputs that once crashed, hung or misled eqmap, each with the outcome it must
+//! have now. The CLI side of each is in the hostile catalogue (`tests/fixtures/hostile/`);
+//! these hold the library to the same. See FUZZING.md for how each was found.
+
+use eqmap::eval::{EvalErrorKind, Failure, Options, Session};
+use eqmap::syntax::error::ParseErrorKind;
+use eqmap::{parse_with, Lang, Limits};
+use std::time::{Duration, Instant};
+
+fn eval_error(session: &mut Session, formula: &str) -> EvalErrorKind {
+    match session.evaluate(formula) {
+        Ok(outcome) => panic!("{formula} was computed: {:?}", outcome.value),
+        Err(Failure::Eval(error)) => *error.kind,
+        Err(Failure::Parse(error)) => panic!("{formula}: parse error {}", error.message(Lang::En)),
+    }
+}
+
+/// Runs `f` on a thread with a small stack (512 KiB): the library must not need a big one for
+/// input whose depth it refuses.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let worker = std::thread::Builder::new().stack_size(512 * 1024).spawn(f);
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(value)) => value,
+        _ => panic!("the worker died"),
+    }
+}
+
+/// `\log \log … \log x` is one flat chain in the syntax tree but 5,000 nested calls to
+/// evaluate: eval overflowed its stack (found by the hostile catalogue, `eval-operator-chain`).
+#[test]
+fn a_long_chain_of_operators_is_refused_not_a_stack_overflow() {
+    let kind = on_small_stack(|| {
+        let mut session = Session::new(Options::default());
+        let _ = session.bind_json("x", "2");
+        let formula = r"\log ".repeat(5_000) + "x";
+        eval_error(&mut session, &formula)
+    });
+    assert!(matches!(kind, EvalErrorKind::TooNested { limit: 256 }), "{kind:?}");
+}
+
+/// Three nested sums of 1,000 terms whose body depends on every index ran for minutes
+/// (`eval-nested-sums`); 2^40 steps from forty sums of two terms (`…-exponential`); free
+/// indices over 3,000 × 3,000 with an inner sum of 3,000 (`eval-einsum-too-much-work`).
+#[test]
+fn nested_loops_past_the_step_limit_are_refused_before_running() {
+    let start = Instant::now();
+    let mut session = Session::new(Options { seed: Some(1), ..Options::default() });
+    let kind = eval_error(&mut session, r"\sum_{i=1}^{1000}\sum_{j=1}^{1000}\sum_{k=1}^{1000} i j k");
+    assert!(
+        matches!(kind, EvalErrorKind::TooMuchWork { steps: Some(1_000_000_000), limit: 20_000_000 }),
+        "{kind:?}"
+    );
+    let kind = eval_error(&mut session, &(r"\sum_{i=1}^{2} ".repeat(40) + "i"));
+    assert!(matches!(kind, EvalErrorKind::TooMuchWork { .. }), "{kind:?}");
+    session.set_dim("n", 3000);
+    session.set_dim("d", 3000);
+    let kind = eval_error(&mut session, r"Q \in \mathbb{R}^{n \times d}, \quad \sum_{t=1}^{d} Q_{it} Q_{jt}");
+    assert!(matches!(kind, EvalErrorKind::TooMuchWork { .. }), "{kind:?}");
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+}
+
+/// The step limit is adjustable, and work within it is done.
+#[test]
+fn the_step_limit_is_adjustable() {
+    let formula = r"\sum_{i=1}^{100}\sum_{j=1}^{100} i j";
+    let mut tight = Session::new(Options { max_steps: 1_000, ..Options::default() });
+    assert!(matches!(eval_error(&mut tight, formula), EvalErrorKind::TooMuchWork { .. }));
+    let mut session = Session::new(Options::default());
+    let value = session.evaluate(formula).ok().and_then(|o| o.value);
+    assert_eq!(value.map(|v| v.entries()), Some(vec![5050.0 * 5050.0]));
+}
+
+/// `--max-depth 200000` let 20,000 nested groups reach pest and the tree builder, which recurse:
+/// a stack overflow (`max-depth-beyond-ceiling`). The ceiling applies whatever is asked.
+#[test]
+fn max_depth_is_capped_at_the_ceiling() {
+    let kind = on_small_stack(|| {
+        let source = r"\sqrt{".repeat(20_000) + &"}".repeat(20_000);
+        let limits = Limits { max_depth: 200_000, max_bytes: 1_000_000, ..Limits::default() };
+        parse_with(&source, &limits).err().map(|e| e.kind)
+    });
+    assert_eq!(kind, Some(ParseErrorKind::TooDeep { limit: Limits::MAX_DEPTH_CEILING }));
+}
+
+/// A NUL byte was echoed raw in the message ("unexpected ` `") and in the source line, where
+/// a terminal shows nothing (`nul-byte`, `control-characters`).
+#[test]
+fn invisible_characters_are_named_by_code_point() {
+    let source = "a + \0 b";
+    let error = eqmap::parse(source).err().unwrap_or_else(|| panic!("accepted"));
+    let message = error.message(Lang::En);
+    assert!(message.contains("U+0000"), "{message}");
+    let rendered = eqmap::report::diagnostic::render_error(source, &error, Lang::En);
+    assert!(!rendered.contains('\0'), "{rendered:?}");
+    // The caret stays under the character it names.
+    let lines: Vec<&str> = rendered.lines().collect();
+    let caret_line = lines.iter().find(|l| l.contains('^')).copied().unwrap_or_default();
+    let source_line = lines.iter().find(|l| l.contains("1 |")).copied().unwrap_or_default();
+    let column = |line: &str, c: char| line.chars().position(|x| x == c);
+    assert_eq!(column(caret_line, '^'), column(source_line, '\u{FFFD}'), "{rendered}");
+}
+
+/// `1e400` was computed as 1 · e · 400 = 1087.3 without a word (`scientific-notation-formula`).
+#[test]
+fn scientific_notation_in_a_formula_is_refused_with_the_latex_spelling() {
+    let mut session = Session::new(Options::default());
+    for (formula, text) in [(r"\eta = 1e400", "1e400"), ("3e-4 x", "3e-4"), ("2.5E+3", "2.5E+3")] {
+        match session.evaluate(formula) {
+            Err(Failure::Eval(error)) => {
+                assert_eq!(*error.kind, EvalErrorKind::ScientificNotation { text: text.to_string() });
+                assert!(error.message(Lang::En).contains(r"\times 10^{"), "{}", error.message(Lang::En));
+            }
+            other => panic!("{formula}: {other:?}"),
+        }
+    }
+    // e as Euler's number is still e: `2e^{x}`, `e^2`, `x e`.
+    let _ = session.bind_json("x", "1");
+    for formula in ["2e^{x}", "e^2", "x e", "2 e"] {
+        assert!(session.evaluate(formula).is_ok(), "{formula}");
+    }
+}
+
+/// `map` ignored `--max-bytes` and `--max-depth`: the library call now takes the limits.
+#[test]
+fn map_honours_the_limits() {
+    let worker = std::thread::Builder::new().stack_size(16 << 20).spawn(|| {
+        let knowledge = eqmap::slotmap::Knowledge::default_knowledge().unwrap_or_else(|e| panic!("{e}"));
+        let source = "{".repeat(260) + "x" + &"}".repeat(260);
+        assert!(eqmap::slotmap::map_source(&source, &knowledge, Lang::En).is_err());
+        let limits = Limits { max_depth: 300, ..Limits::default() };
+        let map = eqmap::slotmap::map_source_with(&source, &knowledge, Lang::En, &limits);
+        assert!(map.is_ok(), "{:?}", map.err().map(|e| e.message(Lang::En)));
+    });
+    assert!(worker.map(std::thread::JoinHandle::join).is_ok_and(|r| r.is_ok()));
+}
