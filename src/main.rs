@@ -178,19 +178,27 @@ fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Parses `source`, printing warnings, or the error with its caret (then `None`).
+fn parse_or_report(source: &str, common: &Common) -> Option<eqmap::Parsed> {
+    let lang = lang(common);
+    match eqmap::parse_with(source, &limits(common)) {
+        Ok(parsed) => {
+            for warning in &parsed.warnings {
+                eprint!("{}", diagnostic::render_warning(source, warning, lang));
+            }
+            Some(parsed)
+        }
+        Err(error) => {
+            eprint!("{}", diagnostic::render_error(source, &error, lang));
+            None
+        }
+    }
+}
+
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
     let source = read_formula(args.formula)?;
     let lang = lang(&args.common);
-    let parsed = match eqmap::parse_with(&source, &limits(&args.common)) {
-        Ok(parsed) => parsed,
-        Err(error) => {
-            eprint!("{}", diagnostic::render_error(&source, &error, lang));
-            return Ok(ExitCode::from(1));
-        }
-    };
-    for warning in &parsed.warnings {
-        eprint!("{}", diagnostic::render_warning(&source, warning, lang));
-    }
+    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
     let text = match args.format {
         ParseFormat::Tree => tree::render_tree(&parsed.root),
         ParseFormat::Latex => format!("{}\n", eqmap::syntax::print::to_latex(&parsed.root)),
@@ -302,16 +310,7 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
 fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let source = read_formula(args.formula)?;
     let lang = lang(&args.common);
-    let parsed = match eqmap::parse_with(&source, &limits(&args.common)) {
-        Ok(parsed) => parsed,
-        Err(error) => {
-            eprint!("{}", diagnostic::render_error(&source, &error, lang));
-            return Ok(ExitCode::from(1));
-        }
-    };
-    for warning in &parsed.warnings {
-        eprint!("{}", diagnostic::render_warning(&source, warning, lang));
-    }
+    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
     let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
     let reading = eqmap::speak::read(&parsed.root, &source, &table, lang);
     io::stdout().write_all(format!("{reading}\n").as_bytes())?;
