@@ -197,7 +197,6 @@ fn parse_or_report(source: &str, common: &Common) -> Option<eqmap::Parsed> {
 
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
     let source = read_formula(args.formula)?;
-    let lang = lang(&args.common);
     let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
     let text = match args.format {
         ParseFormat::Tree => tree::render_tree(&parsed.root),
