@@ -4,8 +4,10 @@ mod cli;
 
 use clap::Parser;
 use cli::{
-    Cli, Command, Common, CompareArgs, CompareFormat, LangArg, MapArgs, MapFormat, ParseArgs, ParseFormat,
+    BatchArgs, BatchFormat, Cli, Command, Common, CompareArgs, CompareFormat, LangArg, MapArgs, MapFormat,
+    ParseArgs, ParseFormat, SummaryFormat,
 };
+use eqmap::batch::{output::Format, pipeline, readers::Reader, summary};
 use eqmap::curriculum::Curriculum;
 use eqmap::report::{diagnostic, slotmap as map_report, tree};
 use eqmap::slotmap::{Knowledge, SlotMap};
@@ -19,6 +21,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => run_parse(args),
         Command::Map(args) => run_map(args),
         Command::Compare(args) => run_compare(args),
+        Command::Batch(args) => run_batch(args),
     };
     match result {
         Ok(code) => code,
@@ -182,4 +185,78 @@ fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
     };
     io::stdout().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A spinner with the count of records on standard error, on a terminal only.
+fn progress_bar() -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} {pos} formulas ({per_sec}, {elapsed})")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Where the records go: `--out FILE` or standard output.
+fn record_output(path: Option<&std::path::Path>) -> io::Result<Box<dyn Write>> {
+    Ok(match path {
+        Some(path) => Box::new(io::BufWriter::new(std::fs::File::create(path)?)),
+        None => Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout())),
+    })
+}
+
+fn batch_options(args: &BatchArgs) -> pipeline::Options {
+    let format = match args.format {
+        BatchFormat::Jsonl => Format::Jsonl,
+        BatchFormat::Csv => Format::Csv,
+        BatchFormat::Markdown => Format::Markdown,
+    };
+    pipeline::Options { chunk: args.chunk, lang: lang(&args.common), limits: limits(&args.common), format }
+}
+
+fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
+    let knowledge = match load_knowledge(&args.curriculum) {
+        Ok(knowledge) => knowledge,
+        Err(message) => {
+            eprintln!("eqmap: {message}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if let Some(jobs) = args.jobs {
+        if let Err(error) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build_global() {
+            eprintln!("eqmap: --jobs {jobs}: {error}");
+            return Ok(ExitCode::from(2));
+        }
+    }
+    let out = match record_output(args.out.as_deref()) {
+        Ok(out) => out,
+        Err(error) => {
+            eprintln!(
+                "eqmap: cannot write {}: {error}",
+                args.out.as_deref().unwrap_or(std::path::Path::new("-")).display()
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from("-")] } else { args.paths.clone() };
+    let mut reader = Reader::new(&paths);
+    let bar = progress_bar();
+    let options = batch_options(&args);
+    let mut result = pipeline::run(&mut reader, &knowledge, &options, out, |n| bar.set_position(n as u64))?;
+    bar.finish_and_clear();
+    result.skipped = reader.skipped();
+    let lang = options.lang;
+    let text = match args.summary_format {
+        SummaryFormat::Text => summary::render_text(&result, &knowledge, lang, args.top),
+        SummaryFormat::Json => summary::render_json(&result, &knowledge, lang, args.top),
+    };
+    match &args.summary {
+        Some(path) => std::fs::write(path, text)?,
+        None => io::stderr().write_all(text.as_bytes())?,
+    }
+    Ok(if args.strict && result.failed() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
