@@ -194,10 +194,11 @@ fn progress_bar() -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new_spinner();
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} {pos} formulas ({per_sec}, {elapsed})")
+        indicatif::ProgressStyle::with_template("{spinner} {human_pos} formulas annotated ({elapsed})")
     {
         bar.set_style(style);
     }
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
 }
 

@@ -41,7 +41,7 @@ fn jsonl_records_follow_the_contract_with_errors_in_place() {
     assert!(bad["error"]["message"].as_str().is_some_and(|m| m.contains("unclosed")), "{bad}");
     assert!(bad["error"]["span"].as_array().is_some_and(|s| s.len() == 2));
     assert!(bad.get("slots").is_none());
-    assert!(stderr.contains("14 records") && stderr.contains("parsed: 13/14"), "{stderr}");
+    assert!(stderr.contains("records: 14;") && stderr.contains("parsed: 13/14"), "{stderr}");
     assert!(!stderr.contains('\r') && !stderr.contains("\u{1b}["), "no progress bar in a pipe: {stderr:?}");
 }
 

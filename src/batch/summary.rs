@@ -199,13 +199,13 @@ pub fn render_text(summary: &Summary, knowledge: &Knowledge, lang: Lang, top: us
     let parsed_of = s.records - s.read_errors;
     let _ = writeln!(
         out,
-        "{} {} ({} {}, {} {})",
+        "{}: {}; {}: {}; {}: {}",
+        lang.pick("레코드", "records"),
         s.records,
-        lang.pick("개 레코드", "records"),
+        lang.pick("읽은 파일", "files with records"),
         s.sources,
-        lang.pick("개 파일", "files"),
+        lang.pick("건너뛴 항목", "entries skipped"),
         s.skipped,
-        lang.pick("개 건너뜀", "entries skipped"),
     );
     let _ = writeln!(
         out,
