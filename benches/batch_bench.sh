@@ -8,7 +8,8 @@
 # root). Environment: PAIRS (default 3) alternated runs of eqmap and KaTeX on FILE; JOBS
 # (default: all cores) threads for eqmap. Every run is measured with /usr/bin/time -v (wall
 # clock, user and system CPU, peak resident set size). Then, once each: eqmap on one thread,
-# on the shipped corpus (corpus/), and on FILE repeated 10 times (memory must stay flat).
+# on the shipped corpus (corpus/), and on FILE repeated 10 times (memory must stay flat);
+# with MILLION=1 also on 1,000,000 short lines (d2l_inline.txt cycled, about a minute).
 # Records go to /dev/null; the record count comes from the JSON summary. See BENCHMARKS.md,
 # section "Batch".
 set -euo pipefail
@@ -77,6 +78,11 @@ measure "eqmap batch, 1 thread" "${EQMAP_BATCH[@]}" --jobs 1 "$FILE"
 for i in $(seq 1 10); do cat "$FILE"; done >"$TMP/repeated.txt"
 measure "eqmap batch, $JOBS threads, FILE x10" "${EQMAP_BATCH[@]}" --jobs "$JOBS" "$TMP/repeated.txt"
 measure "eqmap batch corpus/, $JOBS threads" "${EQMAP_BATCH[@]}" --jobs "$JOBS" corpus/
+SHORT=../shared/corpus-real/d2l_inline.txt
+if [ "${MILLION:-0}" = 1 ] && [ -r "$SHORT" ]; then
+  awk 'NF { a[++n] = $0 } END { for (i = 0; i < 1000000; i++) print a[i % n + 1] }' "$SHORT" >"$TMP/million.txt"
+  measure "eqmap batch, 1,000,000 short lines (d2l_inline cycled)" "${EQMAP_BATCH[@]}" --jobs "$JOBS" "$TMP/million.txt"
+fi
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 eq=$(median <"$TMP/eqmap_walls")
