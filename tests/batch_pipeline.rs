@@ -113,6 +113,25 @@ fn a_declaration_carries_to_the_later_equations_of_a_document() {
     assert!(concepts_of(&declared, "h").contains(&"notation.vector-symbols".to_string()), "{declared}");
 }
 
+fn unknown_of(record: &serde_json::Value) -> Vec<String> {
+    let slots = record["slots"].as_array().cloned().unwrap_or_default();
+    slots
+        .iter()
+        .filter(|s| s["concepts"] == serde_json::json!(["unknown"]))
+        .filter_map(|s| s["latex"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn a_definition_carries_to_the_later_equations_of_a_document() {
+    let call = r"\mathrm{head}_i = \mathrm{Attention}(QW_i, KW_i, VW_i)";
+    let definition = r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(QK^\top)V";
+    let alone = mapped(None, call);
+    let defined = mapped(Some(definition), call);
+    assert!(unknown_of(&alone).contains(&r"\mathrm{Attention}".to_string()), "{alone}");
+    assert!(!unknown_of(&defined).contains(&r"\mathrm{Attention}".to_string()), "{defined}");
+}
+
 #[test]
 fn csv_has_a_header_and_one_well_quoted_row_per_record() {
     let tricky = r#"f(a, b) = \text{"quoted"}"#;
