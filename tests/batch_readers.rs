@@ -53,6 +53,8 @@ fn a_tex_document_gives_its_equations_with_file_and_line() {
         ok("paper.tex:26", 26, "a = b + c"),
         ok("paper.tex:29", 29, "y = x_1 + x_2 \\\\\n  + x_3"),
         ok("paper.tex:33", 33, "x &= 1 & y &= 2"),
+        ok("paper.tex:35", 35, r"\operatorname{softmax}(W\mathbf{x}) \in \mathbb{R}^{d}"),
+        ok("paper.tex:35#2", 35, r"\norm{\mathbf{x}}"),
     ];
     assert_eq!(found.len(), expected.len(), "{found:#?}");
     for (found, expected) in found.iter().zip(&expected) {
@@ -68,7 +70,7 @@ fn a_tex_document_gives_its_equations_with_file_and_line() {
 fn tex_documents_are_one_unit_so_their_formulas_share_a_table() {
     let units: Vec<Unit> = Reader::new(&[fixture("paper.tex")]).collect();
     assert_eq!(units.len(), 1);
-    assert!(matches!(&units[0], Unit::Document(inputs) if inputs.len() == 11));
+    assert!(matches!(&units[0], Unit::Document(inputs) if inputs.len() == 13));
 }
 
 #[test]
@@ -93,6 +95,17 @@ fn unclosed_math_in_tex_is_an_error_not_a_silent_drop() {
     assert!(found[1].latex.as_ref().is_err_and(|e| e.contains("\\end{equation}")), "{:?}", found[1]);
     // Markdown: a lone dollar is text.
     assert!(equations("costs $5 today", Flavor::Markdown).is_empty());
+}
+
+#[test]
+fn a_documents_own_commands_without_arguments_are_expanded() {
+    let text = "\\newcommand*{\\E}{\\mathbb{E}} \\renewcommand\\Sx{\\Sigma x}\n\\def\\a{\\b_1} \\def\\b{c}\n\\def\\loop{\\loop\\loop}\n\\newcommand{\\f}[1]{#1}\n$\\E[\\Sx] + \\a + \\f{y} + \\Ex$ $\\loop$\n";
+    let found: Vec<_> = equations(text, Flavor::Tex).into_iter().map(|e| e.latex).collect();
+    assert_eq!(found[0], Ok(r"\mathbb{E}[\Sigma x] + c_1 + \f{y} + \Ex".to_string()), "{text}");
+    let looped = found[1].clone().unwrap_or_default();
+    assert!(looped.len() <= 2 * eqmap::batch::macros::MAX_EXPANDED_BYTES, "bounded: {}", looped.len());
+    let markdown = equations("$\\E$\n\\newcommand{\\E}{F}", Flavor::Markdown);
+    assert_eq!(markdown[0].latex, Ok(r"\E".to_string()), "Markdown keeps commands as written");
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn jsonl_records_follow_the_contract_with_errors_in_place() {
     let (tex, txt) = (fixture("paper.tex"), fixture("formulas.txt"));
     let (code, records, stderr) = run(&["--lang", "en", &tex, &txt], "");
     assert_eq!(code, Some(0), "a completed run exits 0 even with failed records: {stderr}");
-    assert_eq!(records.len(), 11 + 3, "one record per formula");
+    assert_eq!(records.len(), 13 + 3, "one record per formula");
     let first = &records[0];
     assert_eq!(first["id"], format!("{tex}:6"));
     assert_eq!(first["source"], tex);
@@ -35,13 +35,13 @@ fn jsonl_records_follow_the_contract_with_errors_in_place() {
     assert_eq!(first["ok"], true);
     assert!(first["slots"].as_array().is_some_and(|s| !s.is_empty()));
     assert!(first.get("error").is_none());
-    let bad = &records[13];
+    let bad = &records[15];
     assert_eq!((bad["id"].as_str(), bad["ok"].as_bool()), (Some(format!("{txt}:4").as_str()), Some(false)));
     assert_eq!(bad["error"]["kind"], "parse");
     assert!(bad["error"]["message"].as_str().is_some_and(|m| m.contains("unclosed")), "{bad}");
     assert!(bad["error"]["span"].as_array().is_some_and(|s| s.len() == 2));
     assert!(bad.get("slots").is_none());
-    assert!(stderr.contains("records: 14;") && stderr.contains("parsed: 13/14"), "{stderr}");
+    assert!(stderr.contains("records: 16;") && stderr.contains("parsed: 15/16"), "{stderr}");
     assert!(!stderr.contains('\r') && !stderr.contains("\u{1b}["), "no progress bar in a pipe: {stderr:?}");
 }
 
@@ -50,7 +50,7 @@ fn strict_exits_1_only_when_a_record_failed() {
     let (code, _, _) = run(&["--strict", &fixture("formulas.txt")], "");
     assert_eq!(code, Some(1));
     let (code, records, _) = run(&["--strict", &fixture("paper.tex")], "");
-    assert_eq!((code, records.len()), (Some(0), 11));
+    assert_eq!((code, records.len()), (Some(0), 13));
 }
 
 #[test]

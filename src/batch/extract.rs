@@ -10,10 +10,15 @@
 //! `\verb|…|`, and the `verbatim`, `lstlisting`, `minted` and `comment` environments; in
 //! Markdown, fenced code blocks, inline code spans and HTML comments.
 //!
+//! In TeX, the document's own commands without arguments (`\newcommand{\R}{\mathbb{R}}`) are
+//! expanded in its equations ([`macros`](super::macros)).
+//!
 //! Markdown takes `$…$` by pandoc's rule (no space just inside the dollars, the closing `$`
 //! not followed by a digit), so `$5 and $10` is not math there; an unmatched `$` in Markdown is
 //! text. In TeX every unescaped `$` opens math, so an unclosed one, or an environment without
 //! its `\end`, is reported as an equation that failed, never silently dropped.
+
+use super::macros::Macros;
 
 /// The kind of document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,10 +51,21 @@ pub fn equations(text: &str, flavor: Flavor) -> Vec<Equation> {
         Flavor::Tex => blank_tex(text),
         Flavor::Markdown => blank_markdown(text),
     };
+    let macros = match flavor {
+        Flavor::Tex => Macros::collect(&cleaned),
+        Flavor::Markdown => Macros::default(),
+    };
     let mut scanner = Scanner { text: &cleaned, bytes: cleaned.as_bytes(), flavor, found: Vec::new() };
     scanner.scan();
     let mut lines = LineCounter::new(&cleaned);
-    scanner.found.into_iter().map(|(start, latex)| Equation { line: lines.line_at(start), latex }).collect()
+    scanner
+        .found
+        .into_iter()
+        .map(|(start, latex)| Equation {
+            line: lines.line_at(start),
+            latex: latex.map(|l| macros.expand(&l)),
+        })
+        .collect()
 }
 
 /// Counts lines while positions only grow.
