@@ -60,6 +60,10 @@ pub struct Slot {
     pub place: String,
     /// Whether the slot is printed in the formula.
     pub visible: bool,
+    /// Ids of the rules that made this row (empty for notation no rule knows); for rule
+    /// coverage, not part of the JSON.
+    #[serde(skip)]
+    pub rules: Vec<String>,
 }
 
 /// A formula's slot map.
@@ -181,6 +185,7 @@ fn known_slot(row: &RawSlot, knowledge: &Knowledge, lang: Lang) -> Slot {
         paths,
         place: places.join(", "),
         visible: row.visible,
+        rules: row.rules.clone(),
     }
 }
 
@@ -195,6 +200,7 @@ fn unknown_slot(span: Span, text: String, lang: Lang) -> Slot {
         paths: Vec::new(),
         place: lang.pick("규칙 없음", "no rule").to_string(),
         visible: true,
+        rules: Vec::new(),
     }
 }
 

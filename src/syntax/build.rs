@@ -474,7 +474,7 @@ impl<'s> Builder<'s> {
         let mut columns = None;
         for part in inner {
             match part.as_rule() {
-                Rule::array_name | Rule::environment_name if name.is_none() => {
+                Rule::array_name | Rule::aligned_name | Rule::environment_name if name.is_none() => {
                     name = Some(part.as_str().to_string())
                 }
                 Rule::column_spec => {

@@ -162,7 +162,7 @@ pub fn describe(rule: Rule) -> &'static str {
         left_right => "`\\left`",
         delimiter => "a delimiter such as `(`, `[`, `|` or `.`",
         environment => "`\\begin`",
-        array_name | environment_name => "an environment name",
+        array_name | aligned_name | environment_name => "an environment name",
         position => "a position such as `[t]`",
         column_spec => "a column specification such as `{cc}`",
         // Silent rules never appear in errors; they are listed so that a new rule must be named.
