@@ -45,6 +45,7 @@ fn formulas() -> Vec<String> {
         }
     }
     for file in [
+        "tests/fixtures/map/more.txt",
         "corpus/equations.jsonl",
         "../shared/corpus-real/d2l_display.txt",
         "../shared/corpus-real/d2l_inline.txt",
