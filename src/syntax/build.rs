@@ -46,6 +46,11 @@ impl<'s> Builder<'s> {
         Span::new(span.start(), span.end())
     }
 
+    /// The source text of `pair`: pest reads the encoded text, in which names are codes.
+    fn text(&self, pair: &Pair<Rule>) -> &'s str {
+        Self::span(pair).text(self.source)
+    }
+
     fn warn(&self, kind: WarningKind, span: Span) {
         self.warnings.borrow_mut().push(Warning { kind, span });
     }
@@ -96,7 +101,7 @@ impl<'s> Builder<'s> {
     }
 
     fn prefix(&self, op: Pair<Rule>, operand: Node) -> Result<Node> {
-        let op_kind = match op.as_str().trim() {
+        let op_kind = match self.text(&op).trim() {
             "+" => PrefixOp::Plus,
             "±" | "\\pm" => PrefixOp::PlusMinus,
             "∓" | "\\mp" => PrefixOp::MinusPlus,
@@ -109,7 +114,7 @@ impl<'s> Builder<'s> {
 
     fn infix(&self, lhs: Node, op: Pair<Rule>, rhs: Node) -> Result<Node> {
         let op_span = Self::span(&op);
-        let text = op.as_str();
+        let text = self.text(&op);
         let infix_op = match op.as_rule() {
             Rule::separator => InfixOp::Separator(text.trim().to_string()),
             Rule::relation => InfixOp::Relation(names::canonical_relation(text)),
@@ -123,12 +128,12 @@ impl<'s> Builder<'s> {
 
     fn stacked_relation(&self, op: Pair<Rule>) -> Result<InfixOp> {
         let mut inner = op.into_inner();
-        let place = match inner.next().map(|p| p.as_str()) {
+        let place = match inner.next().map(|p| self.text(&p)) {
             Some("\\underset") => Place::Under,
             _ => Place::Over,
         };
         let label = self.next_argument(&mut inner, Span::default())?;
-        let relation = inner.next().map(|p| names::canonical_relation(p.as_str())).unwrap_or_default();
+        let relation = inner.next().map(|p| names::canonical_relation(self.text(&p))).unwrap_or_default();
         Ok(InfixOp::Stacked { place, label: label.boxed(), relation })
     }
 
@@ -145,12 +150,12 @@ impl<'s> Builder<'s> {
                 self.attach_script(operand, slot, script, op_span)
             }
             Rule::primes => {
-                let count = op.as_str().chars().map(prime_count).sum::<u8>();
+                let count = self.text(&op).chars().map(prime_count).sum::<u8>();
                 self.attach_primes(operand, count, op_span)
             }
             Rule::unicode_subscript | Rule::unicode_superscript => {
                 let slot = if op.as_rule() == Rule::unicode_subscript { Slot::Sub } else { Slot::Sup };
-                let script = self.unicode_script(op.as_str(), op_span)?;
+                let script = self.unicode_script(self.text(&op), op_span)?;
                 self.attach_script(operand, slot, script, op_span)
             }
             _ => {
@@ -284,7 +289,7 @@ impl<'s> Builder<'s> {
             Some(pair) => self.expr(pair)?,
             None => Node::new(NodeKind::Empty, span),
         };
-        let kind = match word.as_str().trim() {
+        let kind = match self.text(&word).trim() {
             "\\choose" => NodeKind::Binom { top: first.boxed(), bottom: second.boxed() },
             _ => NodeKind::Frac { num: first.boxed(), den: second.boxed() },
         };
@@ -294,7 +299,7 @@ impl<'s> Builder<'s> {
     /// An operand.
     fn primary(&self, pair: Pair<Rule>) -> Result<Node> {
         let span = Self::span(&pair);
-        let text = pair.as_str();
+        let text = self.text(&pair);
         let kind = match pair.as_rule() {
             Rule::letter => symbol(text, Font::Normal),
             Rule::number | Rule::digit => NodeKind::Number { text: text.to_string(), font: Font::Normal },
@@ -321,7 +326,7 @@ impl<'s> Builder<'s> {
     /// Operands built from several parts.
     fn compound(&self, pair: Pair<Rule>, span: Span) -> Result<Node> {
         let rule = pair.as_rule();
-        let text = pair.as_str();
+        let text = self.text(&pair);
         let mut inner = pair.into_inner();
         let kind = match rule {
             Rule::bracket_group => return self.bracket_group(inner, span),
@@ -356,13 +361,15 @@ impl<'s> Builder<'s> {
                 NodeKind::Sqrt { index, radicand: radicand.boxed() }
             }
             Rule::accent => {
-                let name =
-                    inner.next().map(|p| p.as_str().trim_start_matches('\\').to_string()).unwrap_or_default();
+                let name = inner
+                    .next()
+                    .map(|p| self.text(&p).trim_start_matches('\\').to_string())
+                    .unwrap_or_default();
                 let body = self.next_argument(&mut inner, span)?;
                 NodeKind::Accent { accent: name, body: body.boxed() }
             }
             Rule::font_command | Rule::braced_font_command => {
-                let name = inner.next().map(|p| p.as_str().trim_start_matches('\\')).unwrap_or("");
+                let name = inner.next().map(|p| self.text(&p).trim_start_matches('\\')).unwrap_or("");
                 let rest: Vec<_> = inner.collect();
                 let body = match rest.first() {
                     Some(argument) if argument.as_rule() == Rule::argument => {
@@ -373,13 +380,13 @@ impl<'s> Builder<'s> {
                 return Ok(apply_font(names::font_of(name), body, span));
             }
             Rule::text_command => {
-                let body = inner.nth(1).map(|p| p.as_str().trim_start()).unwrap_or("{}");
+                let body = inner.nth(1).map(|p| self.text(&p).trim_start()).unwrap_or("{}");
                 let text = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(body);
                 NodeKind::Word { text: text.to_string(), style: WordStyle::Text }
             }
             Rule::operatorname => return self.operatorname(inner, span),
             Rule::brace_annotation => {
-                let place = match inner.next().map(|p| p.as_str()) {
+                let place = match inner.next().map(|p| self.text(&p)) {
                     Some(name) if name.starts_with("\\over") => Place::Over,
                     _ => Place::Under,
                 };
@@ -421,7 +428,7 @@ impl<'s> Builder<'s> {
 
     fn styled_rest(&self, pair: Pair<Rule>, span: Span) -> Result<Node> {
         let mut inner = pair.into_inner();
-        let switch = inner.next().map(|p| p.as_str().trim_start_matches('\\')).unwrap_or("");
+        let switch = inner.next().map(|p| self.text(&p).trim_start_matches('\\')).unwrap_or("");
         let body = match inner.next() {
             Some(expr) => self.expr(expr)?,
             None => Node::new(NodeKind::Empty, span),
@@ -430,12 +437,12 @@ impl<'s> Builder<'s> {
     }
 
     fn bracket_group(&self, mut inner: Pairs<Rule>, span: Span) -> Result<Node> {
-        let open = inner.next().map_or(Delim::Paren, |p| delimiter(p.as_str()));
+        let open = inner.next().map_or(Delim::Paren, |p| delimiter(self.text(&p)));
         let body = match inner.next() {
             Some(expr) => self.expr(expr)?,
             None => Node::new(NodeKind::Empty, span),
         };
-        let close = inner.next().map(|p| delimiter(p.as_str()));
+        let close = inner.next().map(|p| delimiter(self.text(&p)));
         Ok(Node::new(NodeKind::Fenced { open, close, sized: false, body: body.boxed() }, span))
     }
 
@@ -445,9 +452,9 @@ impl<'s> Builder<'s> {
         let mut body = Node::new(NodeKind::Empty, span);
         for (index, part) in inner.enumerate() {
             match (index, part.as_rule()) {
-                (0, _) => open = delimiter(part.as_str()),
+                (0, _) => open = delimiter(self.text(&part)),
                 (_, Rule::bexpr) => body = self.expr(part)?,
-                _ => close = delimiter(part.as_str()),
+                _ => close = delimiter(self.text(&part)),
             }
         }
         Ok(Node::new(NodeKind::Fenced { open, close: Some(close), sized: false, body: body.boxed() }, span))
@@ -458,7 +465,7 @@ impl<'s> Builder<'s> {
         let mut body_pairs = Vec::new();
         for part in inner {
             match part.as_rule() {
-                Rule::delimiter => delimiters.push(delimiter(part.as_str())),
+                Rule::delimiter => delimiters.push(delimiter(self.text(&part))),
                 Rule::expr | Rule::fraction_word => body_pairs.push(part),
                 _ => {}
             }
@@ -475,10 +482,10 @@ impl<'s> Builder<'s> {
         for part in inner {
             match part.as_rule() {
                 Rule::array_name | Rule::environment_name if name.is_none() => {
-                    name = Some(part.as_str().to_string())
+                    name = Some(self.text(&part).to_string())
                 }
                 Rule::column_spec => {
-                    let spec = part.as_str();
+                    let spec = self.text(&part);
                     columns = Some(spec.get(1..spec.len().saturating_sub(1)).unwrap_or("").to_string());
                 }
                 Rule::rows => return self.rows(part, name.or(Some(String::new())), columns),
@@ -494,7 +501,7 @@ impl<'s> Builder<'s> {
             radicand = match part.as_rule() {
                 Rule::unicode_subscript => {
                     let part_span = Self::span(&part);
-                    let script = self.unicode_script(part.as_str(), part_span)?;
+                    let script = self.unicode_script(self.text(&part), part_span)?;
                     self.attach_script(radicand, Slot::Sub, script, part_span)?
                 }
                 _ => self.primary(part)?,
@@ -508,7 +515,7 @@ impl<'s> Builder<'s> {
         let mut body = Node::new(NodeKind::Empty, span);
         for part in inner {
             match part.as_rule() {
-                Rule::operatorname_name => limits = part.as_str().ends_with('*'),
+                Rule::operatorname_name => limits = self.text(&part).ends_with('*'),
                 _ => body = self.argument(part)?,
             }
         }
@@ -668,7 +675,8 @@ fn delimiter(text: &str) -> Delim {
 
 /// Parses a small piece of LaTeX made by eqmap itself (from Unicode scripts).
 fn parse_fragment(latex: &str, limits: &Limits) -> Result<Node> {
-    let mut pairs = LatexParser::parse(Rule::formula, latex).map_err(|_| {
+    let encoded = super::encode::encode(latex);
+    let mut pairs = LatexParser::parse(Rule::formula, &encoded).map_err(|_| {
         ParseError::new(
             ParseErrorKind::Unexpected { found: latex.to_string(), expected: Vec::new() },
             Span::default(),

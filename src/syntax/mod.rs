@@ -1,8 +1,9 @@
 //! Syntax: LaTeX text → a typed tree with spans, and back.
 //!
-//! [`parse`] runs three steps: a linear pre-scan ([`prescan`]) that enforces the limits and
-//! finds unbalanced delimiters, the pest grammar (`grammar/latex.pest`), and the conversion of
-//! pest's pairs into [`ast::Node`]s through the one precedence table ([`precedence`]).
+//! [`parse`] runs four steps: a linear pre-scan ([`prescan`]) that enforces the limits and
+//! finds unbalanced delimiters, the encoding of command names for pest ([`encode`]), the pest
+//! grammar (`grammar/latex.pest`), and the conversion of pest's pairs into [`ast::Node`]s
+//! through the one precedence table ([`precedence`]).
 //! [`print::to_latex`] prints a tree back as canonical LaTeX.
 //!
 //! This module handles untrusted input, so it may not unwrap, expect, panic or index.
@@ -11,6 +12,7 @@
 
 pub mod ast;
 mod build;
+mod encode;
 pub mod error;
 pub mod grammar;
 pub mod names;
@@ -62,7 +64,8 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 /// Parses `source` with `limits`.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     prescan::prescan(source, limits)?;
-    let mut pairs = LatexParser::parse(Rule::formula, source).map_err(|e| from_pest(source, &e))?;
+    let encoded = encode::encode(source);
+    let mut pairs = LatexParser::parse(Rule::formula, &encoded).map_err(|e| from_pest(source, &e))?;
     let builder = build::Builder::new(source, limits);
     let root = match pairs.next() {
         Some(formula) => builder.formula(formula)?,
@@ -166,12 +169,11 @@ pub fn describe(rule: Rule) -> &'static str {
         position => "a position such as `[t]`",
         column_spec => "a column specification such as `{cc}`",
         // Silent rules never appear in errors; they are listed so that a new rule must be named.
-        WHITESPACE | trivia_command | dimension | dimen_body | raw_group | row_separator => "a space",
+        WHITESPACE | pad | dimen_body | raw_group | row_separator => "a space",
         operand | poperand | boperand | term | pterm | bterm | primary | pprimary | bprimary
         | command_operand | script_command | group_body => "an operand",
         postfix | bar_term | fraction_tail => "a script",
         infix | bar_free_infix | relation_word => "an operator",
         text_inner => "text",
-        reserved_word => "a command",
     }
 }
