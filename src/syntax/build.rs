@@ -21,6 +21,8 @@ type Result<T> = std::result::Result<T, ParseError>;
 /// Builds nodes from the pairs of one source text.
 pub(super) struct Builder<'s> {
     source: &'s str,
+    /// How far pest's positions are ahead of the source's (the guard mark).
+    offset: usize,
     limits: &'s Limits,
     warnings: RefCell<Vec<Warning>>,
 }
@@ -33,22 +35,22 @@ enum Slot {
 }
 
 impl<'s> Builder<'s> {
-    pub(super) fn new(source: &'s str, limits: &'s Limits) -> Self {
-        Builder { source, limits, warnings: RefCell::new(Vec::new()) }
+    pub(super) fn new(source: &'s str, limits: &'s Limits, offset: usize) -> Self {
+        Builder { source, offset, limits, warnings: RefCell::new(Vec::new()) }
     }
 
     pub(super) fn into_warnings(self) -> Vec<Warning> {
         self.warnings.into_inner()
     }
 
-    fn span(pair: &Pair<Rule>) -> Span {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
         let span = pair.as_span();
-        Span::new(span.start(), span.end())
+        Span::new(span.start().saturating_sub(self.offset), span.end().saturating_sub(self.offset))
     }
 
     /// The source text of `pair`: pest reads the encoded text, in which names are codes.
     fn text(&self, pair: &Pair<Rule>) -> &'s str {
-        Self::span(pair).text(self.source)
+        self.span(pair).text(self.source)
     }
 
     fn warn(&self, kind: WarningKind, span: Span) {
@@ -57,7 +59,7 @@ impl<'s> Builder<'s> {
 
     /// The whole formula: its rows.
     pub(super) fn formula(&self, pair: Pair<Rule>) -> Result<Node> {
-        let span = Self::span(&pair);
+        let span = self.span(&pair);
         match pair.into_inner().find(|p| p.as_rule() == Rule::rows) {
             Some(rows) => self.rows(rows, None, None),
             None => Ok(Node::new(NodeKind::Empty, span)),
@@ -66,13 +68,13 @@ impl<'s> Builder<'s> {
 
     /// Rows of cells; top-level rows of one cell are just that cell.
     fn rows(&self, pair: Pair<Rule>, env: Option<String>, columns: Option<String>) -> Result<Node> {
-        let span = Self::span(&pair);
+        let span = self.span(&pair);
         let mut rows = Vec::new();
         for row in pair.into_inner().filter(|p| p.as_rule() == Rule::row) {
             let cells = row
                 .into_inner()
                 .map(|cell| {
-                    let cell_span = Self::span(&cell);
+                    let cell_span = self.span(&cell);
                     self.body(cell.into_inner().collect(), cell_span)
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -108,12 +110,12 @@ impl<'s> Builder<'s> {
             "¬" | "\\neg" | "\\lnot" => PrefixOp::Not,
             _ => PrefixOp::Minus,
         };
-        let span = Self::span(&op).join(operand.span);
+        let span = self.span(&op).join(operand.span);
         Ok(Node::new(NodeKind::Prefix { op: op_kind, operand: operand.boxed() }, span))
     }
 
     fn infix(&self, lhs: Node, op: Pair<Rule>, rhs: Node) -> Result<Node> {
-        let op_span = Self::span(&op);
+        let op_span = self.span(&op);
         let text = self.text(&op);
         let infix_op = match op.as_rule() {
             Rule::separator => InfixOp::Separator(text.trim().to_string()),
@@ -138,7 +140,7 @@ impl<'s> Builder<'s> {
     }
 
     fn postfix(&self, operand: Node, op: Pair<Rule>) -> Result<Node> {
-        let op_span = Self::span(&op);
+        let op_span = self.span(&op);
         match op.as_rule() {
             Rule::subscript | Rule::superscript => {
                 let slot = if op.as_rule() == Rule::subscript { Slot::Sub } else { Slot::Sup };
@@ -261,7 +263,7 @@ impl<'s> Builder<'s> {
 
     /// An `argument` or `script_argument`: a brace body or one operand.
     fn argument(&self, pair: Pair<Rule>) -> Result<Node> {
-        let span = Self::span(&pair);
+        let span = self.span(&pair);
         let mut inner = pair.into_inner().peekable();
         let first = inner.peek().map(|p| p.as_rule());
         match first {
@@ -298,7 +300,7 @@ impl<'s> Builder<'s> {
 
     /// An operand.
     fn primary(&self, pair: Pair<Rule>) -> Result<Node> {
-        let span = Self::span(&pair);
+        let span = self.span(&pair);
         let text = self.text(&pair);
         let kind = match pair.as_rule() {
             Rule::letter => symbol(text, Font::Normal),
@@ -335,7 +337,7 @@ impl<'s> Builder<'s> {
             Rule::environment => return self.environment(inner),
             Rule::unicode_sqrt => return self.unicode_sqrt(inner, span),
             Rule::fraction => {
-                let name_span = inner.next().map(|p| Self::span(&p)).unwrap_or(span);
+                let name_span = inner.next().map(|p| self.span(&p)).unwrap_or(span);
                 let num = self.next_argument(&mut inner, name_span)?;
                 let den = self.next_argument(&mut inner, name_span)?;
                 NodeKind::Frac { num: num.boxed(), den: den.boxed() }
@@ -500,7 +502,7 @@ impl<'s> Builder<'s> {
         for part in inner {
             radicand = match part.as_rule() {
                 Rule::unicode_subscript => {
-                    let part_span = Self::span(&part);
+                    let part_span = self.span(&part);
                     let script = self.unicode_script(self.text(&part), part_span)?;
                     self.attach_script(radicand, Slot::Sub, script, part_span)?
                 }
@@ -675,14 +677,14 @@ fn delimiter(text: &str) -> Delim {
 
 /// Parses a small piece of LaTeX made by eqmap itself (from Unicode scripts).
 fn parse_fragment(latex: &str, limits: &Limits) -> Result<Node> {
-    let encoded = super::encode::encode(latex);
+    let encoded = super::encode::encode_guarded(latex);
     let mut pairs = LatexParser::parse(Rule::formula, &encoded).map_err(|_| {
         ParseError::new(
             ParseErrorKind::Unexpected { found: latex.to_string(), expected: Vec::new() },
             Span::default(),
         )
     })?;
-    let builder = Builder::new(latex, limits);
+    let builder = Builder::new(latex, limits, super::encode::GUARD_MARK.len_utf8());
     match pairs.next() {
         Some(formula) => builder.formula(formula),
         None => Ok(Node::new(NodeKind::Empty, Span::default())),

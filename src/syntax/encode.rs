@@ -11,7 +11,7 @@
 //! | `\name` (ASCII letters) | `\`, the letter of the name's [class](CLASSES), then [`PAD`] up to the same length: `\frac` → `\q` + 3 × PAD |
 //! | a spacing or layout command that carries no structure (`\,` `\quad` `\big` `\hspace{…}` `\kern 2pt` `\label{…}` `\tag{…}`, a `\` at the very end) | [`FILLER`], one per byte |
 //! | tab, newline, carriage return, `~` | [`FILLER`] |
-//! | any other control character, and the two code bytes themselves | [`JUNK`] |
+//! | any other control character, including the code bytes themselves | [`JUNK`] |
 //! | anything else, including `\\`, `\{` and other backslash-symbol pairs | itself |
 //!
 //! The grammar skips FILLER like a blank (`WHITESPACE`), matches a command class as `"\\q" ~
@@ -22,6 +22,9 @@
 //!
 //! Lower-case classes may stand alone as a symbol (`symbol_command`); upper-case classes are
 //! the reserved words, which never do.
+//!
+//! [`encode_guarded`] puts [`GUARD_MARK`] before the text, which turns the grammar's guards on
+//! (see `grammar/latex.pest`); pest's positions in that text are one byte ahead of the source's.
 
 /// Pads a command's code to the length of its name.
 pub(super) const PAD: char = '\u{1}';
@@ -29,6 +32,8 @@ pub(super) const PAD: char = '\u{1}';
 pub(super) const FILLER: char = '\u{1f}';
 /// Stands for a control character of the source, which no rule matches (DEL).
 pub(super) const JUNK: char = '\u{7f}';
+/// Marks a text in which the grammar's guards are on.
+pub(super) const GUARD_MARK: char = '\u{2}';
 
 /// What a command name is to the encoder: a class letter for the grammar, or trivia.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -419,6 +424,16 @@ const CLASSES: &[(&str, Kind)] = &[
 /// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
 pub(super) fn encode(source: &str) -> String {
     let mut encoder = Encoder { source, bytes: source.as_bytes(), out: String::with_capacity(source.len()) };
+    encoder.run();
+    encoder.out
+}
+
+/// [`GUARD_MARK`], then the encoded form of `source`: pest's positions in it are one byte
+/// ahead of the source's.
+pub(super) fn encode_guarded(source: &str) -> String {
+    let mut encoder =
+        Encoder { source, bytes: source.as_bytes(), out: String::with_capacity(source.len() + 1) };
+    encoder.out.push(GUARD_MARK);
     encoder.run();
     encoder.out
 }
