@@ -196,8 +196,8 @@ pub fn describe(rule: Rule) -> &'static str {
         column_spec => "a column specification such as `{cc}`",
         // Silent rules never appear in errors; they are listed so that a new rule must be named.
         WHITESPACE | pad | dimen_body | raw_group | row_separator => "a space",
-        mode | unguarded | guarded | starts_infix | starts_bar | starts_postfix | starts_command
-        | starts_font | starts_accent => "a guard",
+        mode | unguarded | guarded | starts_plain | starts_infix | starts_bar | starts_postfix
+        | starts_command | starts_font | starts_accent => "a guard",
         operand | poperand | boperand | term | pterm | bterm | primary | pprimary | bprimary
         | command_operand | script_command | group_body => "an operand",
         postfix | bar_term | fraction_tail => "a script",
