@@ -10,7 +10,7 @@ use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, Place, PrefixOp, Sp
 use super::error::{ParseError, ParseErrorKind, Warning, WarningKind};
 use super::grammar::{LatexParser, Rule};
 use super::names::{self, CommandClass, UnicodeMeaning};
-use super::precedence::{infix_level, pratt};
+use super::precedence::{infix_level, is_operator, pratt};
 use super::Limits;
 use pest::iterators::{Pair, Pairs};
 use pest::Parser;
@@ -75,7 +75,7 @@ impl<'s> Builder<'s> {
                 .into_inner()
                 .map(|cell| {
                     let cell_span = self.span(&cell);
-                    self.body(cell.into_inner().collect(), cell_span)
+                    self.body(cell.into_inner(), cell_span)
                 })
                 .collect::<Result<Vec<_>>>()?;
             rows.push(cells);
@@ -94,12 +94,19 @@ impl<'s> Builder<'s> {
 
     /// An expression (`expr`, `pexpr` or `bexpr`): its pairs through the Pratt parser.
     fn expr(&self, pair: Pair<Rule>) -> Result<Node> {
+        let pairs = pair.into_inner();
+        // A lone operand leaves the precedence table nothing to decide.
+        if pairs.len() == 1 {
+            if let Some(operand) = pairs.peek().filter(|p| !is_operator(p.as_rule())) {
+                return self.primary(operand);
+            }
+        }
         pratt()
             .map_primary(|primary| self.primary(primary))
             .map_prefix(|op, operand| self.prefix(op, operand?))
             .map_infix(|lhs, op, rhs| self.infix(lhs?, op, rhs?))
             .map_postfix(|operand, op| self.postfix(operand?, op))
-            .parse(pair.into_inner())
+            .parse(pairs)
     }
 
     fn prefix(&self, op: Pair<Rule>, operand: Node) -> Result<Node> {
@@ -267,7 +274,7 @@ impl<'s> Builder<'s> {
         let mut inner = pair.into_inner().peekable();
         let first = inner.peek().map(|p| p.as_rule());
         match first {
-            Some(Rule::expr | Rule::styled_rest) => self.body(inner.collect::<Vec<_>>(), span),
+            Some(Rule::expr | Rule::styled_rest) => self.body(inner, span),
             Some(_) => match inner.next() {
                 Some(operand) => self.primary(operand),
                 None => Ok(Node::new(NodeKind::Empty, span)),
@@ -278,7 +285,7 @@ impl<'s> Builder<'s> {
 
     /// The inside of a brace group: an expression or a font switch and the rest, and an
     /// optional `\over`, `\choose` or `\atop` with the expression after it.
-    fn body(&self, pairs: Vec<Pair<Rule>>, span: Span) -> Result<Node> {
+    fn body<'i>(&self, pairs: impl IntoIterator<Item = Pair<'i, Rule>>, span: Span) -> Result<Node> {
         let mut pairs = pairs.into_iter();
         let first = match pairs.next() {
             Some(pair) => self.primary(pair)?,
@@ -315,7 +322,7 @@ impl<'s> Builder<'s> {
             Rule::group => {
                 // The node covers its braces, which tells `attach_script` that `{x_i}_j` is a
                 // script on a group, not a second script on x.
-                let mut body = self.body(pair.into_inner().collect(), span)?;
+                let mut body = self.body(pair.into_inner(), span)?;
                 body.span = span;
                 return Ok(body);
             }
