@@ -71,7 +71,8 @@ pub struct Slot {
 pub struct SlotMap {
     /// The formula as given.
     pub formula: String,
-    /// The formula read aloud.
+    /// The formula read aloud ([`map_source`] reads it; [`map_tree`], which batch runs, does
+    /// not).
     pub reading: Option<String>,
     /// The curriculum's id.
     pub curriculum: String,
@@ -97,11 +98,14 @@ impl SlotMap {
     }
 }
 
-/// Parses `source` and maps it, learning symbol kinds from the formula itself.
+/// Parses `source` and maps it, learning symbol kinds from the formula itself, with its
+/// reading.
 pub fn map_source(source: &str, knowledge: &Knowledge, lang: Lang) -> Result<SlotMap, ParseError> {
     let parsed = crate::syntax::parse(source)?;
     let table = SymbolTable::from_formula(&parsed.root);
-    Ok(map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang))
+    let mut map = map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang);
+    map.reading = Some(crate::speak::read(&parsed.root, source, &table, lang));
+    Ok(map)
 }
 
 /// Maps a parsed formula with a symbol table that may know more (from earlier formulas).
@@ -125,7 +129,7 @@ pub fn map_tree(
     let reading_path_text = path_text(&reading_path, &knowledge.curriculum, lang);
     SlotMap {
         formula: source.to_string(),
-        reading: Some(crate::speak::read(root, source, table, lang)),
+        reading: None,
         curriculum: knowledge.curriculum.id.clone(),
         slots,
         reading_path,
