@@ -24,6 +24,8 @@ pub enum Command {
     Read(ReadArgs),
     /// Evaluate formulas on sample matrices: shapes, values, claims, definitions, trace.
     Eval(EvalArgs),
+    /// Annotate every formula of files, documents (.tex, .md) and folders, with a summary.
+    Batch(BatchArgs),
 }
 
 /// Arguments of `eqmap eval`.
@@ -59,12 +61,69 @@ pub struct EvalArgs {
     pub common: Common,
 }
 
+/// Arguments of `eqmap batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Files of one formula a line (.txt, other), JSONL (.jsonl, with "id" and "latex"),
+    /// documents (.tex, .md), folders (recursively); `-` or nothing reads standard input.
+    pub paths: Vec<std::path::PathBuf>,
+    /// Output format: one record per formula, in input order.
+    #[arg(long, value_enum, default_value_t = BatchFormat::Jsonl)]
+    pub format: BatchFormat,
+    /// Write the records to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// Write the summary to FILE instead of standard error.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<std::path::PathBuf>,
+    /// Summary format.
+    #[arg(long, value_enum, default_value_t = SummaryFormat::Text)]
+    pub summary_format: SummaryFormat,
+    /// Rows per list in the summary.
+    #[arg(long, default_value_t = 20)]
+    pub top: usize,
+    /// Exit 1 when any record failed (parse or read error).
+    #[arg(long)]
+    pub strict: bool,
+    /// Threads (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Records per chunk: the bound on records held in memory at once.
+    #[arg(long, default_value_t = 4096, hide = true)]
+    pub chunk: usize,
+    /// Curriculum: `ai-math` (default), `transformer-series`, or a TOML file of your own.
+    #[arg(long, default_value = "ai-math")]
+    pub curriculum: String,
+    #[command(flatten)]
+    pub common: Common,
+}
+
 /// Output formats of `eval`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum EvalFormat {
     /// Text: the value, the claim's verdict, samples, and the trace.
     Table,
     /// One JSON object per formula, one a line.
+    Json,
+}
+
+/// Output formats of `batch`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum BatchFormat {
+    /// One JSON object a line.
+    Jsonl,
+    /// CSV with a header row.
+    Csv,
+    /// A Markdown table.
+    Markdown,
+}
+
+/// Formats of the batch summary.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SummaryFormat {
+    /// Text.
+    Text,
+    /// JSON.
     Json,
 }
 

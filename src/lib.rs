@@ -1,13 +1,14 @@
 //! eqmap reads the math of ML papers the way a good teacher does.
 //!
 //! Layers, with dependencies pointing one way (see `src/README.md`):
-//! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls, definitions)
-//! → [`eval`] (shapes, values, claims, trace) → [`report`] (text, tables, JSON). The command
-//! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls) → [`speak`]
-//! (the formula read aloud in Korean or English) → [`report`] (text, tables, JSON). The command
-//! line in `main.rs` only turns arguments into calls of this library.
+//! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls,
+//! definitions) → [`annotate`] (rules → slots), [`speak`] (the formula read aloud in Korean or
+//! English) and [`eval`] (shapes, values, claims, trace) → [`curriculum`] → [`slotmap`] (the
+//! map) → [`report`] (text, tables, JSON); [`batch`] drives the pipeline over many formulas.
+//! The command line in `main.rs` only turns arguments into calls of this library.
 
 pub mod annotate;
+pub mod batch;
 pub mod curriculum;
 pub mod eval;
 pub mod lang;

@@ -7,9 +7,10 @@ mod repl;
 
 use clap::Parser;
 use cli::{
-    Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg, MapArgs, MapFormat,
-    ParseArgs, ParseFormat, ReadArgs,
+    BatchArgs, BatchFormat, Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg,
+    MapArgs, MapFormat, ParseArgs, ParseFormat, ReadArgs, SummaryFormat,
 };
+use eqmap::batch::{output::Format, pipeline, readers::Reader, summary};
 use eqmap::curriculum::Curriculum;
 use eqmap::eval::{bindings, Options, Session};
 use eqmap::report::{diagnostic, eval as eval_report, slotmap as map_report, tree};
@@ -44,6 +45,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Compare(args)) => run_compare(args),
         Some(Command::Eval(args)) => run_eval(args),
         Some(Command::Read(args)) => run_read(args),
+        Some(Command::Batch(args)) => run_batch(args),
         None if io::stdin().is_terminal() => repl::run(screen_style()),
         None => {
             eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
@@ -201,19 +203,26 @@ fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Parses `source`, printing warnings, or the error with its caret (then `None`).
+fn parse_or_report(source: &str, common: &Common) -> Option<eqmap::Parsed> {
+    let lang = lang(common);
+    match eqmap::parse_with(source, &limits(common)) {
+        Ok(parsed) => {
+            for warning in &parsed.warnings {
+                eprint!("{}", diagnostic::render_warning(source, warning, lang));
+            }
+            Some(parsed)
+        }
+        Err(error) => {
+            eprint!("{}", diagnostic::render_error(source, &error, lang));
+            None
+        }
+    }
+}
+
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
     let source = read_formula(args.formula)?;
-    let lang = lang(&args.common);
-    let parsed = match eqmap::parse_with(&source, &limits(&args.common)) {
-        Ok(parsed) => parsed,
-        Err(error) => {
-            eprint!("{}", diagnostic::render_error(&source, &error, lang));
-            return Ok(ExitCode::from(1));
-        }
-    };
-    for warning in &parsed.warnings {
-        eprint!("{}", diagnostic::render_warning(&source, warning, lang));
-    }
+    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
     let text = match args.format {
         ParseFormat::Tree => tree::render_tree(&parsed.root),
         ParseFormat::Latex => format!("{}\n", eqmap::syntax::print::to_latex(&parsed.root)),
@@ -325,18 +334,84 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
 fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let source = read_formula(args.formula)?;
     let lang = lang(&args.common);
-    let parsed = match eqmap::parse_with(&source, &limits(&args.common)) {
-        Ok(parsed) => parsed,
-        Err(error) => {
-            eprint!("{}", diagnostic::render_error(&source, &error, lang));
-            return Ok(ExitCode::from(1));
-        }
-    };
-    for warning in &parsed.warnings {
-        eprint!("{}", diagnostic::render_warning(&source, warning, lang));
-    }
+    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
     let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
     let reading = eqmap::speak::read(&parsed.root, &source, &table, lang);
     io::stdout().write_all(format!("{reading}\n").as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A spinner with the count of records on standard error, on a terminal only.
+fn progress_bar() -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} {human_pos} formulas annotated ({elapsed})")
+    {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
+/// Where the records go: `--out FILE` or standard output.
+fn record_output(path: Option<&std::path::Path>) -> io::Result<Box<dyn Write>> {
+    Ok(match path {
+        Some(path) => Box::new(io::BufWriter::new(std::fs::File::create(path)?)),
+        None => Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout())),
+    })
+}
+
+fn batch_options(args: &BatchArgs) -> pipeline::Options {
+    let format = match args.format {
+        BatchFormat::Jsonl => Format::Jsonl,
+        BatchFormat::Csv => Format::Csv,
+        BatchFormat::Markdown => Format::Markdown,
+    };
+    pipeline::Options { chunk: args.chunk, lang: lang(&args.common), limits: limits(&args.common), format }
+}
+
+fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
+    let knowledge = match load_knowledge(&args.curriculum) {
+        Ok(knowledge) => knowledge,
+        Err(message) => {
+            eprintln!("eqmap: {message}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if let Some(jobs) = args.jobs {
+        if let Err(error) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build_global() {
+            eprintln!("eqmap: --jobs {jobs}: {error}");
+            return Ok(ExitCode::from(2));
+        }
+    }
+    let out = match record_output(args.out.as_deref()) {
+        Ok(out) => out,
+        Err(error) => {
+            eprintln!(
+                "eqmap: cannot write {}: {error}",
+                args.out.as_deref().unwrap_or(std::path::Path::new("-")).display()
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from("-")] } else { args.paths.clone() };
+    let mut reader = Reader::new(&paths);
+    let bar = progress_bar();
+    let options = batch_options(&args);
+    let mut result = pipeline::run(&mut reader, &knowledge, &options, out, |n| bar.set_position(n as u64))?;
+    bar.finish_and_clear();
+    result.skipped = reader.skipped();
+    let lang = options.lang;
+    let text = match args.summary_format {
+        SummaryFormat::Text => summary::render_text(&result, &knowledge, lang, args.top),
+        SummaryFormat::Json => summary::render_json(&result, &knowledge, lang, args.top),
+    };
+    match &args.summary {
+        Some(path) => std::fs::write(path, text)?,
+        None => io::stderr().write_all(text.as_bytes())?,
+    }
+    Ok(if args.strict && result.failed() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -64,6 +64,10 @@ pub struct Slot {
     pub place: String,
     /// Whether the slot is printed in the formula.
     pub visible: bool,
+    /// Ids of the rules that made this row (empty for notation no rule knows); for rule
+    /// coverage, not part of the JSON.
+    #[serde(skip)]
+    pub rules: Vec<String>,
 }
 
 /// A formula's slot map.
@@ -71,7 +75,8 @@ pub struct Slot {
 pub struct SlotMap {
     /// The formula as given.
     pub formula: String,
-    /// The formula read aloud.
+    /// The formula read aloud ([`map_source`] reads it; [`map_tree`], which batch runs, does
+    /// not).
     pub reading: Option<String>,
     /// The curriculum's id.
     pub curriculum: String,
@@ -97,7 +102,8 @@ impl SlotMap {
     }
 }
 
-/// Parses `source` and maps it, learning symbol kinds from the formula itself.
+/// Parses `source` and maps it, learning symbol kinds from the formula itself, with its
+/// reading.
 pub fn map_source(source: &str, knowledge: &Knowledge, lang: Lang) -> Result<SlotMap, ParseError> {
     map_source_with(source, knowledge, lang, &crate::Limits::default())
 }
@@ -111,7 +117,9 @@ pub fn map_source_with(
 ) -> Result<SlotMap, ParseError> {
     let parsed = crate::syntax::parse_with(source, limits)?;
     let table = SymbolTable::from_formula(&parsed.root);
-    Ok(map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang))
+    let mut map = map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang);
+    map.reading = Some(crate::speak::read(&parsed.root, source, &table, lang));
+    Ok(map)
 }
 
 /// Maps a parsed formula with a symbol table that may know more (from earlier formulas).
@@ -135,7 +143,7 @@ pub fn map_tree(
     let reading_path_text = path_text(&reading_path, &knowledge.curriculum, lang);
     SlotMap {
         formula: source.to_string(),
-        reading: Some(crate::speak::read(root, source, table, lang)),
+        reading: None,
         curriculum: knowledge.curriculum.id.clone(),
         slots,
         reading_path,
@@ -195,6 +203,7 @@ fn known_slot(row: &RawSlot, knowledge: &Knowledge, lang: Lang) -> Slot {
         paths,
         place: places.join(", "),
         visible: row.visible,
+        rules: row.rules.clone(),
     }
 }
 
@@ -209,6 +218,7 @@ fn unknown_slot(span: Span, text: String, lang: Lang) -> Slot {
         paths: Vec::new(),
         place: lang.pick("규칙 없음", "no rule").to_string(),
         visible: true,
+        rules: Vec::new(),
     }
 }
 

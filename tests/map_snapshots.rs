@@ -124,3 +124,15 @@ fn a_curriculum_naming_an_unlisted_article_is_refused() {
     let error = Knowledge::shipped(curriculum).err().unwrap_or_default();
     assert!(error.contains("article 99"), "{error}");
 }
+
+#[test]
+fn more_formulas_of_papers_map() {
+    let formulas = include_str!("fixtures/map/more.txt");
+    let mut out = String::new();
+    for formula in formulas.lines().filter(|l| !l.trim().is_empty()) {
+        let map = map(formula, "ai-math", Lang::En);
+        assert!(map.has_known_slot(), "{formula}");
+        out.push_str(&format!("{formula}\n\n{}\n", render_markdown(&map, Lang::En)));
+    }
+    insta::assert_snapshot!(out);
+}

@@ -167,3 +167,17 @@ fn limits_refuse_hostile_sizes_with_one_clear_error() {
     let parsed = parse_with(&sum, &limits).map(|p| p.root);
     assert!(matches!(parsed.map(|r| r.kind), Ok(NodeKind::Chain { ref rest, .. }) if rest.len() == 60_000));
 }
+
+#[test]
+fn a_bracket_in_a_matrix_is_content_not_a_position() {
+    // Found by the print → parse property: `[A]` right after `\begin{bmatrix}` was taken as a
+    // position argument such as `[t]`.
+    let parsed = parse(r"\begin{bmatrix} [A] \end{bmatrix}").map(|p| p.root);
+    match parsed.map(|r| r.kind) {
+        Ok(NodeKind::Rows { rows, .. }) => {
+            assert!(matches!(rows[0][0].kind, NodeKind::Fenced { .. }), "{:?}", rows[0][0]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(parse(r"\begin{aligned}[t] a &= b \end{aligned}").is_ok());
+}

@@ -34,8 +34,8 @@ fn every_rule_fires_on_each_of_its_examples() {
     }
 }
 
-/// Formulas of the tests (seed fixtures), the shipped corpus and the real corpora beside the
-/// repository, one a line.
+/// Formulas of the tests (seed and map fixtures), the shipped corpus and the real corpora
+/// beside the repository (when present), one a line.
 fn formulas() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
@@ -45,6 +45,7 @@ fn formulas() -> Vec<String> {
         }
     }
     for file in [
+        "tests/fixtures/map/more.txt",
         "corpus/equations.jsonl",
         "../shared/corpus-real/d2l_display.txt",
         "../shared/corpus-real/d2l_inline.txt",

@@ -67,13 +67,33 @@ pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleS
     ids
 }
 
+/// FNV-1a for the small keys of the rule index: SipHash's protection against crafted keys is
+/// not needed for keys that come from our own rule file, and it costs more than the lookups.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let start = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        self.0 =
+            bytes.iter().fold(start, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3));
+    }
+}
+
+/// Builds [`Fnv`] hashers.
+type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
+
 /// Rules with their patterns indexed by the key of the pattern's root, so that each node is
 /// tried only against the patterns that could match it.
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
-    by_key: HashMap<Key, Vec<(usize, usize)>>,
+    by_key: HashMap<Key, Vec<(usize, usize)>, BuildFnv>,
     chains: Vec<(usize, usize)>,
     others: Vec<usize>,
 }
@@ -81,7 +101,7 @@ pub struct RuleSet {
 impl RuleSet {
     /// Indexes `rules`.
     pub fn new(rules: Vec<Rule>) -> RuleSet {
-        let mut by_key: HashMap<Key, Vec<(usize, usize)>> = HashMap::new();
+        let mut by_key: HashMap<Key, Vec<(usize, usize)>, BuildFnv> = HashMap::default();
         let mut chains = Vec::new();
         let mut others = Vec::new();
         for (rule_index, rule) in rules.iter().enumerate() {
@@ -117,8 +137,10 @@ impl RuleSet {
         };
         for_each_key(node, &mut add);
         add(Key::Any);
-        found.sort_unstable();
-        found.dedup();
+        if found.len() > 1 {
+            found.sort_unstable();
+            found.dedup();
+        }
         found
     }
 }
@@ -199,9 +221,7 @@ fn walk_children(
             }
         }
         _ => {
-            for child in node.children() {
-                walk(child, source, table, rules, out, in_script, depth + 1);
-            }
+            node.for_each_child(|child| walk(child, source, table, rules, out, in_script, depth + 1));
         }
     }
 }
@@ -373,9 +393,7 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         } => out.push(node.span),
         _ => {}
     }
-    for child in node.children() {
-        collect_notation(child, table, out, depth + 1);
-    }
+    node.for_each_child(|child| collect_notation(child, table, out, depth + 1));
 }
 
 /// Environments that only lay out lines (`aligned`, `split`): not notation of their own.

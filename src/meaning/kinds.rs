@@ -61,9 +61,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         }
         _ => {}
     }
-    for child in node.children() {
-        learn_usage(table, child, depth + 1);
-    }
+    node.for_each_child(|child| learn_usage(table, child, depth + 1));
 }
 
 /// `\sum_{i=1}^{N}`: i is an index, N a count.

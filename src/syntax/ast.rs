@@ -82,6 +82,49 @@ impl Node {
         Box::new(self)
     }
 
+    /// Calls `visit` on each direct child, in source order, without allocating.
+    pub fn for_each_child<'a>(&'a self, mut visit: impl FnMut(&'a Node)) {
+        use NodeKind::*;
+        match &self.kind {
+            Symbol { .. }
+            | Number { .. }
+            | Word { .. }
+            | LargeOp { .. }
+            | Dots { .. }
+            | Punct { .. }
+            | Unknown { .. }
+            | Empty => {}
+            Chain { first, rest } => {
+                visit(first);
+                for link in rest {
+                    if let InfixOp::Stacked { label, .. } = &link.op {
+                        visit(label);
+                    }
+                    visit(&link.operand);
+                }
+            }
+            Prefix { operand, .. } | Factorial { operand } => visit(operand),
+            Scripts { base, sub, sup, .. } => {
+                visit(base);
+                sub.as_deref().into_iter().chain(sup.as_deref()).for_each(visit);
+            }
+            Frac { num: a, den: b } | Binom { top: a, bottom: b } | Stacked { over: a, base: b, .. } => {
+                visit(a);
+                visit(b);
+            }
+            Sqrt { index, radicand } => {
+                index.as_deref().into_iter().for_each(&mut visit);
+                visit(radicand);
+            }
+            Accent { body, .. } | Styled { body, .. } | Boxed { body } | Fenced { body, .. } => visit(body),
+            Annotated { body, label, .. } => {
+                visit(body);
+                label.as_deref().into_iter().for_each(visit);
+            }
+            Rows { rows, .. } => rows.iter().flatten().for_each(visit),
+        }
+    }
+
     /// The direct children, in source order.
     pub fn children(&self) -> Vec<&Node> {
         use NodeKind::*;

@@ -10,7 +10,7 @@ use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, Place, PrefixOp, Sp
 use super::error::{ParseError, ParseErrorKind, Warning, WarningKind};
 use super::grammar::{LatexParser, Rule};
 use super::names::{self, CommandClass, UnicodeMeaning};
-use super::precedence::{infix_level, pratt};
+use super::precedence::{infix_level, is_operator, pratt};
 use super::Limits;
 use pest::iterators::{Pair, Pairs};
 use pest::Parser;
@@ -21,6 +21,8 @@ type Result<T> = std::result::Result<T, ParseError>;
 /// Builds nodes from the pairs of one source text.
 pub(super) struct Builder<'s> {
     source: &'s str,
+    /// How far pest's positions are ahead of the source's (the guard mark).
+    offset: usize,
     limits: &'s Limits,
     warnings: RefCell<Vec<Warning>>,
 }
@@ -33,17 +35,22 @@ enum Slot {
 }
 
 impl<'s> Builder<'s> {
-    pub(super) fn new(source: &'s str, limits: &'s Limits) -> Self {
-        Builder { source, limits, warnings: RefCell::new(Vec::new()) }
+    pub(super) fn new(source: &'s str, limits: &'s Limits, offset: usize) -> Self {
+        Builder { source, offset, limits, warnings: RefCell::new(Vec::new()) }
     }
 
     pub(super) fn into_warnings(self) -> Vec<Warning> {
         self.warnings.into_inner()
     }
 
-    fn span(pair: &Pair<Rule>) -> Span {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
         let span = pair.as_span();
-        Span::new(span.start(), span.end())
+        Span::new(span.start().saturating_sub(self.offset), span.end().saturating_sub(self.offset))
+    }
+
+    /// The source text of `pair`: pest reads the encoded text, in which names are codes.
+    fn text(&self, pair: &Pair<Rule>) -> &'s str {
+        self.span(pair).text(self.source)
     }
 
     fn warn(&self, kind: WarningKind, span: Span) {
@@ -52,7 +59,7 @@ impl<'s> Builder<'s> {
 
     /// The whole formula: its rows.
     pub(super) fn formula(&self, pair: Pair<Rule>) -> Result<Node> {
-        let span = Self::span(&pair);
+        let span = self.span(&pair);
         match pair.into_inner().find(|p| p.as_rule() == Rule::rows) {
             Some(rows) => self.rows(rows, None, None),
             None => Ok(Node::new(NodeKind::Empty, span)),
@@ -61,14 +68,14 @@ impl<'s> Builder<'s> {
 
     /// Rows of cells; top-level rows of one cell are just that cell.
     fn rows(&self, pair: Pair<Rule>, env: Option<String>, columns: Option<String>) -> Result<Node> {
-        let span = Self::span(&pair);
+        let span = self.span(&pair);
         let mut rows = Vec::new();
         for row in pair.into_inner().filter(|p| p.as_rule() == Rule::row) {
             let cells = row
                 .into_inner()
                 .map(|cell| {
-                    let cell_span = Self::span(&cell);
-                    self.body(cell.into_inner().collect(), cell_span)
+                    let cell_span = self.span(&cell);
+                    self.body(cell.into_inner(), cell_span)
                 })
                 .collect::<Result<Vec<_>>>()?;
             rows.push(cells);
@@ -87,29 +94,36 @@ impl<'s> Builder<'s> {
 
     /// An expression (`expr`, `pexpr` or `bexpr`): its pairs through the Pratt parser.
     fn expr(&self, pair: Pair<Rule>) -> Result<Node> {
+        let pairs = pair.into_inner();
+        // A lone operand leaves the precedence table nothing to decide.
+        if pairs.len() == 1 {
+            if let Some(operand) = pairs.peek().filter(|p| !is_operator(p.as_rule())) {
+                return self.primary(operand);
+            }
+        }
         pratt()
             .map_primary(|primary| self.primary(primary))
             .map_prefix(|op, operand| self.prefix(op, operand?))
             .map_infix(|lhs, op, rhs| self.infix(lhs?, op, rhs?))
             .map_postfix(|operand, op| self.postfix(operand?, op))
-            .parse(pair.into_inner())
+            .parse(pairs)
     }
 
     fn prefix(&self, op: Pair<Rule>, operand: Node) -> Result<Node> {
-        let op_kind = match op.as_str().trim() {
+        let op_kind = match self.text(&op).trim() {
             "+" => PrefixOp::Plus,
             "±" | "\\pm" => PrefixOp::PlusMinus,
             "∓" | "\\mp" => PrefixOp::MinusPlus,
             "¬" | "\\neg" | "\\lnot" => PrefixOp::Not,
             _ => PrefixOp::Minus,
         };
-        let span = Self::span(&op).join(operand.span);
+        let span = self.span(&op).join(operand.span);
         Ok(Node::new(NodeKind::Prefix { op: op_kind, operand: operand.boxed() }, span))
     }
 
     fn infix(&self, lhs: Node, op: Pair<Rule>, rhs: Node) -> Result<Node> {
-        let op_span = Self::span(&op);
-        let text = op.as_str();
+        let op_span = self.span(&op);
+        let text = self.text(&op);
         let infix_op = match op.as_rule() {
             Rule::separator => InfixOp::Separator(text.trim().to_string()),
             Rule::relation => InfixOp::Relation(names::canonical_relation(text)),
@@ -123,17 +137,17 @@ impl<'s> Builder<'s> {
 
     fn stacked_relation(&self, op: Pair<Rule>) -> Result<InfixOp> {
         let mut inner = op.into_inner();
-        let place = match inner.next().map(|p| p.as_str()) {
+        let place = match inner.next().map(|p| self.text(&p)) {
             Some("\\underset") => Place::Under,
             _ => Place::Over,
         };
         let label = self.next_argument(&mut inner, Span::default())?;
-        let relation = inner.next().map(|p| names::canonical_relation(p.as_str())).unwrap_or_default();
+        let relation = inner.next().map(|p| names::canonical_relation(self.text(&p))).unwrap_or_default();
         Ok(InfixOp::Stacked { place, label: label.boxed(), relation })
     }
 
     fn postfix(&self, operand: Node, op: Pair<Rule>) -> Result<Node> {
-        let op_span = Self::span(&op);
+        let op_span = self.span(&op);
         match op.as_rule() {
             Rule::subscript | Rule::superscript => {
                 let slot = if op.as_rule() == Rule::subscript { Slot::Sub } else { Slot::Sup };
@@ -145,12 +159,12 @@ impl<'s> Builder<'s> {
                 self.attach_script(operand, slot, script, op_span)
             }
             Rule::primes => {
-                let count = op.as_str().chars().map(prime_count).sum::<u8>();
+                let count = self.text(&op).chars().map(prime_count).sum::<u8>();
                 self.attach_primes(operand, count, op_span)
             }
             Rule::unicode_subscript | Rule::unicode_superscript => {
                 let slot = if op.as_rule() == Rule::unicode_subscript { Slot::Sub } else { Slot::Sup };
-                let script = self.unicode_script(op.as_str(), op_span)?;
+                let script = self.unicode_script(self.text(&op), op_span)?;
                 self.attach_script(operand, slot, script, op_span)
             }
             _ => {
@@ -256,11 +270,11 @@ impl<'s> Builder<'s> {
 
     /// An `argument` or `script_argument`: a brace body or one operand.
     fn argument(&self, pair: Pair<Rule>) -> Result<Node> {
-        let span = Self::span(&pair);
+        let span = self.span(&pair);
         let mut inner = pair.into_inner().peekable();
         let first = inner.peek().map(|p| p.as_rule());
         match first {
-            Some(Rule::expr | Rule::styled_rest) => self.body(inner.collect::<Vec<_>>(), span),
+            Some(Rule::expr | Rule::styled_rest) => self.body(inner, span),
             Some(_) => match inner.next() {
                 Some(operand) => self.primary(operand),
                 None => Ok(Node::new(NodeKind::Empty, span)),
@@ -271,7 +285,7 @@ impl<'s> Builder<'s> {
 
     /// The inside of a brace group: an expression or a font switch and the rest, and an
     /// optional `\over`, `\choose` or `\atop` with the expression after it.
-    fn body(&self, pairs: Vec<Pair<Rule>>, span: Span) -> Result<Node> {
+    fn body<'i>(&self, pairs: impl IntoIterator<Item = Pair<'i, Rule>>, span: Span) -> Result<Node> {
         let mut pairs = pairs.into_iter();
         let first = match pairs.next() {
             Some(pair) => self.primary(pair)?,
@@ -284,7 +298,7 @@ impl<'s> Builder<'s> {
             Some(pair) => self.expr(pair)?,
             None => Node::new(NodeKind::Empty, span),
         };
-        let kind = match word.as_str().trim() {
+        let kind = match self.text(&word).trim() {
             "\\choose" => NodeKind::Binom { top: first.boxed(), bottom: second.boxed() },
             _ => NodeKind::Frac { num: first.boxed(), den: second.boxed() },
         };
@@ -293,8 +307,8 @@ impl<'s> Builder<'s> {
 
     /// An operand.
     fn primary(&self, pair: Pair<Rule>) -> Result<Node> {
-        let span = Self::span(&pair);
-        let text = pair.as_str();
+        let span = self.span(&pair);
+        let text = self.text(&pair);
         let kind = match pair.as_rule() {
             Rule::letter => symbol(text, Font::Normal),
             Rule::number | Rule::digit => NodeKind::Number { text: text.to_string(), font: Font::Normal },
@@ -308,7 +322,7 @@ impl<'s> Builder<'s> {
             Rule::group => {
                 // The node covers its braces, which tells `attach_script` that `{x_i}_j` is a
                 // script on a group, not a second script on x.
-                let mut body = self.body(pair.into_inner().collect(), span)?;
+                let mut body = self.body(pair.into_inner(), span)?;
                 body.span = span;
                 return Ok(body);
             }
@@ -321,7 +335,7 @@ impl<'s> Builder<'s> {
     /// Operands built from several parts.
     fn compound(&self, pair: Pair<Rule>, span: Span) -> Result<Node> {
         let rule = pair.as_rule();
-        let text = pair.as_str();
+        let text = self.text(&pair);
         let mut inner = pair.into_inner();
         let kind = match rule {
             Rule::bracket_group => return self.bracket_group(inner, span),
@@ -330,7 +344,7 @@ impl<'s> Builder<'s> {
             Rule::environment => return self.environment(inner),
             Rule::unicode_sqrt => return self.unicode_sqrt(inner, span),
             Rule::fraction => {
-                let name_span = inner.next().map(|p| Self::span(&p)).unwrap_or(span);
+                let name_span = inner.next().map(|p| self.span(&p)).unwrap_or(span);
                 let num = self.next_argument(&mut inner, name_span)?;
                 let den = self.next_argument(&mut inner, name_span)?;
                 NodeKind::Frac { num: num.boxed(), den: den.boxed() }
@@ -356,13 +370,15 @@ impl<'s> Builder<'s> {
                 NodeKind::Sqrt { index, radicand: radicand.boxed() }
             }
             Rule::accent => {
-                let name =
-                    inner.next().map(|p| p.as_str().trim_start_matches('\\').to_string()).unwrap_or_default();
+                let name = inner
+                    .next()
+                    .map(|p| self.text(&p).trim_start_matches('\\').to_string())
+                    .unwrap_or_default();
                 let body = self.next_argument(&mut inner, span)?;
                 NodeKind::Accent { accent: name, body: body.boxed() }
             }
             Rule::font_command | Rule::braced_font_command => {
-                let name = inner.next().map(|p| p.as_str().trim_start_matches('\\')).unwrap_or("");
+                let name = inner.next().map(|p| self.text(&p).trim_start_matches('\\')).unwrap_or("");
                 let rest: Vec<_> = inner.collect();
                 let body = match rest.first() {
                     Some(argument) if argument.as_rule() == Rule::argument => {
@@ -373,13 +389,13 @@ impl<'s> Builder<'s> {
                 return Ok(apply_font(names::font_of(name), body, span));
             }
             Rule::text_command => {
-                let body = inner.nth(1).map(|p| p.as_str().trim_start()).unwrap_or("{}");
+                let body = inner.nth(1).map(|p| self.text(&p).trim_start()).unwrap_or("{}");
                 let text = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(body);
                 NodeKind::Word { text: text.to_string(), style: WordStyle::Text }
             }
             Rule::operatorname => return self.operatorname(inner, span),
             Rule::brace_annotation => {
-                let place = match inner.next().map(|p| p.as_str()) {
+                let place = match inner.next().map(|p| self.text(&p)) {
                     Some(name) if name.starts_with("\\over") => Place::Over,
                     _ => Place::Under,
                 };
@@ -421,7 +437,7 @@ impl<'s> Builder<'s> {
 
     fn styled_rest(&self, pair: Pair<Rule>, span: Span) -> Result<Node> {
         let mut inner = pair.into_inner();
-        let switch = inner.next().map(|p| p.as_str().trim_start_matches('\\')).unwrap_or("");
+        let switch = inner.next().map(|p| self.text(&p).trim_start_matches('\\')).unwrap_or("");
         let body = match inner.next() {
             Some(expr) => self.expr(expr)?,
             None => Node::new(NodeKind::Empty, span),
@@ -430,12 +446,12 @@ impl<'s> Builder<'s> {
     }
 
     fn bracket_group(&self, mut inner: Pairs<Rule>, span: Span) -> Result<Node> {
-        let open = inner.next().map_or(Delim::Paren, |p| delimiter(p.as_str()));
+        let open = inner.next().map_or(Delim::Paren, |p| delimiter(self.text(&p)));
         let body = match inner.next() {
             Some(expr) => self.expr(expr)?,
             None => Node::new(NodeKind::Empty, span),
         };
-        let close = inner.next().map(|p| delimiter(p.as_str()));
+        let close = inner.next().map(|p| delimiter(self.text(&p)));
         Ok(Node::new(NodeKind::Fenced { open, close, sized: false, body: body.boxed() }, span))
     }
 
@@ -445,9 +461,9 @@ impl<'s> Builder<'s> {
         let mut body = Node::new(NodeKind::Empty, span);
         for (index, part) in inner.enumerate() {
             match (index, part.as_rule()) {
-                (0, _) => open = delimiter(part.as_str()),
+                (0, _) => open = delimiter(self.text(&part)),
                 (_, Rule::bexpr) => body = self.expr(part)?,
-                _ => close = delimiter(part.as_str()),
+                _ => close = delimiter(self.text(&part)),
             }
         }
         Ok(Node::new(NodeKind::Fenced { open, close: Some(close), sized: false, body: body.boxed() }, span))
@@ -458,7 +474,7 @@ impl<'s> Builder<'s> {
         let mut body_pairs = Vec::new();
         for part in inner {
             match part.as_rule() {
-                Rule::delimiter => delimiters.push(delimiter(part.as_str())),
+                Rule::delimiter => delimiters.push(delimiter(self.text(&part))),
                 Rule::expr | Rule::fraction_word => body_pairs.push(part),
                 _ => {}
             }
@@ -474,11 +490,11 @@ impl<'s> Builder<'s> {
         let mut columns = None;
         for part in inner {
             match part.as_rule() {
-                Rule::array_name | Rule::environment_name if name.is_none() => {
-                    name = Some(part.as_str().to_string())
+                Rule::array_name | Rule::aligned_name | Rule::environment_name if name.is_none() => {
+                    name = Some(self.text(&part).to_string())
                 }
                 Rule::column_spec => {
-                    let spec = part.as_str();
+                    let spec = self.text(&part);
                     columns = Some(spec.get(1..spec.len().saturating_sub(1)).unwrap_or("").to_string());
                 }
                 Rule::rows => return self.rows(part, name.or(Some(String::new())), columns),
@@ -493,8 +509,8 @@ impl<'s> Builder<'s> {
         for part in inner {
             radicand = match part.as_rule() {
                 Rule::unicode_subscript => {
-                    let part_span = Self::span(&part);
-                    let script = self.unicode_script(part.as_str(), part_span)?;
+                    let part_span = self.span(&part);
+                    let script = self.unicode_script(self.text(&part), part_span)?;
                     self.attach_script(radicand, Slot::Sub, script, part_span)?
                 }
                 _ => self.primary(part)?,
@@ -508,7 +524,7 @@ impl<'s> Builder<'s> {
         let mut body = Node::new(NodeKind::Empty, span);
         for part in inner {
             match part.as_rule() {
-                Rule::operatorname_name => limits = part.as_str().ends_with('*'),
+                Rule::operatorname_name => limits = self.text(&part).ends_with('*'),
                 _ => body = self.argument(part)?,
             }
         }
@@ -668,13 +684,14 @@ fn delimiter(text: &str) -> Delim {
 
 /// Parses a small piece of LaTeX made by eqmap itself (from Unicode scripts).
 fn parse_fragment(latex: &str, limits: &Limits) -> Result<Node> {
-    let mut pairs = LatexParser::parse(Rule::formula, latex).map_err(|_| {
+    let encoded = super::encode::encode_guarded(latex);
+    let mut pairs = LatexParser::parse(Rule::formula, &encoded).map_err(|_| {
         ParseError::new(
             ParseErrorKind::Unexpected { found: latex.to_string(), expected: Vec::new() },
             Span::default(),
         )
     })?;
-    let builder = Builder::new(latex, limits);
+    let builder = Builder::new(latex, limits, super::encode::GUARD_MARK.len_utf8());
     match pairs.next() {
         Some(formula) => builder.formula(formula),
         None => Ok(Node::new(NodeKind::Empty, Span::default())),

@@ -1,8 +1,10 @@
 //! Syntax: LaTeX text → a typed tree with spans, and back.
 //!
-//! [`parse`] runs three steps: a linear pre-scan ([`prescan`]) that enforces the limits and
-//! finds unbalanced delimiters, the pest grammar (`grammar/latex.pest`), and the conversion of
-//! pest's pairs into [`ast::Node`]s through the one precedence table ([`precedence`]).
+//! [`parse`] runs four steps: a linear pre-scan ([`prescan`]) that enforces the limits and
+//! finds unbalanced delimiters, the encoding of command names for pest ([`encode`]), the pest
+//! grammar (`grammar/latex.pest`), and the conversion of pest's pairs into [`ast::Node`]s
+//! through the one precedence table ([`precedence`]). pest runs with the grammar's guards on;
+//! only when that fails does it run again without them, for the error it reports then.
 //! [`print::to_latex`] prints a tree back as canonical LaTeX.
 //!
 //! This module handles untrusted input, so it may not unwrap, expect, panic or index.
@@ -11,8 +13,11 @@
 
 pub mod ast;
 mod build;
+mod encode;
 pub mod error;
 pub mod grammar;
+#[cfg(test)]
+mod guard_tests;
 pub mod names;
 pub mod precedence;
 mod prescan;
@@ -74,8 +79,32 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
     prescan::prescan(source, limits)?;
-    let mut pairs = LatexParser::parse(Rule::formula, source).map_err(|e| from_pest(source, &e))?;
-    let builder = build::Builder::new(source, limits);
+    let guarded = encode::encode_guarded(source);
+    match LatexParser::parse(Rule::formula, &guarded) {
+        Ok(pairs) => build(source, limits, pairs, encode::GUARD_MARK.len_utf8()),
+        Err(_) => parse_unguarded(source, limits),
+    }
+}
+
+/// Parses `source` again with the grammar's guards off (see `grammar/latex.pest`), so that
+/// pest tries every alternative and reports what the grammar expected where it failed.
+fn parse_unguarded(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
+    let encoded = encode::encode(source);
+    match LatexParser::parse(Rule::formula, &encoded) {
+        // Only if a guard ruled out too much: the grammar without guards has the last word.
+        Ok(pairs) => build(source, limits, pairs, 0),
+        Err(error) => Err(from_pest(source, &error)),
+    }
+}
+
+/// The tree from pest's pairs for `source`, whose positions are `offset` bytes ahead.
+fn build(
+    source: &str,
+    limits: &Limits,
+    mut pairs: pest::iterators::Pairs<Rule>,
+    offset: usize,
+) -> Result<Parsed, ParseError> {
+    let builder = build::Builder::new(source, limits, offset);
     let root = match pairs.next() {
         Some(formula) => builder.formula(formula)?,
         None => Node::new(ast::NodeKind::Empty, Span::new(0, source.len())),
@@ -176,16 +205,17 @@ pub fn describe(rule: Rule) -> &'static str {
         left_right => "`\\left`",
         delimiter => "a delimiter such as `(`, `[`, `|` or `.`",
         environment => "`\\begin`",
-        array_name | environment_name => "an environment name",
+        array_name | aligned_name | environment_name => "an environment name",
         position => "a position such as `[t]`",
         column_spec => "a column specification such as `{cc}`",
         // Silent rules never appear in errors; they are listed so that a new rule must be named.
-        WHITESPACE | trivia_command | dimension | dimen_body | raw_group | row_separator => "a space",
+        WHITESPACE | pad | dimen_body | raw_group | row_separator => "a space",
+        mode | unguarded | guarded | starts_plain | starts_infix | starts_bar | starts_postfix
+        | starts_command | starts_font | starts_accent => "a guard",
         operand | poperand | boperand | term | pterm | bterm | primary | pprimary | bprimary
         | command_operand | script_command | group_body => "an operand",
         postfix | bar_term | fraction_tail => "a script",
         infix | bar_free_infix | relation_word => "an operator",
         text_inner => "text",
-        reserved_word => "a command",
     }
 }

@@ -6,6 +6,8 @@
 //! It also maps characters pasted from PDFs (`α`, `ℝ`, `𝑄`, `∑`) to their LaTeX equivalents.
 
 use super::ast::{Font, WordStyle};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// What a command name denotes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -389,21 +391,32 @@ const ARGUMENT_COMMANDS: &[&str] = &[
 
 /// Classifies a command name (without backslash).
 pub fn classify_command(name: &str) -> CommandClass {
-    if GREEK.contains(&name) || SYMBOLS.contains(&name) {
-        CommandClass::Symbol
-    } else if LIMIT_OPERATOR_NAMES.contains(&name) {
-        CommandClass::Word(WordStyle::OperatorLimits)
-    } else if OPERATOR_NAMES.contains(&name) {
-        CommandClass::Word(WordStyle::Operator)
-    } else if LARGE_OPERATORS.contains(&name) {
-        CommandClass::LargeOp
-    } else if DOTS.contains(&name) {
-        CommandClass::Dots
-    } else if ARGUMENT_COMMANDS.contains(&name) {
-        CommandClass::NeedsArguments
-    } else {
-        CommandClass::Unknown
-    }
+    command_classes().get(name).copied().unwrap_or(CommandClass::Unknown)
+}
+
+/// Every known name and its class, built once from the lists; a name in several lists takes
+/// the class of the first: symbols, operator names with limits, operator names, large
+/// operators, ellipses, commands that need arguments.
+fn command_classes() -> &'static HashMap<&'static str, CommandClass> {
+    static CLASSES: OnceLock<HashMap<&'static str, CommandClass>> = OnceLock::new();
+    CLASSES.get_or_init(|| {
+        let lists: [(&[&'static str], CommandClass); 7] = [
+            (GREEK, CommandClass::Symbol),
+            (SYMBOLS, CommandClass::Symbol),
+            (LIMIT_OPERATOR_NAMES, CommandClass::Word(WordStyle::OperatorLimits)),
+            (OPERATOR_NAMES, CommandClass::Word(WordStyle::Operator)),
+            (LARGE_OPERATORS, CommandClass::LargeOp),
+            (DOTS, CommandClass::Dots),
+            (ARGUMENT_COMMANDS, CommandClass::NeedsArguments),
+        ];
+        let mut classes = HashMap::new();
+        for (names, class) in lists {
+            for name in names {
+                classes.entry(*name).or_insert(class);
+            }
+        }
+        classes
+    })
 }
 
 /// Whether `name` is a Greek letter command (`alpha`, `Sigma`).

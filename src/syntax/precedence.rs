@@ -97,6 +97,11 @@ pub fn pratt() -> &'static PrattParser<Rule> {
     })
 }
 
+/// Whether `rule` is an operator rule, a row of [`TABLE`].
+pub fn is_operator(rule: Rule) -> bool {
+    TABLE.iter().any(|row| row.rule == rule)
+}
+
 /// The level of an infix operator of the tree.
 pub fn infix_level(op: &InfixOp) -> Level {
     match op {

@@ -1,0 +1,241 @@
+//! Output: one record per outcome, as JSONL, CSV or Markdown.
+//!
+//! - **JSONL**, one object a line: `{"id", "source", "line"?, "latex", "ok", "error"?,
+//!   "slots"?, "reading_path"?}`. `slots` are the rows of `eqmap map --format json`; `error` is
+//!   `{"kind": "parse", "message", "span": [start, end], "opened"?}` (message in English,
+//!   span in bytes of `latex`) or `{"kind": "read", "message"}` (naming the file).
+//! - **CSV** (RFC 4180: a header row, fields quoted when they hold `,`, `"` or a line break):
+//!   `id,source,line,latex,ok,error,slots,known_slots,concepts,articles,unknown`, lists
+//!   joined by `; ` (articles by spaces).
+//! - **Markdown**: a table `| id | formula | ok | concepts | articles | unknown or error |`.
+//!
+//! Rendering a record is a pure function, so the pipeline renders in parallel and writes in
+//! order.
+
+use super::{Failure, Outcome};
+use crate::slotmap::SlotMap;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON object a line.
+    Jsonl,
+    /// Comma-separated values with a header row.
+    Csv,
+    /// A Markdown table.
+    Markdown,
+}
+
+/// The CSV columns.
+pub const CSV_COLUMNS: [&str; 11] = [
+    "id",
+    "source",
+    "line",
+    "latex",
+    "ok",
+    "error",
+    "slots",
+    "known_slots",
+    "concepts",
+    "articles",
+    "unknown",
+];
+
+impl Format {
+    /// What comes before the first record.
+    pub fn header(self) -> String {
+        match self {
+            Format::Jsonl => String::new(),
+            Format::Csv => format!("{}\n", CSV_COLUMNS.join(",")),
+            Format::Markdown => "| id | formula | ok | concepts | articles | unknown or error |\n\
+                                 |---|---|---|---|---|---|\n"
+                .to_string(),
+        }
+    }
+
+    /// One record, with its line ending.
+    pub fn render(self, outcome: &Outcome) -> String {
+        match self {
+            Format::Jsonl => jsonl(outcome),
+            Format::Csv => csv_row(outcome),
+            Format::Markdown => markdown_row(outcome),
+        }
+    }
+}
+
+/// Writes a header, then records in the order given.
+pub struct RecordWriter<W: Write> {
+    out: W,
+    format: Format,
+}
+
+impl<W: Write> RecordWriter<W> {
+    /// A writer of `format` to `out`.
+    pub fn new(out: W, format: Format) -> Self {
+        RecordWriter { out, format }
+    }
+
+    /// Writes the header.
+    pub fn start(&mut self) -> io::Result<()> {
+        self.out.write_all(self.format.header().as_bytes())
+    }
+
+    /// Writes one rendered record.
+    pub fn record(&mut self, text: &str) -> io::Result<()> {
+        self.out.write_all(text.as_bytes())
+    }
+
+    /// Flushes the output.
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[derive(Serialize)]
+struct JsonRecord<'a> {
+    id: &'a str,
+    source: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    latex: &'a str,
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<JsonError<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slots: Option<&'a [crate::slotmap::Slot]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reading_path: Option<&'a [u32]>,
+}
+
+#[derive(Serialize)]
+struct JsonError<'a> {
+    kind: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    span: Option<crate::syntax::ast::Span>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opened: Option<crate::syntax::ast::Span>,
+}
+
+fn json_error(failure: &Failure) -> JsonError<'_> {
+    let (span, opened) = match failure {
+        Failure::Parse { span, opened, .. } => (Some(*span), *opened),
+        Failure::Read { .. } => (None, None),
+    };
+    JsonError { kind: failure.kind(), message: failure.message(), span, opened }
+}
+
+fn jsonl(outcome: &Outcome) -> String {
+    let map = outcome.result.as_ref().ok();
+    let record = JsonRecord {
+        id: &outcome.id,
+        source: &outcome.source,
+        line: outcome.line,
+        latex: &outcome.latex,
+        ok: outcome.is_ok(),
+        error: outcome.result.as_ref().err().map(json_error),
+        slots: map.map(|m| m.slots.as_slice()),
+        reading_path: map.map(|m| m.reading_path.as_slice()),
+    };
+    let mut text = serde_json::to_string(&record).unwrap_or_else(|e| {
+        format!(
+            "{{\"id\":{:?},\"ok\":false,\"error\":{{\"kind\":\"output\",\"message\":{:?}}}}}",
+            outcome.id,
+            e.to_string()
+        )
+    });
+    text.push('\n');
+    text
+}
+
+/// The concept ids of a map, once each, in slot order.
+pub fn concepts(map: &SlotMap) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for concept in map.slots.iter().flat_map(|s| s.concepts.iter()) {
+        if concept != "unknown" && !out.contains(&concept.as_str()) {
+            out.push(concept);
+        }
+    }
+    out
+}
+
+/// The summary columns of a record: slots, known slots, concepts, articles, unknown notation.
+fn columns(outcome: &Outcome) -> [String; 5] {
+    let Ok(map) = &outcome.result else { return Default::default() };
+    let known = map.slots.iter().filter(|s| s.concepts.iter().all(|c| c != "unknown")).count();
+    let articles: Vec<String> = map.reading_path.iter().map(u32::to_string).collect();
+    [
+        map.slots.len().to_string(),
+        known.to_string(),
+        concepts(map).join("; "),
+        articles.join(" "),
+        map.unknown_notation().collect::<Vec<_>>().join("; "),
+    ]
+}
+
+fn csv_row(outcome: &Outcome) -> String {
+    let error = outcome.result.as_ref().err().map(Failure::message).unwrap_or("");
+    let line = outcome.line.map(|l| l.to_string()).unwrap_or_default();
+    let [slots, known, concepts, articles, unknown] = columns(outcome);
+    let ok = if outcome.is_ok() { "true" } else { "false" };
+    let fields = [
+        &*outcome.id,
+        &*outcome.source,
+        &line,
+        &outcome.latex,
+        ok,
+        error,
+        &slots,
+        &known,
+        &concepts,
+        &articles,
+        &unknown,
+    ];
+    let mut text = fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
+    text.push('\n');
+    text
+}
+
+/// A CSV field, quoted when it must be (RFC 4180).
+pub fn csv_field(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+fn markdown_row(outcome: &Outcome) -> String {
+    let [_, _, concepts, articles, unknown] = columns(outcome);
+    let last = match &outcome.result {
+        Ok(_) => unknown,
+        Err(failure) => failure.message().to_string(),
+    };
+    let ok = if outcome.is_ok() { "ok" } else { "error" };
+    format!(
+        "| {} | {} | {ok} | {} | {} | {} |\n",
+        markdown_cell(&outcome.id),
+        markdown_code(&outcome.latex),
+        markdown_cell(&concepts),
+        markdown_cell(&articles),
+        markdown_cell(&last)
+    )
+}
+
+/// Text safe in a table cell: one line, `|` escaped.
+fn markdown_cell(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|")
+}
+
+/// A formula as a code span in a table cell.
+fn markdown_code(latex: &str) -> String {
+    if latex.is_empty() {
+        return String::new();
+    }
+    let cell = markdown_cell(latex);
+    let fence = if cell.contains('`') { "`` " } else { "`" };
+    let close = if cell.contains('`') { " ``" } else { "`" };
+    format!("{fence}{cell}{close}")
+}

@@ -1,0 +1,128 @@
+//! The pipeline: units in bounded chunks, each chunk mapped in parallel and written in order.
+//!
+//! [`run`] pulls units from a reader until a chunk holds [`Options::chunk`] records (a
+//! document is never split), maps the chunk with rayon's indexed parallel map — which keeps
+//! input order — into outcomes and their output text, writes the text, adds the outcomes to
+//! the summary, drops them, and only then pulls the next chunk. So at most one chunk of
+//! records is in memory, whatever the size of the input, and the output is the same on any
+//! number of threads.
+//!
+//! Within a document the formulas are processed in order with one [`SymbolTable`] that
+//! learns from each formula before it is mapped: a declaration or a definition carries to the
+//! equations after it. Separate formulas (lines, JSONL records) each get a table of their own.
+
+use super::output::{Format, RecordWriter};
+use super::summary::Summary;
+use super::{Failure, Input, Outcome, Unit};
+use crate::meaning::SymbolTable;
+use crate::slotmap::{map_tree, Knowledge};
+use crate::{Lang, Limits};
+use rayon::prelude::*;
+use std::io::{self, Write};
+
+/// How a batch runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Records per chunk (default 4096): the bound on records held in memory.
+    pub chunk: usize,
+    /// The language of questions, math and places in the slots.
+    pub lang: Lang,
+    /// Parse limits.
+    pub limits: Limits,
+    /// Output format.
+    pub format: Format,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { chunk: 4096, lang: Lang::En, limits: Limits::default(), format: Format::Jsonl }
+    }
+}
+
+/// Annotates every unit of `units`, writing one record per input formula to `out` in input
+/// order, and returns the summary. `progress` is called after each chunk with the number of
+/// records written so far. Runs on the current rayon pool.
+pub fn run<W: Write>(
+    units: impl Iterator<Item = Unit>,
+    knowledge: &Knowledge,
+    options: &Options,
+    out: W,
+    mut progress: impl FnMut(usize),
+) -> io::Result<Summary> {
+    let mut writer = RecordWriter::new(out, options.format);
+    writer.start()?;
+    let mut summary = Summary::new();
+    let mut units = units.peekable();
+    let mut chunk: Vec<Unit> = Vec::new();
+    while units.peek().is_some() {
+        let mut records = 0;
+        while records < options.chunk.max(1) {
+            let Some(unit) = units.next() else { break };
+            records += unit.len();
+            chunk.push(unit);
+        }
+        let done = process_chunk(&chunk, knowledge, options);
+        chunk.clear();
+        for (outcome, text) in done.iter().flatten() {
+            summary.add(outcome);
+            writer.record(text)?;
+        }
+        progress(summary.records);
+    }
+    writer.finish()?;
+    summary.finish(knowledge);
+    Ok(summary)
+}
+
+/// The outcomes of a chunk and their output text, in input order.
+fn process_chunk(chunk: &[Unit], knowledge: &Knowledge, options: &Options) -> Vec<Vec<(Outcome, String)>> {
+    chunk
+        .par_iter()
+        .map(|unit| {
+            process_unit(unit, knowledge, options)
+                .into_iter()
+                .map(|outcome| {
+                    let text = options.format.render(&outcome);
+                    (outcome, text)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The outcomes of one unit: a document's formulas share one symbol table.
+pub fn process_unit(unit: &Unit, knowledge: &Knowledge, options: &Options) -> Vec<Outcome> {
+    match unit {
+        Unit::Single(input) => vec![process(input, &mut SymbolTable::new(), knowledge, options)],
+        Unit::Document(inputs) => {
+            let mut table = SymbolTable::new();
+            inputs.iter().map(|input| process(input, &mut table, knowledge, options)).collect()
+        }
+    }
+}
+
+/// One formula: parse, learn into `table`, map.
+fn process(input: &Input, table: &mut SymbolTable, knowledge: &Knowledge, options: &Options) -> Outcome {
+    let (latex, result) = match &input.content {
+        Err(message) => (String::new(), Err(Failure::Read { message: message.clone() })),
+        Ok(latex) => (latex.clone(), map_formula(latex, table, knowledge, options)),
+    };
+    Outcome { id: input.id.clone(), source: input.source.clone(), line: input.line, latex, result }
+}
+
+fn map_formula(
+    latex: &str,
+    table: &mut SymbolTable,
+    knowledge: &Knowledge,
+    options: &Options,
+) -> Result<crate::slotmap::SlotMap, Failure> {
+    match crate::parse_with(latex, &options.limits) {
+        Ok(parsed) => {
+            table.learn(&parsed.root);
+            Ok(map_tree(latex, &parsed.root, parsed.warnings, table, knowledge, options.lang))
+        }
+        Err(error) => {
+            Err(Failure::Parse { message: error.message(Lang::En), span: error.span, opened: error.opened })
+        }
+    }
+}

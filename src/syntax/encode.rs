@@ -1,0 +1,677 @@
+//! The text pest reads: the source with every command name replaced by its class.
+//!
+//! The grammar used to spell out every command it knows, so pest tried long lists of words one
+//! by one, many times at each backslash. Instead, this module reads each `\name` once, in Rust,
+//! and writes in its place a code the grammar matches with one literal. The encoded text has
+//! exactly the length of the source, byte for byte, so every span pest reports is a span of the
+//! source, and the tree builder reads names and raw text from the source, never from the code.
+//!
+//! | source | encoded as |
+//! |---|---|
+//! | `\name` (ASCII letters) | `\`, the letter of the name's [class](CLASSES), then [`PAD`] up to the same length: `\frac` → `\q` + 3 × PAD |
+//! | a spacing or layout command that carries no structure (`\,` `\quad` `\big` `\hspace{…}` `\kern 2pt` `\label{…}` `\tag{…}`, a `\` at the very end) | [`FILLER`], one per byte |
+//! | tab, newline, carriage return, `~` | [`FILLER`] |
+//! | any other control character, including the code bytes themselves | [`JUNK`] |
+//! | anything else, including `\\`, `\{` and other backslash-symbol pairs | itself |
+//!
+//! The grammar skips FILLER like a blank (`WHITESPACE`), matches a command class as `"\\q" ~
+//! pad`, and matches JUNK nowhere, just as no rule matched a control character before. What is
+//! trivia here is exactly what the grammar's old `trivia_command` accepted, argument and all:
+//! the old grammar only ever met such a command where it skipped blanks, or inside raw text
+//! (`\text{…}`, column specifications), where FILLER is raw text as well.
+//!
+//! Lower-case classes may stand alone as a symbol (`symbol_command`); upper-case classes are
+//! the reserved words, which never do.
+//!
+//! [`encode_guarded`] puts [`GUARD_MARK`] before the text, which turns the grammar's guards on
+//! (see `grammar/latex.pest`); pest's positions in that text are one byte ahead of the source's.
+
+/// Pads a command's code to the length of its name.
+pub(super) const PAD: char = '\u{1}';
+/// Stands for a byte that is skipped like a blank.
+pub(super) const FILLER: char = '\u{1f}';
+/// Stands for a control character of the source, which no rule matches (DEL).
+pub(super) const JUNK: char = '\u{7f}';
+/// Marks a text in which the grammar's guards are on.
+pub(super) const GUARD_MARK: char = '\u{2}';
+
+/// What a command name is to the encoder: a class letter for the grammar, or trivia.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A class letter (see [`CLASSES`]).
+    Class(u8),
+    /// Trivia without an argument (`\quad`, `\big`, `\limits`).
+    Trivia,
+    /// Trivia with a brace argument of raw text (`\label{…}`); `starred` if `\name*` is trivia
+    /// too.
+    TriviaGroup { starred: bool },
+    /// Trivia with a dimension (`\kern 2pt`, `\mkern{-3mu}`).
+    TriviaDimension,
+}
+
+use Kind::{Class, Trivia, TriviaDimension, TriviaGroup};
+
+/// The class of any letter command not in [`CLASSES`]: a symbol, a function name, or unknown.
+const SYMBOL: u8 = b'o';
+
+/// Every command name that is not a plain symbol, sorted by name (bytes), with its class.
+///
+/// Classes that may start an operand and nothing else, `a` to `q`: `a` accent, `b` binomial,
+/// `c` `\textcolor`, `d` `\updownarrow` (a delimiter only), `e` brace annotation, `f` font
+/// command, `g` `\Bbb` (font command and switch), `h` font switch, `k` box, `l` opening bracket
+/// word, `m` text, `n` `\operatorname`, `o` anything else (an ordinary symbol), `p` `\sqrt`, `q`
+/// fraction. Operators, `r` to `y`: `r` relation, `s` stacking (`\overset`), `t`
+/// multiplicative, `u` additive, `v` `\pm` `\mp` (additive and sign), `w` arrow (relation and
+/// delimiter), `x` `\backslash` (multiplicative and delimiter), `y` negation sign. Reserved,
+/// upper case: `B` `\begin`, `C` closing bracket word, `E` `\end`, `F` `\over` and kin, `K`
+/// `\cr`, `L` `\left`, `M` `\middle`, `N` `\not`, `P` `\sp`, `R` `\right`, `S` `\sb`, `V`
+/// `\vert` `\Vert`. The grammar's guards rely on these ranges.
+const CLASSES: &[(&str, Kind)] = &[
+    ("Bbb", Class(b'g')),
+    ("Big", Trivia),
+    ("Bigg", Trivia),
+    ("Biggl", Trivia),
+    ("Biggm", Trivia),
+    ("Biggr", Trivia),
+    ("Bigl", Trivia),
+    ("Bigm", Trivia),
+    ("Bigr", Trivia),
+    ("Downarrow", Class(b'w')),
+    ("Huge", Trivia),
+    ("LARGE", Trivia),
+    ("Large", Trivia),
+    ("Leftarrow", Class(b'r')),
+    ("Leftrightarrow", Class(b'r')),
+    ("Longleftarrow", Class(b'r')),
+    ("Longleftrightarrow", Class(b'r')),
+    ("Longmapsto", Class(b'r')),
+    ("Longrightarrow", Class(b'r')),
+    ("Rightarrow", Class(b'r')),
+    ("Uparrow", Class(b'w')),
+    ("Vec", Class(b'a')),
+    ("Vert", Class(b'V')),
+    ("acute", Class(b'a')),
+    ("allowbreak", Trivia),
+    ("amalg", Class(b't')),
+    ("approx", Class(b'r')),
+    ("approxeq", Class(b'r')),
+    ("ast", Class(b't')),
+    ("asymp", Class(b'r')),
+    ("atop", Class(b'F')),
+    ("backsim", Class(b'r')),
+    ("backslash", Class(b'x')),
+    ("bar", Class(b'a')),
+    ("begin", Class(b'B')),
+    ("bf", Class(b'h')),
+    ("big", Trivia),
+    ("bigg", Trivia),
+    ("biggl", Trivia),
+    ("biggm", Trivia),
+    ("biggr", Trivia),
+    ("bigl", Trivia),
+    ("bigm", Trivia),
+    ("bigr", Trivia),
+    ("bigskip", Trivia),
+    ("bigtriangledown", Class(b't')),
+    ("bigtriangleup", Class(b't')),
+    ("binom", Class(b'b')),
+    ("bm", Class(b'f')),
+    ("bold", Class(b'f')),
+    ("boldmath", Trivia),
+    ("boldsymbol", Class(b'f')),
+    ("bowtie", Class(b'r')),
+    ("boxed", Class(b'k')),
+    ("boxtimes", Class(b't')),
+    ("brace", Class(b'F')),
+    ("brack", Class(b'F')),
+    ("break", Trivia),
+    ("breve", Class(b'a')),
+    ("bullet", Class(b't')),
+    ("cal", Class(b'h')),
+    ("cap", Class(b't')),
+    ("cdot", Class(b't')),
+    ("cdotp", Class(b't')),
+    ("centering", Trivia),
+    ("cfrac", Class(b'q')),
+    ("check", Class(b'a')),
+    ("choose", Class(b'F')),
+    ("circ", Class(b't')),
+    ("circledast", Class(b't')),
+    ("cline", TriviaGroup { starred: false }),
+    ("colon", Class(b'r')),
+    ("coloneq", Class(b'r')),
+    ("coloneqq", Class(b'r')),
+    ("color", TriviaGroup { starred: false }),
+    ("cong", Class(b'r')),
+    ("cr", Class(b'K')),
+    ("cup", Class(b'u')),
+    ("dashv", Class(b'r')),
+    ("dbinom", Class(b'b')),
+    ("dddot", Class(b'a')),
+    ("ddot", Class(b'a')),
+    ("dfrac", Class(b'q')),
+    ("diamond", Class(b't')),
+    ("displaystyle", Trivia),
+    ("div", Class(b't')),
+    ("dot", Class(b'a')),
+    ("doteq", Class(b'r')),
+    ("downarrow", Class(b'w')),
+    ("em", Class(b'h')),
+    ("emph", Class(b'f')),
+    ("end", Class(b'E')),
+    ("enspace", Trivia),
+    ("eqqcolon", Class(b'r')),
+    ("eqsim", Class(b'r')),
+    ("equiv", Class(b'r')),
+    ("fbox", Class(b'k')),
+    ("footnotesize", Trivia),
+    ("frac", Class(b'q')),
+    ("frak", Class(b'h')),
+    ("frown", Class(b'r')),
+    ("ge", Class(b'r')),
+    ("geq", Class(b'r')),
+    ("geqq", Class(b'r')),
+    ("geqslant", Class(b'r')),
+    ("gets", Class(b'r')),
+    ("gg", Class(b'r')),
+    ("ggg", Class(b'r')),
+    ("grave", Class(b'a')),
+    ("gtrdot", Class(b'r')),
+    ("gtrsim", Class(b'r')),
+    ("hat", Class(b'a')),
+    ("hbox", Class(b'm')),
+    ("hdashline", Trivia),
+    ("hfil", Trivia),
+    ("hfill", Trivia),
+    ("hglue", TriviaDimension),
+    ("hline", Trivia),
+    ("hookleftarrow", Class(b'r')),
+    ("hookrightarrow", Class(b'r')),
+    ("hphantom", TriviaGroup { starred: false }),
+    ("hskip", TriviaDimension),
+    ("hspace", TriviaGroup { starred: true }),
+    ("huge", Trivia),
+    ("iff", Class(b'r')),
+    ("impliedby", Class(b'r')),
+    ("implies", Class(b'r')),
+    ("in", Class(b'r')),
+    ("it", Class(b'h')),
+    ("kern", TriviaDimension),
+    ("lVert", Class(b'l')),
+    ("label", TriviaGroup { starred: false }),
+    ("land", Class(b't')),
+    ("langle", Class(b'l')),
+    ("large", Trivia),
+    ("lbrace", Class(b'l')),
+    ("lbrack", Class(b'l')),
+    ("lceil", Class(b'l')),
+    ("le", Class(b'r')),
+    ("leadsto", Class(b'r')),
+    ("left", Class(b'L')),
+    ("leftarrow", Class(b'r')),
+    ("leftrightarrow", Class(b'r')),
+    ("leftrightarrows", Class(b'r')),
+    ("leq", Class(b'r')),
+    ("leqq", Class(b'r')),
+    ("leqslant", Class(b'r')),
+    ("lessdot", Class(b'r')),
+    ("lesssim", Class(b'r')),
+    ("lfloor", Class(b'l')),
+    ("lgroup", Class(b'l')),
+    ("lhd", Class(b'r')),
+    ("limits", Trivia),
+    ("ll", Class(b'r')),
+    ("llap", TriviaGroup { starred: false }),
+    ("llbracket", Class(b'l')),
+    ("lll", Class(b'r')),
+    ("lnot", Class(b'y')),
+    ("longleftarrow", Class(b'r')),
+    ("longleftrightarrow", Class(b'r')),
+    ("longmapsto", Class(b'r')),
+    ("longrightarrow", Class(b'r')),
+    ("lor", Class(b'u')),
+    ("ltimes", Class(b't')),
+    ("lvert", Class(b'l')),
+    ("mapsto", Class(b'r')),
+    ("mathbb", Class(b'f')),
+    ("mathbf", Class(b'f')),
+    ("mathbfit", Class(b'f')),
+    ("mathbin", Class(b'f')),
+    ("mathcal", Class(b'f')),
+    ("mathclose", Class(b'f')),
+    ("mathfrak", Class(b'f')),
+    ("mathinner", Class(b'f')),
+    ("mathit", Class(b'f')),
+    ("mathllap", TriviaGroup { starred: false }),
+    ("mathnormal", Class(b'f')),
+    ("mathop", Class(b'f')),
+    ("mathopen", Class(b'f')),
+    ("mathord", Class(b'f')),
+    ("mathpunct", Class(b'f')),
+    ("mathrel", Class(b'f')),
+    ("mathring", Class(b'a')),
+    ("mathrlap", TriviaGroup { starred: false }),
+    ("mathrm", Class(b'f')),
+    ("mathscr", Class(b'f')),
+    ("mathsf", Class(b'f')),
+    ("mathstrut", Trivia),
+    ("mathtt", Class(b'f')),
+    ("mbox", Class(b'm')),
+    ("medskip", Trivia),
+    ("medspace", Trivia),
+    ("mid", Class(b'r')),
+    ("middle", Class(b'M')),
+    ("mit", Class(b'h')),
+    ("mkern", TriviaDimension),
+    ("models", Class(b'r')),
+    ("mp", Class(b'v')),
+    ("mskip", TriviaDimension),
+    ("mspace", TriviaDimension),
+    ("ncong", Class(b'r')),
+    ("ne", Class(b'r')),
+    ("nearrow", Class(b'r')),
+    ("neg", Class(b'y')),
+    ("negmedspace", Trivia),
+    ("negthickspace", Trivia),
+    ("negthinspace", Trivia),
+    ("neq", Class(b'r')),
+    ("newline", Trivia),
+    ("ngeq", Class(b'r')),
+    ("ni", Class(b'r')),
+    ("nleq", Class(b'r')),
+    ("nmid", Class(b'r')),
+    ("nobreak", Trivia),
+    ("noindent", Trivia),
+    ("nolimits", Trivia),
+    ("nonumber", Trivia),
+    ("normalsize", Trivia),
+    ("not", Class(b'N')),
+    ("notag", Trivia),
+    ("notin", Class(b'r')),
+    ("nparallel", Class(b'r')),
+    ("nsim", Class(b'r')),
+    ("nulldelimiterspace", Trivia),
+    ("nwarrow", Class(b'r')),
+    ("odot", Class(b't')),
+    ("ominus", Class(b'u')),
+    ("operatorname", Class(b'n')),
+    ("oplus", Class(b'u')),
+    ("oslash", Class(b't')),
+    ("otimes", Class(b't')),
+    ("over", Class(b'F')),
+    ("overbar", Class(b'a')),
+    ("overbrace", Class(b'e')),
+    ("overbracket", Class(b'e')),
+    ("overleftarrow", Class(b'a')),
+    ("overleftrightarrow", Class(b'a')),
+    ("overline", Class(b'a')),
+    ("overrightarrow", Class(b'a')),
+    ("overset", Class(b's')),
+    ("parallel", Class(b'r')),
+    ("perp", Class(b'r')),
+    ("phantom", TriviaGroup { starred: false }),
+    ("pm", Class(b'v')),
+    ("pmb", Class(b'f')),
+    ("prec", Class(b'r')),
+    ("preceq", Class(b'r')),
+    ("propto", Class(b'r')),
+    ("protect", Trivia),
+    ("qquad", Trivia),
+    ("quad", Trivia),
+    ("rVert", Class(b'C')),
+    ("raisebox", TriviaGroup { starred: false }),
+    ("rangle", Class(b'C')),
+    ("rbrace", Class(b'C')),
+    ("rbrack", Class(b'C')),
+    ("rceil", Class(b'C')),
+    ("relax", Trivia),
+    ("rfloor", Class(b'C')),
+    ("rgroup", Class(b'C')),
+    ("right", Class(b'R')),
+    ("rightarrow", Class(b'r')),
+    ("rightharpoonup", Class(b'r')),
+    ("rightleftharpoons", Class(b'r')),
+    ("rightrightarrows", Class(b'r')),
+    ("rlap", TriviaGroup { starred: false }),
+    ("rm", Class(b'h')),
+    ("rrbracket", Class(b'C')),
+    ("rtimes", Class(b't')),
+    ("rvert", Class(b'C')),
+    ("sb", Class(b'S')),
+    ("sc", Class(b'h')),
+    ("scriptscriptstyle", Trivia),
+    ("scriptsize", Trivia),
+    ("scriptstyle", Trivia),
+    ("searrow", Class(b'r')),
+    ("setlength", TriviaGroup { starred: false }),
+    ("setminus", Class(b't')),
+    ("sf", Class(b'h')),
+    ("sim", Class(b'r')),
+    ("simeq", Class(b'r')),
+    ("sl", Class(b'h')),
+    ("small", Trivia),
+    ("smallskip", Trivia),
+    ("smash", Class(b'f')),
+    ("smile", Class(b'r')),
+    ("sp", Class(b'P')),
+    ("sqcap", Class(b't')),
+    ("sqcup", Class(b'u')),
+    ("sqrt", Class(b'p')),
+    ("sqsubset", Class(b'r')),
+    ("sqsubseteq", Class(b'r')),
+    ("stackrel", Class(b's')),
+    ("star", Class(b't')),
+    ("strut", Trivia),
+    ("subset", Class(b'r')),
+    ("subseteq", Class(b'r')),
+    ("succ", Class(b'r')),
+    ("succeq", Class(b'r')),
+    ("supset", Class(b'r')),
+    ("supseteq", Class(b'r')),
+    ("swarrow", Class(b'r')),
+    ("tag", TriviaGroup { starred: true }),
+    ("tbinom", Class(b'b')),
+    ("text", Class(b'm')),
+    ("textbf", Class(b'f')),
+    ("textcolor", Class(b'c')),
+    ("textit", Class(b'f')),
+    ("textmd", Class(b'm')),
+    ("textnormal", Class(b'm')),
+    ("textrm", Class(b'm')),
+    ("textsc", Class(b'm')),
+    ("textsf", Class(b'f')),
+    ("textstyle", Trivia),
+    ("texttt", Class(b'f')),
+    ("textup", Class(b'm')),
+    ("tfrac", Class(b'q')),
+    ("thickspace", Trivia),
+    ("thinspace", Trivia),
+    ("tilde", Class(b'a')),
+    ("times", Class(b't')),
+    ("tiny", Trivia),
+    ("to", Class(b'r')),
+    ("triangleleft", Class(b't')),
+    ("trianglelefteq", Class(b'r')),
+    ("triangleq", Class(b'r')),
+    ("triangleright", Class(b't')),
+    ("tt", Class(b'h')),
+    ("unboldmath", Trivia),
+    ("underbrace", Class(b'e')),
+    ("underbracket", Class(b'e')),
+    ("underline", Class(b'a')),
+    ("underrightarrow", Class(b'a')),
+    ("underset", Class(b's')),
+    ("unlhd", Class(b'r')),
+    ("uparrow", Class(b'w')),
+    ("updownarrow", Class(b'd')),
+    ("uplus", Class(b'u')),
+    ("utilde", Class(b'a')),
+    ("vartriangleleft", Class(b'r')),
+    ("vdash", Class(b'r')),
+    ("vec", Class(b'a')),
+    ("vee", Class(b'u')),
+    ("vert", Class(b'V')),
+    ("vfill", Trivia),
+    ("vphantom", TriviaGroup { starred: false }),
+    ("vskip", TriviaDimension),
+    ("vspace", TriviaGroup { starred: true }),
+    ("wedge", Class(b't')),
+    ("widehat", Class(b'a')),
+    ("wideparen", Class(b'a')),
+    ("widetilde", Class(b'a')),
+    ("wr", Class(b't')),
+];
+
+/// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
+pub(super) fn encode(source: &str) -> String {
+    let mut encoder = Encoder { source, bytes: source.as_bytes(), out: String::with_capacity(source.len()) };
+    encoder.run();
+    encoder.out
+}
+
+/// [`GUARD_MARK`], then the encoded form of `source`: pest's positions in it are one byte
+/// ahead of the source's.
+pub(super) fn encode_guarded(source: &str) -> String {
+    let mut encoder =
+        Encoder { source, bytes: source.as_bytes(), out: String::with_capacity(source.len() + 1) };
+    encoder.out.push(GUARD_MARK);
+    encoder.run();
+    encoder.out
+}
+
+struct Encoder<'s> {
+    source: &'s str,
+    bytes: &'s [u8],
+    out: String,
+}
+
+impl Encoder<'_> {
+    fn run(&mut self) {
+        let mut copied = 0;
+        let mut at = 0;
+        while let Some(&byte) = self.bytes.get(at) {
+            let next = match byte {
+                b'\\' | b'~' | 0..=0x1f | 0x7f => {
+                    self.copy(copied, at);
+                    let next = self.special(at, byte);
+                    copied = next;
+                    next
+                }
+                _ => at + 1,
+            };
+            at = next;
+        }
+        self.copy(copied, at);
+    }
+
+    /// Copies the source from `from` to `to` unchanged.
+    fn copy(&mut self, from: usize, to: usize) {
+        self.out.push_str(self.source.get(from..to).unwrap_or(""));
+    }
+
+    fn fill(&mut self, from: usize, to: usize, with: char) {
+        self.out.extend(std::iter::repeat_n(with, to.saturating_sub(from)));
+    }
+
+    /// Encodes the backslash, blank or control byte at `at`; returns where to go on.
+    fn special(&mut self, at: usize, byte: u8) -> usize {
+        match byte {
+            b'\\' => self.backslash(at),
+            _ => {
+                self.out.push(plain(byte));
+                at + 1
+            }
+        }
+    }
+
+    fn backslash(&mut self, at: usize) -> usize {
+        match self.bytes.get(at + 1) {
+            // A `\` at the very end, and `\,` `\;` `\:` `\!` `\ ` `\>` `\-` `\/`: spacing.
+            None => self.trivia(at, at + 1),
+            Some(b',' | b';' | b':' | b'!' | b' ' | b'>' | b'-' | b'/') => self.trivia(at, at + 2),
+            Some(letter) if letter.is_ascii_alphabetic() => self.command(at),
+            // `\\`, `\{`, `\|`, an accent such as `\'`…: the backslash and the next character
+            // stay together as they are (a control character still becomes JUNK or FILLER).
+            Some(&next) => {
+                self.out.push('\\');
+                if next == b'~' {
+                    self.out.push('~');
+                    at + 2
+                } else if next < 0x80 {
+                    self.out.push(plain(next));
+                    at + 2
+                } else {
+                    at + 1
+                }
+            }
+        }
+    }
+
+    fn trivia(&mut self, at: usize, end: usize) -> usize {
+        self.fill(at, end, FILLER);
+        end
+    }
+
+    /// A `\name` at `at`: trivia with what it takes, or the class code of the name.
+    fn command(&mut self, at: usize) -> usize {
+        let name_end = self.letters_end(at + 1);
+        let name = self.source.get(at + 1..name_end).unwrap_or("");
+        let kind = CLASSES.binary_search_by(|(word, _)| word.cmp(&name)).ok().and_then(|i| CLASSES.get(i));
+        let trivia_end = match kind.map(|(_, kind)| *kind) {
+            Some(Trivia) => Some(name_end),
+            Some(TriviaGroup { starred }) => self.group_argument(name_end, starred),
+            Some(TriviaDimension) => self.dimension(name_end),
+            Some(Class(_)) | None => None,
+        };
+        if let Some(end) = trivia_end {
+            return self.trivia(at, end);
+        }
+        let class = match kind {
+            Some((_, Class(class))) => *class,
+            _ => SYMBOL,
+        };
+        self.out.push('\\');
+        self.out.push(char::from(class));
+        self.fill(at + 2, name_end, PAD);
+        name_end
+    }
+
+    fn letters_end(&self, from: usize) -> usize {
+        let mut end = from;
+        while self.bytes.get(end).is_some_and(u8::is_ascii_alphabetic) {
+            end += 1;
+        }
+        end
+    }
+
+    fn spaces_end(&self, from: usize) -> usize {
+        let mut end = from;
+        while self.bytes.get(end) == Some(&b' ') {
+            end += 1;
+        }
+        end
+    }
+
+    /// After `\label`, `\hspace`…: an optional `*` (if `starred`), spaces, then a brace group of
+    /// raw text. Where it ends, if it is there.
+    fn group_argument(&self, name_end: usize, starred: bool) -> Option<usize> {
+        let mut at = name_end;
+        if starred && self.bytes.get(at) == Some(&b'*') {
+            at += 1;
+            if self.bytes.get(at).is_some_and(u8::is_ascii_alphabetic) {
+                return None;
+            }
+        }
+        self.raw_group(self.spaces_end(at))
+    }
+
+    /// A brace group of raw text at `at` (braces nest; nothing else counts), and where it ends.
+    fn raw_group(&self, at: usize) -> Option<usize> {
+        if self.bytes.get(at) != Some(&b'{') {
+            return None;
+        }
+        let mut depth = 0usize;
+        for (offset, byte) in self.bytes.get(at..)?.iter().enumerate() {
+            match byte {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(at + offset + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// After `\kern`, `\mskip`…: spaces, then `{dimension}` or a bare dimension.
+    fn dimension(&self, name_end: usize) -> Option<usize> {
+        let at = self.spaces_end(name_end);
+        if self.bytes.get(at) != Some(&b'{') {
+            return self.dimension_body(at);
+        }
+        let end = self.spaces_end(self.dimension_body(self.spaces_end(at + 1))?);
+        (self.bytes.get(end) == Some(&b'}')).then_some(end + 1)
+    }
+
+    /// An optional sign, spaces, digits, points and spaces (at least one digit or point), then
+    /// two letters: `-.2em`, `3 mu`.
+    fn dimension_body(&self, from: usize) -> Option<usize> {
+        let mut at = from;
+        if matches!(self.bytes.get(at), Some(b'-' | b'+')) {
+            at += 1;
+        }
+        at = self.spaces_end(at);
+        let number_start = at;
+        while matches!(self.bytes.get(at), Some(b'0'..=b'9' | b'.' | b' ')) {
+            at += 1;
+        }
+        let unit = self.bytes.get(at..at + 2)?;
+        (at > number_start && unit.iter().all(u8::is_ascii_alphabetic)).then_some(at + 2)
+    }
+}
+
+/// The encoding of a byte outside any command: blanks become FILLER, control bytes JUNK.
+fn plain(byte: u8) -> char {
+    match byte {
+        b'\t' | b'\n' | b'\r' | b'~' => FILLER,
+        0..=0x1f | 0x7f => JUNK,
+        _ => char::from(byte),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sorted_so_that_binary_search_finds_every_name() {
+        for pair in CLASSES.windows(2) {
+            if let [(a, _), (b, _)] = pair {
+                assert!(a < b, "{a} and {b} are out of order");
+            }
+        }
+    }
+
+    #[test]
+    fn encoding_keeps_every_length() {
+        for source in
+            ["\\frac{a}{b}", "\\alpha\\,\\quad x", "\\label{é}", "a\\", "\\é\t~\u{1}", "\\kern-.2em"]
+        {
+            assert_eq!(encode(source).len(), source.len(), "{source}");
+        }
+    }
+
+    /// The encoding with PAD shown as `.`, FILLER as `_` and JUNK as `#`.
+    fn shown(source: &str) -> String {
+        encode(source)
+            .chars()
+            .map(|c| match c {
+                PAD => '.',
+                FILLER => '_',
+                JUNK => '#',
+                c => c,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn commands_become_their_class_and_trivia_becomes_filler() {
+        assert_eq!(shown("\\frac{a}{\\alpha}"), "\\q...{a}{\\o....}");
+        assert_eq!(shown("\\left( \\S \\right)"), "\\L...( \\o \\R....)");
+        assert_eq!(shown("a\\,b\\hspace*{1cm}c\\quad"), "a__b_____________c_____");
+        assert_eq!(shown("\\kern-.2em x\\mkern{ 3 mu}"), "__________ x_____________");
+        assert_eq!(shown("a~b\tc\\~{a}\u{1}"), "a_b_c\\~{a}#");
+        assert_eq!(shown("\\\\ \\{ \\é \\"), "\\\\ \\{ \\é _");
+    }
+
+    #[test]
+    fn a_spacing_command_without_its_argument_is_a_symbol() {
+        assert_eq!(shown("\\kern 2"), "\\o... 2");
+        assert_eq!(shown("\\label x"), "\\o.... x");
+        assert_eq!(shown("\\hspace*a{1em}"), "\\o.....*a{1em}");
+        assert_eq!(shown("\\tag*{1}"), "________");
+    }
+}

@@ -1,0 +1,187 @@
+//! The grammar's guards change nothing but speed: with and without them, pest gives the same
+//! pairs, or fails on the same texts. (Without them is how [`super::parse`] finds its errors,
+//! and what it falls back to if a guard ever ruled out too much, so a guard that does would
+//! only show here, and as a slower parse.)
+
+use super::encode::{encode, encode_guarded, GUARD_MARK};
+use super::grammar::{LatexParser, Rule};
+use pest::Parser;
+use proptest::prelude::*;
+use std::path::Path;
+
+/// Every pair pest made, as (rule, start, end); `None` if it failed.
+type Parse = Option<Vec<(Rule, usize, usize)>>;
+
+/// The pairs pest makes of `text`, with positions less `offset`.
+fn pairs(text: &str, offset: usize) -> Parse {
+    let pairs = LatexParser::parse(Rule::formula, text).ok()?;
+    let at = |pos: usize| pos.saturating_sub(offset);
+    Some(pairs.flatten().map(|p| (p.as_rule(), at(p.as_span().start()), at(p.as_span().end()))).collect())
+}
+
+/// Pairs with the guards, and pairs without them.
+fn both(source: &str) -> (Parse, Parse) {
+    (pairs(&encode_guarded(source), GUARD_MARK.len_utf8()), pairs(&encode(source), 0))
+}
+
+/// The non-empty lines of the files of `dir` (relative to the repository), if it is there.
+fn lines_in(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    for entry in entries.flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        lines.extend(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string));
+    }
+    lines
+}
+
+#[test]
+fn guards_change_nothing_on_the_fixtures_and_the_corpus() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut lines = Vec::new();
+    for dir in
+        ["tests/fixtures/seeds", "tests/fixtures/errors", "tests/fixtures/unicode", "../shared/corpus-real"]
+    {
+        lines.extend(lines_in(&root.join(dir)));
+    }
+    assert!(lines.len() >= 20, "too few test lines: {}", lines.len());
+    for line in &lines {
+        let (guarded, unguarded) = both(line);
+        assert!(guarded == unguarded, "guards change the parse of {line:?}");
+    }
+}
+
+/// Tokens that start or end each guarded alternative, and their near misses.
+const TOKENS: &[&str] = &[
+    "x",
+    "2",
+    "3.5",
+    ".",
+    "!",
+    "'",
+    "′",
+    "?",
+    "@",
+    "\"",
+    "`",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "|",
+    "\\|",
+    "‖",
+    "\\vert",
+    "\\Vert",
+    "\\lvert",
+    "\\rvert",
+    "\\langle",
+    "\\rangle",
+    "⟨",
+    "⟩",
+    "\\{",
+    "\\}",
+    "_",
+    "^",
+    "\\sb",
+    "\\sp",
+    "ᵀ",
+    "²",
+    "ᵢ",
+    "⊤",
+    "√",
+    "α",
+    "ℝ",
+    "𝑄",
+    "=",
+    "<",
+    ">",
+    ":=",
+    ":",
+    ",",
+    ";",
+    "+",
+    "-",
+    "−",
+    "±",
+    "*",
+    "/",
+    "\\*",
+    "·",
+    "×",
+    "\\cdot",
+    "\\backslash",
+    "\\le",
+    "\\uparrow",
+    "\\updownarrow",
+    "\\in",
+    "\\to",
+    "≤",
+    "\\not",
+    "\\middle",
+    "\\pm",
+    "\\neg",
+    "\\cup",
+    "\\stackrel",
+    "\\overset",
+    "\\frac",
+    "\\sqrt",
+    "\\binom",
+    "\\left(",
+    "\\left.",
+    "\\right)",
+    "\\right|",
+    "\\begin{matrix}",
+    "\\end{matrix}",
+    "\\begin{array}{cc}",
+    "\\end{array}",
+    "&",
+    "\\\\",
+    "\\cr",
+    "\\hat",
+    "\\'",
+    "\\~",
+    "\\mathbf",
+    "\\Bbb",
+    "\\bf",
+    "\\text{a b}",
+    "\\operatorname*",
+    "\\underbrace",
+    "\\boxed",
+    "\\textcolor{red}",
+    "\\alpha",
+    "\\sum",
+    "\\foo",
+    "\\%",
+    "\\over",
+    "\\choose",
+    "\\,",
+    "\\quad",
+    "\\kern 2pt",
+    "\\label{x}",
+    " ",
+    "~",
+    "\t",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    #[test]
+    fn guards_change_nothing_on_token_soup(tokens in prop::collection::vec(prop::sample::select(TOKENS), 0..24)) {
+        for source in [tokens.concat(), tokens.join(" ")] {
+            let (guarded, unguarded) = both(&source);
+            prop_assert!(guarded == unguarded, "guards change the parse of {:?}", source);
+        }
+    }
+
+    #[test]
+    fn guards_change_nothing_on_any_text(source in "\\PC{0,60}") {
+        let (guarded, unguarded) = both(&source);
+        prop_assert!(guarded == unguarded, "guards change the parse of {:?}", source);
+    }
+}
