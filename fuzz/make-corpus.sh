@@ -2,6 +2,8 @@
 # Builds the fuzz corpora (git-ignored) from the test fixtures and fuzz/seeds/:
 #   fuzz/corpus/{parse,roundtrip,map,read}/  one formula a file
 #   fuzz/corpus/eval/                         `let`/`dim` lines and formulas, one script a file
+#   fuzz/corpus/batch/                        a selector byte (0 lines, 1 JSONL, 2 .tex, 3 .md)
+#                                             and a file's content
 set -euo pipefail
 cd "$(dirname "$0")"
 fixtures=../tests/fixtures
@@ -33,4 +35,14 @@ for file in "$fixtures"/eval/errors/*.txt; do
   cp "$file" "corpus/eval/error-$(basename "$file" .txt)"
 done
 cp seeds/eval/* corpus/eval/
-echo "corpora: $(ls corpus/parse | wc -l) formulas, $(ls corpus/eval | wc -l) eval scripts"
+# Batch: the batch fixtures and slices of the corpus of paper equations, each behind the
+# byte that picks its reader.
+mkdir -p corpus/batch
+b=../tests/fixtures/batch
+{ printf '\x00'; cat "$b/formulas.txt"; } > corpus/batch/lines
+{ printf '\x01'; cat "$b/records.jsonl"; } > corpus/batch/records
+{ printf '\x02'; cat "$b/paper.tex"; } > corpus/batch/paper
+{ printf '\x03'; cat "$b/notes.md"; } > corpus/batch/notes
+{ printf '\x01'; head -n 20 ../corpus/equations.jsonl; } > corpus/batch/corpus-head
+{ printf '\x00'; cut -c1-300 "$b/formulas.txt" | head -n 50; } > corpus/batch/lines-short
+echo "corpora: $(ls corpus/parse | wc -l) formulas, $(ls corpus/eval | wc -l) eval scripts, $(ls corpus/batch | wc -l) batch files"
