@@ -133,3 +133,17 @@ fn map_honours_the_limits() {
     });
     assert!(worker.map(std::thread::JoinHandle::join).is_ok_and(|r| r.is_ok()));
 }
+
+/// The roundtrip fuzz target's first find (artifact `W⁻`, 4 bytes): a lone operator in a
+/// script, as in `\mathbb{R}^{+}` or the left limit `x^{-}`, is a chain of two empty operands;
+/// the printer wrote it `W^{ - {}}`, which parses as a sign applied to an empty group — a
+/// different tree, so `parse(print(t)) == t` failed.
+#[test]
+fn a_lone_operator_in_a_script_prints_back_to_itself() {
+    for source in ["W⁻", "W^{-}", r"\mathbb{R}^{+}", "x_{-}", "{-}", "a^{+} + b", "x₋"] {
+        let tree = eqmap::parse(source).map(|p| p.root).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+        let printed = eqmap::syntax::print::to_latex(&tree);
+        let again = eqmap::parse(&printed).map(|p| p.root).unwrap_or_else(|e| panic!("{printed}: {e:?}"));
+        assert_eq!(again, tree, "{source} printed as {printed}");
+    }
+}
