@@ -140,10 +140,15 @@ fn write_operand(out: &mut String, node: &Node, braces: bool) {
 fn write_chain(out: &mut String, first: &Node, rest: &[super::ast::Link]) {
     let level = rest.first().map_or(Level::Multiplicative, |link| infix_level(&link.op));
     write_operand(out, first, needs_braces_in_chain(first, level, true));
+    // A lone operator, as in `\mathbb{R}^{+}` or `x^{-}`: two empty operands around it. Its
+    // second operand must stay bare: `- {}` would parse as a sign applied to an empty group.
+    let lone = matches!(first.kind, NodeKind::Empty)
+        && matches!(rest, [link] if matches!(link.operand.kind, NodeKind::Empty));
     for link in rest {
         write_infix(out, &link.op);
-        let braces = needs_braces_in_chain(&link.operand, level, false)
-            || (link.op == InfixOp::Juxt && matches!(link.operand.kind, NodeKind::Prefix { .. }));
+        let braces = !lone
+            && (needs_braces_in_chain(&link.operand, level, false)
+                || (link.op == InfixOp::Juxt && matches!(link.operand.kind, NodeKind::Prefix { .. })));
         write_operand(out, &link.operand, braces);
     }
 }
