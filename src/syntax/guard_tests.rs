@@ -8,6 +8,7 @@ use super::grammar::{LatexParser, Rule};
 use pest::Parser;
 use proptest::prelude::*;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Every pair pest made, as (rule, start, end); `None` if it failed.
 type Parse = Option<Vec<(Rule, usize, usize)>>;
@@ -50,6 +51,34 @@ fn guards_change_nothing_on_the_fixtures_and_the_corpus() {
     for line in &lines {
         let (guarded, unguarded) = both(line);
         assert!(guarded == unguarded, "guards change the parse of {line:?}");
+    }
+}
+
+/// A shortcut that fails must not let pest retry the same text the long way round, which would
+/// multiply the backtracking on input that fails deep inside nested groups: with the guards, such
+/// a parse may take no longer than without them (within a generous margin; the cost grows
+/// geometrically with the depth, so a shortcut that retries shows up as a factor in the hundreds).
+#[test]
+fn guards_do_not_multiply_backtracking() {
+    let cases =
+        [("{", "}"), ("\\left(", "\\right)"), ("\\frac{", "}{y}"), ("\\begin{matrix}", "\\end{matrix}")];
+    for (open, close) in cases {
+        let source = format!("{}x^{}", open.repeat(11), close.repeat(11));
+        let fastest = |text: &str| {
+            let run = || {
+                let start = Instant::now();
+                let failed = LatexParser::parse(Rule::formula, text).is_err();
+                (start.elapsed(), failed)
+            };
+            (0..3).map(|_| run()).min().unwrap_or_default()
+        };
+        let (guarded, guarded_failed) = fastest(&encode_guarded(&source));
+        let (unguarded, unguarded_failed) = fastest(&encode(&source));
+        assert!(guarded_failed && unguarded_failed, "{source} should fail");
+        assert!(
+            guarded <= unguarded * 4 + Duration::from_millis(50),
+            "{source}: {guarded:?} with guards, {unguarded:?} without"
+        );
     }
 }
 
