@@ -72,6 +72,11 @@ pub enum ParseErrorKind {
         /// The command as written.
         command: String,
     },
+    /// The parser ran out of steps (see `Limits::max_steps`): no real formula does this.
+    TooComplex {
+        /// The step limit.
+        limit: usize,
+    },
     /// Something the grammar cannot take at this point: `\sqrt[`, `x^`, `\left\alpha`.
     Unexpected {
         /// What was found, as written (or "the end of the formula").
@@ -115,6 +120,12 @@ impl ParseError {
                 format!("한 기호에 첨자가 너무 많이 붙었습니다 (한도 {limit}개)")
             }
             (TooManyScripts { limit }, Lang::En) => format!("too many scripts on one base (limit {limit})"),
+            (TooComplex { limit }, Lang::Ko) => {
+                format!("수식을 읽는 데 단계가 너무 많이 듭니다 (한도 {limit}단계)")
+            }
+            (TooComplex { limit }, Lang::En) => {
+                format!("formula too complex to parse: more than {limit} parser steps")
+            }
             (Unclosed { delimiter, closer }, Lang::Ko) => {
                 format!("`{delimiter}`가 닫히지 않았습니다: `{closer}`가 필요합니다")
             }

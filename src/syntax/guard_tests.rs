@@ -1,9 +1,12 @@
 //! The grammar's guards change nothing but speed: with and without them, pest gives the same
 //! pairs, or fails on the same texts. (Without them is how [`super::parse`] finds its errors,
 //! and what it falls back to if a guard ever ruled out too much, so a guard that does would
-//! only show here, and as a slower parse.)
+//! only show here, and as a slower parse.) One exception, on purpose: a command that takes
+//! arguments, followed by a `{` but short of its arguments (`\frac{a}`), fails with guards, and
+//! without them parses as a lone command that the tree builder reports as missing arguments.
 
 use super::encode::{encode, encode_guarded, GUARD_MARK};
+use super::error::ParseErrorKind;
 use super::grammar::{LatexParser, Rule};
 use pest::Parser;
 use proptest::prelude::*;
@@ -22,6 +25,17 @@ fn pairs(text: &str, offset: usize) -> Parse {
 /// Pairs with the guards, and pairs without them.
 fn both(source: &str) -> (Parse, Parse) {
     (pairs(&encode_guarded(source), GUARD_MARK.len_utf8()), pairs(&encode(source), 0))
+}
+
+/// Whether the guards change nothing for `source`, but for the one exception (see the top).
+fn agree(source: &str) -> bool {
+    match both(source) {
+        (guarded, unguarded) if guarded == unguarded => true,
+        (None, Some(_)) => {
+            matches!(super::parse(source), Err(e) if matches!(e.kind, ParseErrorKind::MissingArguments { .. }))
+        }
+        _ => false,
+    }
 }
 
 /// The non-empty lines of the files of `dir` (relative to the repository), if it is there.
@@ -48,10 +62,12 @@ fn guards_change_nothing_on_the_fixtures_and_the_corpus() {
     }
     assert!(lines.len() >= 20, "too few test lines: {}", lines.len());
     for line in &lines {
-        let (guarded, unguarded) = both(line);
-        assert!(guarded == unguarded, "guards change the parse of {line:?}");
+        assert!(agree(line), "guards change the parse of {line:?}");
     }
 }
+
+// That guards never make pest retry what failed, which would multiply its backtracking on
+// input that fails deep inside nested groups, is checked in steps by `tests/parse_steps.rs`.
 
 /// Tokens that start or end each guarded alternative, and their near misses.
 const TOKENS: &[&str] = &[
@@ -174,14 +190,12 @@ proptest! {
     #[test]
     fn guards_change_nothing_on_token_soup(tokens in prop::collection::vec(prop::sample::select(TOKENS), 0..24)) {
         for source in [tokens.concat(), tokens.join(" ")] {
-            let (guarded, unguarded) = both(&source);
-            prop_assert!(guarded == unguarded, "guards change the parse of {:?}", source);
+            prop_assert!(agree(&source), "guards change the parse of {:?}", source);
         }
     }
 
     #[test]
     fn guards_change_nothing_on_any_text(source in "\\PC{0,60}") {
-        let (guarded, unguarded) = both(&source);
-        prop_assert!(guarded == unguarded, "guards change the parse of {:?}", source);
+        prop_assert!(agree(&source), "guards change the parse of {:?}", source);
     }
 }

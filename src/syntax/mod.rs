@@ -42,6 +42,12 @@ pub struct Limits {
     pub max_signs: usize,
     /// Most scripts and factorials stacked on one base, as in `x_1!_2!` (default 32).
     pub max_scripts: usize,
+    /// Most steps (rule calls) pest may take on one formula (default 10,000,000, about 0.15 s).
+    /// Real formulas take 11 to 45 steps a byte, so the default covers any formula within the
+    /// default byte limit; it stops input that would make pest backtrack for minutes, such as
+    /// an error deep inside closed groups (`{{{…{x^}…}}}`). pest keeps this limit in one
+    /// process-wide setting, so threads parsing at once should use the same value.
+    pub max_steps: usize,
 }
 
 impl Limits {
@@ -54,7 +60,7 @@ impl Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 100_000, max_depth: 256, max_signs: 64, max_scripts: 32 }
+        Limits { max_bytes: 100_000, max_depth: 256, max_signs: 64, max_scripts: 32, max_steps: 10_000_000 }
     }
 }
 
@@ -79,22 +85,44 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
     prescan::prescan(source, limits)?;
+    pest::set_call_limit(std::num::NonZeroUsize::new(limits.max_steps));
     let guarded = encode::encode_guarded(source);
+    let offset = encode::GUARD_MARK.len_utf8();
     match LatexParser::parse(Rule::formula, &guarded) {
-        Ok(pairs) => build(source, limits, pairs, encode::GUARD_MARK.len_utf8()),
-        Err(_) => parse_unguarded(source, limits),
+        Ok(pairs) => build(source, limits, pairs, offset),
+        Err(error) if out_of_steps(&error) => Err(too_complex(source, limits)),
+        Err(error) => parse_unguarded(source, limits, &error, offset),
     }
 }
 
 /// Parses `source` again with the grammar's guards off (see `grammar/latex.pest`), so that
 /// pest tries every alternative and reports what the grammar expected where it failed.
-fn parse_unguarded(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
+/// Without guards pest can backtrack exponentially on an error deep inside nested groups;
+/// when it runs out of steps, the guarded parse's error (`guarded_error`, whose positions are
+/// `offset` bytes ahead) is reported instead.
+fn parse_unguarded(
+    source: &str,
+    limits: &Limits,
+    guarded_error: &pest::error::Error<Rule>,
+    offset: usize,
+) -> Result<Parsed, ParseError> {
     let encoded = encode::encode(source);
     match LatexParser::parse(Rule::formula, &encoded) {
         // Only if a guard ruled out too much: the grammar without guards has the last word.
         Ok(pairs) => build(source, limits, pairs, 0),
-        Err(error) => Err(from_pest(source, &error)),
+        Err(error) if out_of_steps(&error) => Err(from_pest(source, guarded_error, offset)),
+        Err(error) => Err(from_pest(source, &error, 0)),
     }
+}
+
+/// Whether pest stopped because it reached the step limit.
+fn out_of_steps(error: &pest::error::Error<Rule>) -> bool {
+    matches!(error.variant, pest::error::ErrorVariant::CustomError { .. })
+}
+
+/// The error for a formula that took pest more than the step limit with guards on.
+fn too_complex(source: &str, limits: &Limits) -> ParseError {
+    ParseError::new(ParseErrorKind::TooComplex { limit: limits.max_steps }, Span::new(0, source.len()))
 }
 
 /// The tree from pest's pairs for `source`, whose positions are `offset` bytes ahead.
@@ -113,11 +141,13 @@ fn build(
 }
 
 /// Turns pest's error into ours: the position, what is there, and what was expected in words.
-fn from_pest(source: &str, error: &pest::error::Error<Rule>) -> ParseError {
+/// pest's positions are `offset` bytes ahead of the source's.
+fn from_pest(source: &str, error: &pest::error::Error<Rule>, offset: usize) -> ParseError {
     let at = match error.location {
         pest::error::InputLocation::Pos(at) => at,
         pest::error::InputLocation::Span((at, _)) => at,
-    };
+    }
+    .saturating_sub(offset);
     let mut expected: Vec<String> = Vec::new();
     if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
         for rule in positives {
@@ -210,10 +240,19 @@ pub fn describe(rule: Rule) -> &'static str {
         column_spec => "a column specification such as `{cc}`",
         // Silent rules never appear in errors; they are listed so that a new rule must be named.
         WHITESPACE | pad | dimen_body | raw_group | row_separator => "a space",
-        mode | unguarded | guarded | starts_plain | starts_infix | starts_bar | starts_postfix
-        | starts_command | starts_font | starts_accent => "a guard",
+        mode
+        | unguarded
+        | guarded
+        | starts_plain
+        | starts_infix
+        | starts_bar
+        | starts_postfix
+        | starts_command
+        | starts_font
+        | starts_accent
+        | argument_command_before_brace => "a guard",
         operand | poperand | boperand | term | pterm | bterm | primary | pprimary | bprimary
-        | command_operand | script_command | group_body => "an operand",
+        | command_operand | script_command | group_body | maybe_empty | lone_command => "an operand",
         postfix | bar_term | fraction_tail => "a script",
         infix | bar_free_infix | relation_word => "an operator",
         text_inner => "text",
