@@ -13,7 +13,7 @@ pub mod rules;
 
 use crate::meaning::{binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use pattern::{for_each_key, ChainView, Key, Match};
+use pattern::{for_each_key, Bindings, ChainView, Key, Match};
 use rules::{Focus, Matcher, Rule};
 use std::collections::HashMap;
 
@@ -51,16 +51,14 @@ struct Firing {
 /// Applies `rules` to the formula `root` (parsed from `source`), returning the slot rows in
 /// reading order: visible rows by position, then hidden ones.
 pub fn annotate(root: &Node, source: &str, table: &SymbolTable, rules: &RuleSet) -> Vec<RawSlot> {
-    let mut firings = Vec::new();
-    walk(root, source, table, rules, &mut firings, false, 0);
+    let firings = Walker::new(source, table, rules).run(root);
     let firings = drop_overridden(firings, &rules.rules);
     rows(firings, source, &rules.rules)
 }
 
 /// Which rules fire on `root`, by id (for rule-coverage checks).
 pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleSet) -> Vec<String> {
-    let mut firings = Vec::new();
-    walk(root, source, table, rules, &mut firings, false, 0);
+    let firings = Walker::new(source, table, rules).run(root);
     let mut ids: Vec<String> =
         firings.iter().filter_map(|f| rules.rules.get(f.rule).map(|r| r.id.clone())).collect();
     ids.dedup();
@@ -87,36 +85,53 @@ impl std::hash::Hasher for Fnv {
 /// Builds [`Fnv`] hashers.
 type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
 
-/// Rules with their patterns indexed by the key of the pattern's root, so that each node is
-/// tried only against the patterns that could match it.
+/// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
+type Candidate = (usize, usize, usize);
+
+/// Rules with their patterns indexed, so that each node is tried only against the patterns
+/// that could match it: non-chain patterns by the key of their root, chain patterns by the
+/// key of their first operand that is not a metavariable (see [`pattern::Pattern::chain_anchor`]).
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
     by_key: HashMap<Key, Vec<(usize, usize)>, BuildFnv>,
-    chains: Vec<(usize, usize)>,
+    /// Chain patterns by their anchor's key: (rule, pattern, the anchor's position).
+    chains_by_anchor: HashMap<Key, Vec<Candidate>, BuildFnv>,
+    /// Chain patterns of metavariables only (`$A $B`): tried on every run.
+    chains_free: Vec<(usize, usize)>,
     others: Vec<usize>,
 }
 
 impl RuleSet {
     /// Indexes `rules`.
     pub fn new(rules: Vec<Rule>) -> RuleSet {
-        let mut by_key: HashMap<Key, Vec<(usize, usize)>, BuildFnv> = HashMap::default();
-        let mut chains = Vec::new();
-        let mut others = Vec::new();
+        let mut set = RuleSet {
+            rules: Vec::new(),
+            by_key: HashMap::default(),
+            chains_by_anchor: HashMap::default(),
+            chains_free: Vec::new(),
+            others: Vec::new(),
+        };
         for (rule_index, rule) in rules.iter().enumerate() {
             let Matcher::Patterns(patterns) = &rule.matcher else {
-                others.push(rule_index);
+                set.others.push(rule_index);
                 continue;
             };
             for (pattern_index, pattern) in patterns.iter().enumerate() {
-                match pattern.key() {
-                    Key::Chain => chains.push((rule_index, pattern_index)),
-                    key => by_key.entry(key).or_default().push((rule_index, pattern_index)),
+                match (pattern.is_chain(), pattern.chain_anchor()) {
+                    (true, Some((at, key))) => {
+                        set.chains_by_anchor.entry(key).or_default().push((rule_index, pattern_index, at))
+                    }
+                    (true, None) => set.chains_free.push((rule_index, pattern_index)),
+                    (false, _) => {
+                        set.by_key.entry(pattern.key()).or_default().push((rule_index, pattern_index))
+                    }
                 }
             }
         }
-        RuleSet { rules, by_key, chains, others }
+        set.rules = rules;
+        set
     }
 
     /// The shipped rules.
@@ -124,104 +139,130 @@ impl RuleSet {
         Ok(RuleSet::new(rules::load_rules(rules::DEFAULT_RULES)?))
     }
 
-    /// The (rule, pattern) pairs that could match `node`, in rule order.
-    fn candidates(&self, node: &Node) -> Vec<(usize, usize)> {
-        let mut found: Vec<(usize, usize)> = Vec::new();
-        if matches!(node.kind, NodeKind::Chain { .. }) {
-            found.extend(&self.chains);
-        }
+    /// Puts into `found`, in rule order, the patterns that could match `node` (whose chain
+    /// view is `view`, if it is a chain).
+    fn candidates(&self, node: &Node, view: Option<&ChainView>, found: &mut Vec<Candidate>) {
+        found.clear();
         let mut add = |key: Key| {
             if let Some(list) = self.by_key.get(&key) {
-                found.extend(list);
+                found.extend(list.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
             }
         };
         for_each_key(node, &mut add);
         add(Key::Any);
+        if let Some(view) = view {
+            for (position, operand) in view.operands().enumerate() {
+                for_each_key(operand, |key| {
+                    for &(rule, pattern, at) in self.chains_by_anchor.get(&key).into_iter().flatten() {
+                        if let Some(offset) = position.checked_sub(at) {
+                            found.push((rule, pattern, offset));
+                        }
+                    }
+                });
+                for &(rule, pattern) in &self.chains_free {
+                    found.push((rule, pattern, position));
+                }
+            }
+        }
         if found.len() > 1 {
             found.sort_unstable();
             found.dedup();
         }
-        found
     }
 }
 
-fn walk(
-    node: &Node,
-    source: &str,
-    table: &SymbolTable,
-    rules: &RuleSet,
-    out: &mut Vec<Firing>,
-    in_script: bool,
-    depth: usize,
-) {
-    if depth > MAX_WALK_DEPTH {
-        return;
+/// Walks a tree, collecting the rules' firings.
+struct Walker<'a> {
+    source: &'a str,
+    table: &'a SymbolTable,
+    rules: &'a RuleSet,
+    firings: Vec<Firing>,
+    /// Reused for each node's candidates.
+    candidates: Vec<Candidate>,
+}
+
+impl<'a> Walker<'a> {
+    fn new(source: &'a str, table: &'a SymbolTable, rules: &'a RuleSet) -> Self {
+        Walker { source, table, rules, firings: Vec::new(), candidates: Vec::new() }
     }
-    for &index in &rules.others {
-        let Some(rule) = rules.rules.get(index) else { continue };
-        match &rule.matcher {
-            Matcher::Environment(names) => {
-                if let NodeKind::Rows { env: Some(env), .. } = &node.kind {
-                    if names.iter().any(|n| n == env) {
-                        let head = Span::new(node.span.start, node.span.start + env.len() + 8);
-                        out.push(Firing {
-                            rule: index,
-                            matched: node.span,
-                            slot: head.min_within(node.span),
-                        });
+
+    fn run(mut self, root: &Node) -> Vec<Firing> {
+        self.walk(root, false, 0);
+        self.firings
+    }
+
+    fn walk(&mut self, node: &Node, in_script: bool, depth: usize) {
+        if depth > MAX_WALK_DEPTH {
+            return;
+        }
+        self.other_rules(node, in_script);
+        let table = self.table;
+        let is_call = |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
+        let view = ChainView::new(node, &is_call);
+        let mut candidates = std::mem::take(&mut self.candidates);
+        self.rules.candidates(node, view.as_ref(), &mut candidates);
+        for &(index, pattern_index, offset) in &candidates {
+            let Some(rule) = self.rules.rules.get(index) else { continue };
+            let Matcher::Patterns(patterns) = &rule.matcher else { continue };
+            let Some(pattern) = patterns.get(pattern_index) else { continue };
+            let found = match &view {
+                Some(view) if pattern.is_chain() => pattern.window_match(view, offset, &Bindings::new()),
+                _ if pattern.is_chain() => None,
+                _ => pattern.whole_match(node, &Bindings::new()),
+            };
+            if let Some(found) = found.filter(|found| conditions_hold(rule, found, table)) {
+                let slot = focus_span(rule, &found, self.source);
+                self.firings.push(Firing { rule: index, matched: found.span, slot });
+            }
+        }
+        self.candidates = candidates;
+        self.walk_children(node, in_script, depth);
+    }
+
+    /// The rules that match symbols by kind and environments by name.
+    fn other_rules(&mut self, node: &Node, in_script: bool) {
+        for &index in &self.rules.others {
+            let Some(rule) = self.rules.rules.get(index) else { continue };
+            match &rule.matcher {
+                Matcher::Environment(names) => {
+                    if let NodeKind::Rows { env: Some(env), .. } = &node.kind {
+                        if names.iter().any(|n| n == env) {
+                            let head = Span::new(node.span.start, node.span.start + env.len() + 8);
+                            self.firings.push(Firing {
+                                rule: index,
+                                matched: node.span,
+                                slot: head.min_within(node.span),
+                            });
+                        }
                     }
                 }
+                Matcher::Symbol(kind) => {
+                    if !in_script && is_symbol_like(node) && kind_of(node, self.table) == *kind {
+                        self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
+                    }
+                }
+                Matcher::Patterns(_) => {}
             }
-            Matcher::Symbol(kind) => {
-                if !in_script && is_symbol_like(node) && kind_of(node, table) == *kind {
-                    out.push(Firing { rule: index, matched: node.span, slot: node.span });
+        }
+    }
+
+    fn walk_children(&mut self, node: &Node, in_script: bool, depth: usize) {
+        match &node.kind {
+            // A named symbol such as `W_Q` is one symbol: its parts are not symbols of their own.
+            NodeKind::Scripts { .. } if is_symbol_like(node) => {}
+            NodeKind::Scripts { base, sub, sup, .. } => {
+                self.walk(base, in_script, depth + 1);
+                for script in [sub, sup].into_iter().flatten() {
+                    self.walk(script, true, depth + 1);
                 }
             }
-            Matcher::Patterns(_) => {}
-        }
-    }
-    let is_call = |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
-    let view = ChainView::new(node, &is_call);
-    for (index, pattern_index) in rules.candidates(node) {
-        let Some(rule) = rules.rules.get(index) else { continue };
-        let Matcher::Patterns(patterns) = &rule.matcher else { continue };
-        let Some(pattern) = patterns.get(pattern_index) else { continue };
-        for found in pattern.matches_at(node, view.as_ref()) {
-            if conditions_hold(rule, &found, table) {
-                let slot = focus_span(rule, &found, source);
-                out.push(Firing { rule: index, matched: found.span, slot });
+            NodeKind::Annotated { body, label, .. } => {
+                self.walk(body, in_script, depth + 1);
+                if let Some(label) = label {
+                    self.walk(label, true, depth + 1);
+                }
             }
-        }
-    }
-    walk_children(node, source, table, rules, out, in_script, depth);
-}
-
-fn walk_children(
-    node: &Node,
-    source: &str,
-    table: &SymbolTable,
-    rules: &RuleSet,
-    out: &mut Vec<Firing>,
-    in_script: bool,
-    depth: usize,
-) {
-    match &node.kind {
-        // A named symbol such as `W_Q` is one symbol: its parts are not symbols of their own.
-        NodeKind::Scripts { .. } if is_symbol_like(node) => {}
-        NodeKind::Scripts { base, sub, sup, .. } => {
-            walk(base, source, table, rules, out, in_script, depth + 1);
-            for script in [sub, sup].into_iter().flatten() {
-                walk(script, source, table, rules, out, true, depth + 1);
-            }
-        }
-        NodeKind::Annotated { body, label, .. } => {
-            walk(body, source, table, rules, out, in_script, depth + 1);
-            if let Some(label) = label {
-                walk(label, source, table, rules, out, true, depth + 1);
-            }
-        }
-        _ => {
-            node.for_each_child(|child| walk(child, source, table, rules, out, in_script, depth + 1));
+            _ => node.for_each_child(|child| self.walk(child, in_script, depth + 1)),
         }
     }
 }

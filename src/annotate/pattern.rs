@@ -47,6 +47,11 @@ impl<'t> ChainView<'t> {
         Some(ChainView { operands, joined })
     }
 
+    /// The chain's operands, the first without an operator before it.
+    pub fn operands(&self) -> impl Iterator<Item = &'t Node> + '_ {
+        self.operands.iter().map(|(_, node)| *node)
+    }
+
     /// Whether operands `left` and `left + 1` are a call and its argument.
     fn joined(&self, left: usize) -> bool {
         self.joined.get(left).copied().unwrap_or(false)
@@ -56,7 +61,7 @@ impl<'t> ChainView<'t> {
 /// What metavariables matched: a few names, so a small list beats a hash map (a map's
 /// random state alone costs more than most match attempts).
 #[derive(Debug, Clone, Default)]
-pub struct Bindings<'t>(Vec<(String, &'t Node)>);
+pub struct Bindings<'t>(Vec<(&'t str, &'t Node)>);
 
 impl<'t> Bindings<'t> {
     /// No bindings.
@@ -66,11 +71,11 @@ impl<'t> Bindings<'t> {
 
     /// What `name` matched.
     pub fn get(&self, name: &str) -> Option<&'t Node> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, node)| *node)
+        self.0.iter().find(|(n, _)| *n == name).map(|(_, node)| *node)
     }
 
-    fn insert(&mut self, name: &str, node: &'t Node) {
-        self.0.push((name.to_string(), node));
+    fn insert(&mut self, name: &'t str, node: &'t Node) {
+        self.0.push((name, node));
     }
 }
 
@@ -120,73 +125,93 @@ impl Pattern {
 
     /// Every match of this pattern at `node` (several for a chain, one per run). `view` is the
     /// node's [`ChainView`] when it is a chain.
-    pub fn matches_at<'t>(&self, node: &'t Node, view: Option<&ChainView<'t>>) -> Vec<Match<'t>> {
-        self.matches_in(node, &Bindings::new(), view)
+    pub fn matches_at<'t>(&'t self, node: &'t Node, view: Option<&ChainView<'t>>) -> Vec<Match<'t>> {
+        match (self.operands.is_empty(), view) {
+            (false, Some(view)) => self.window_matches(view, &Bindings::new()),
+            (false, None) => Vec::new(),
+            (true, _) => self.whole_match(node, &Bindings::new()).into_iter().collect(),
+        }
     }
 
     /// Like [`Pattern::matches_at`], starting from existing bindings, splitting nothing.
-    pub fn matches_with<'t>(&self, node: &'t Node, start: &Bindings<'t>) -> Vec<Match<'t>> {
-        let view = ChainView::new(node, &|_, _| false);
-        self.matches_in(node, start, view.as_ref())
+    pub fn matches_with<'t>(&'t self, node: &'t Node, start: &Bindings<'t>) -> Vec<Match<'t>> {
+        match ChainView::new(node, &|_, _| false) {
+            Some(view) if !self.operands.is_empty() => self.window_matches(&view, start),
+            _ if !self.operands.is_empty() => Vec::new(),
+            _ => self.whole_match(node, start).into_iter().collect(),
+        }
     }
 
-    fn matches_in<'t>(
-        &self,
-        node: &'t Node,
-        start: &Bindings<'t>,
-        view: Option<&ChainView<'t>>,
-    ) -> Vec<Match<'t>> {
-        match (self.operands.is_empty(), view) {
-            (false, Some(view)) => return self.window_matches(view, start),
-            (false, None) => return Vec::new(),
-            _ => {}
-        }
+    /// Whether this pattern is a chain pattern, matched against runs of a chain's operands.
+    pub fn is_chain(&self) -> bool {
+        !self.operands.is_empty()
+    }
+
+    /// For a chain pattern: the first of its operands that is not a metavariable, by position,
+    /// with its key. A run can only match where the chain's operand at that position has the
+    /// key, so the rule index looks runs up by it instead of trying every run.
+    pub fn chain_anchor(&self) -> Option<(usize, Key)> {
+        self.operands.iter().map(|(_, node)| key_of(node)).enumerate().find(|(_, key)| *key != Key::Any)
+    }
+
+    /// The match of this non-chain pattern on the whole of `node`, if any.
+    pub fn whole_match<'t>(&'t self, node: &'t Node, start: &Bindings<'t>) -> Option<Match<'t>> {
         let mut bindings = start.clone();
-        if matches(&self.root, node, &mut bindings) {
-            vec![Match { span: node.span, nodes: vec![node], bindings }]
-        } else {
-            Vec::new()
-        }
+        matches(&self.root, node, &mut bindings).then(|| Match {
+            span: node.span,
+            nodes: vec![node],
+            bindings,
+        })
     }
 
     /// Matches this chain pattern against every run of the same length in a chain.
-    fn window_matches<'t>(&self, view: &ChainView<'t>, start: &Bindings<'t>) -> Vec<Match<'t>> {
+    fn window_matches<'t>(&'t self, view: &ChainView<'t>, start: &Bindings<'t>) -> Vec<Match<'t>> {
+        let runs = view.operands.len().saturating_sub(self.operands.len().saturating_sub(1));
+        (0..runs).filter_map(|offset| self.window_match(view, offset, start)).collect()
+    }
+
+    /// Matches this chain pattern against the run of the chain's operands at `offset`.
+    pub fn window_match<'t>(
+        &'t self,
+        view: &ChainView<'t>,
+        offset: usize,
+        start: &Bindings<'t>,
+    ) -> Option<Match<'t>> {
         let pattern = &self.operands;
-        let target = &view.operands;
-        let mut found = Vec::new();
-        for offset in 0..target.len().saturating_sub(pattern.len().saturating_sub(1)) {
-            let end = offset + pattern.len();
-            if (offset > 0 && view.joined(offset - 1)) || view.joined(end - 1) {
-                continue;
-            }
-            let Some(window) = target.get(offset..end) else { continue };
-            let ops_agree =
-                pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| p_op.as_ref() == *t_op);
-            if !ops_agree {
-                continue;
-            }
-            let mut bindings = start.clone();
-            if pattern
-                .iter()
-                .zip(window)
-                .all(|((_, p_node), (_, t_node))| matches(p_node, t_node, &mut bindings))
-            {
-                let nodes: Vec<&Node> = window.iter().map(|(_, n)| *n).collect();
-                let span = match (pattern.first(), nodes.first(), nodes.last()) {
-                    (Some((_, p_first)), Some(a), Some(b)) => {
-                        Span::new(unsigned_start(p_first, a), b.span.end)
-                    }
-                    _ => Span::default(),
-                };
-                found.push(Match { span, nodes, bindings });
-            }
+        let end = offset + pattern.len();
+        if (offset > 0 && view.joined(offset - 1)) || view.joined(end - 1) {
+            return None;
         }
-        found
+        let window = view.operands.get(offset..end)?;
+        let ops_agree =
+            pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| p_op.as_ref() == *t_op);
+        if !ops_agree {
+            return None;
+        }
+        let mut bindings = start.clone();
+        if !pattern
+            .iter()
+            .zip(window)
+            .all(|((_, p_node), (_, t_node))| matches(p_node, t_node, &mut bindings))
+        {
+            return None;
+        }
+        let nodes: Vec<&Node> = window.iter().map(|(_, n)| *n).collect();
+        let span = match (pattern.first(), nodes.first(), nodes.last()) {
+            (Some((_, p_first)), Some(a), Some(b)) => Span::new(unsigned_start(p_first, a), b.span.end),
+            _ => Span::default(),
+        };
+        Some(Match { span, nodes, bindings })
     }
 
     /// The first node within `within` (itself included) that this pattern matches under
     /// `bindings`.
-    pub fn find_in<'t>(&self, within: &'t Node, bindings: &Bindings<'t>, depth: usize) -> Option<Match<'t>> {
+    pub fn find_in<'t>(
+        &'t self,
+        within: &'t Node,
+        bindings: &Bindings<'t>,
+        depth: usize,
+    ) -> Option<Match<'t>> {
         if depth > 256 {
             return None;
         }
@@ -269,7 +294,7 @@ fn metavariable(node: &Node) -> Option<&str> {
 }
 
 /// Whether `pattern` matches `target` (whole), extending `bindings`.
-fn matches<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
+fn matches<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
     if let Some(name) = metavariable(pattern) {
         return match bindings.get(name) {
             Some(bound) => bound == target,
@@ -292,7 +317,7 @@ fn matches<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>) ->
 }
 
 /// Whether the two nodes have the same kind and their parts match.
-fn same_shape<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
+fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
     use NodeKind::*;
     match (&pattern.kind, &target.kind) {
         (Word { text: a, .. }, Word { text: b, .. }) => a == b,
@@ -338,7 +363,7 @@ fn same_shape<'t>(pattern: &Node, target: &'t Node, bindings: &mut Bindings<'t>)
 
 /// A pattern's absent part matches anything; a present one must match.
 fn optional<'t>(
-    pattern: &Option<Box<Node>>,
+    pattern: &'t Option<Box<Node>>,
     target: &'t Option<Box<Node>>,
     bindings: &mut Bindings<'t>,
 ) -> bool {
