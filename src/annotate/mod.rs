@@ -11,7 +11,7 @@
 pub mod pattern;
 pub mod rules;
 
-use crate::meaning::{binding_name, kind_of, SymbolTable};
+use crate::meaning::{has_binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
 use pattern::{for_each_key, Bindings, ChainView, Key, Match};
 use rules::{Focus, Matcher, Rule};
@@ -206,11 +206,16 @@ impl<'a> Walker<'a> {
             let Matcher::Patterns(patterns) = &rule.matcher else { continue };
             let Some(pattern) = patterns.get(pattern_index) else { continue };
             let found = match &view {
-                Some(view) if pattern.is_chain() => pattern.window_match(view, offset, &Bindings::new()),
+                Some(view) if pattern.is_chain() => pattern
+                    .window_bindings(view, offset, &Bindings::new())
+                    .filter(|(_, bindings)| conditions_hold(rule, bindings, table))
+                    .and_then(|_| pattern.window_match(view, offset, &Bindings::new())),
                 _ if pattern.is_chain() => None,
-                _ => pattern.whole_match(node, &Bindings::new()),
+                _ => pattern
+                    .whole_match(node, &Bindings::new())
+                    .filter(|found| conditions_hold(rule, &found.bindings, table)),
             };
-            if let Some(found) = found.filter(|found| conditions_hold(rule, found, table)) {
+            if let Some(found) = found {
                 let slot = focus_span(rule, &found, self.source);
                 self.firings.push(Firing { rule: index, matched: found.span, slot });
             }
@@ -273,9 +278,7 @@ fn is_symbol_like(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Symbol { name, .. } => name.chars().next().is_some_and(char::is_alphabetic),
         NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
-            matches!(base.kind, NodeKind::Symbol { .. })
-                && binding_name(node).is_some()
-                && !is_index_subscript(sub)
+            matches!(base.kind, NodeKind::Symbol { .. }) && has_binding_name(node) && !is_index_subscript(sub)
         }
         _ => false,
     }
@@ -293,9 +296,9 @@ fn is_index_subscript(sub: &Node) -> bool {
     }
 }
 
-fn conditions_hold(rule: &Rule, found: &Match, table: &SymbolTable) -> bool {
+fn conditions_hold(rule: &Rule, bindings: &Bindings, table: &SymbolTable) -> bool {
     rule.conditions.iter().all(|(name, kinds)| {
-        found.bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&kind_of(node, table)))
+        bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&kind_of(node, table)))
     })
 }
 

@@ -58,24 +58,36 @@ impl<'t> ChainView<'t> {
     }
 }
 
-/// What metavariables matched: a few names, so a small list beats a hash map (a map's
-/// random state alone costs more than most match attempts).
-#[derive(Debug, Clone, Default)]
-pub struct Bindings<'t>(Vec<(&'t str, &'t Node)>);
+/// The most metavariables a pattern may name; [`Pattern::compile`] refuses more.
+pub const MAX_METAVARIABLES: usize = 8;
+
+/// What metavariables matched: a few names, kept inline, so that trying a pattern allocates
+/// nothing (most tries fail).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bindings<'t> {
+    entries: [Option<(&'t str, &'t Node)>; MAX_METAVARIABLES],
+}
 
 impl<'t> Bindings<'t> {
     /// No bindings.
     pub fn new() -> Self {
-        Bindings(Vec::new())
+        Bindings::default()
     }
 
     /// What `name` matched.
     pub fn get(&self, name: &str) -> Option<&'t Node> {
-        self.0.iter().find(|(n, _)| *n == name).map(|(_, node)| *node)
+        self.entries.iter().map_while(|entry| *entry).find(|(n, _)| *n == name).map(|(_, node)| node)
     }
 
-    fn insert(&mut self, name: &'t str, node: &'t Node) {
-        self.0.push((name, node));
+    /// Binds `name` to `node`; false if there is no room (compiled patterns always have room).
+    fn insert(&mut self, name: &'t str, node: &'t Node) -> bool {
+        match self.entries.iter_mut().find(|entry| entry.is_none()) {
+            Some(free) => {
+                *free = Some((name, node));
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -111,6 +123,13 @@ impl Pattern {
                 return Err(format!("`$` without a name in pattern `{source}`"));
             }
             latex.push(' ');
+        }
+        let mut names: Vec<&str> =
+            latex.split(PLACEHOLDER).skip(1).filter_map(|r| r.split(' ').next()).collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.len() > MAX_METAVARIABLES {
+            return Err(format!("pattern `{source}` names more than {MAX_METAVARIABLES} metavariables"));
         }
         let parsed = crate::syntax::parse(&latex)
             .map_err(|e| format!("pattern `{source}`: {}", e.message(crate::Lang::En)))?;
@@ -156,7 +175,7 @@ impl Pattern {
 
     /// The match of this non-chain pattern on the whole of `node`, if any.
     pub fn whole_match<'t>(&'t self, node: &'t Node, start: &Bindings<'t>) -> Option<Match<'t>> {
-        let mut bindings = start.clone();
+        let mut bindings = *start;
         matches(&self.root, node, &mut bindings).then(|| Match {
             span: node.span,
             nodes: vec![node],
@@ -177,6 +196,19 @@ impl Pattern {
         offset: usize,
         start: &Bindings<'t>,
     ) -> Option<Match<'t>> {
+        let (span, bindings) = self.window_bindings(view, offset, start)?;
+        let nodes =
+            view.operands.get(offset..offset + self.operands.len())?.iter().map(|(_, n)| *n).collect();
+        Some(Match { span, nodes, bindings })
+    }
+
+    /// Like [`Pattern::window_match`], but only the span and the bindings: nothing allocated.
+    pub fn window_bindings<'t>(
+        &'t self,
+        view: &ChainView<'t>,
+        offset: usize,
+        start: &Bindings<'t>,
+    ) -> Option<(Span, Bindings<'t>)> {
         let pattern = &self.operands;
         let end = offset + pattern.len();
         if (offset > 0 && view.joined(offset - 1)) || view.joined(end - 1) {
@@ -188,7 +220,7 @@ impl Pattern {
         if !ops_agree {
             return None;
         }
-        let mut bindings = start.clone();
+        let mut bindings = *start;
         if !pattern
             .iter()
             .zip(window)
@@ -196,12 +228,13 @@ impl Pattern {
         {
             return None;
         }
-        let nodes: Vec<&Node> = window.iter().map(|(_, n)| *n).collect();
-        let span = match (pattern.first(), nodes.first(), nodes.last()) {
-            (Some((_, p_first)), Some(a), Some(b)) => Span::new(unsigned_start(p_first, a), b.span.end),
+        let span = match (pattern.first(), window.first(), window.last()) {
+            (Some((_, p_first)), Some((_, a)), Some((_, b))) => {
+                Span::new(unsigned_start(p_first, a), b.span.end)
+            }
             _ => Span::default(),
         };
-        Some(Match { span, nodes, bindings })
+        Some((span, bindings))
     }
 
     /// The first node within `within` (itself included) that this pattern matches under
@@ -298,10 +331,7 @@ fn matches<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>)
     if let Some(name) = metavariable(pattern) {
         return match bindings.get(name) {
             Some(bound) => bound == target,
-            None => {
-                bindings.insert(name, target);
-                true
-            }
+            None => bindings.insert(name, target),
         };
     }
     if same_shape(pattern, target, bindings) {

@@ -1,6 +1,6 @@
 //! Symbol kinds: from usage, then from notation conventions.
 
-use super::{base_name, binding_name, SymbolTable};
+use super::{binding_name, has_base_name, SymbolTable};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 use serde::Serialize;
 
@@ -49,7 +49,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         NodeKind::Scripts { base, sub, sup, .. } if matches!(base.kind, NodeKind::LargeOp { .. }) => {
             learn_bounds(table, sub.as_deref(), sup.as_deref());
         }
-        NodeKind::Scripts { base, sub: Some(sub), .. } if base_name(base).is_some() => {
+        NodeKind::Scripts { base, sub: Some(sub), .. } if has_base_name(base) => {
             for index in index_letters(sub) {
                 table.suggest(index, SymbolKind::Index);
             }

@@ -217,6 +217,29 @@ pub fn binding_name(node: &Node) -> Option<String> {
     }
 }
 
+/// Whether `node` has a binding name ([`binding_name`] is `Some`), without building it.
+pub fn has_binding_name(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
+        NodeKind::Accent { body, .. } => has_binding_name(body),
+        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
+            has_binding_name(base) && has_subscript_name(sub)
+        }
+        _ => false,
+    }
+}
+
+/// Whether [`subscript_name`] is `Some`, without building it.
+fn has_subscript_name(sub: &Node) -> bool {
+    match &sub.kind {
+        NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
+        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
+            has_subscript_name(first) && rest.iter().all(|l| has_subscript_name(&l.operand))
+        }
+        _ => false,
+    }
+}
+
 /// The name a subscript adds to a binding name: `Q`, `model`, `k`, `12`.
 fn subscript_name(sub: &Node) -> Option<String> {
     match &sub.kind {
@@ -229,6 +252,14 @@ fn subscript_name(sub: &Node) -> Option<String> {
             Some(name)
         }
         _ => None,
+    }
+}
+
+/// Whether [`base_name`] is `Some`, without building it.
+pub fn has_base_name(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Scripts { base, .. } => has_base_name(base),
+        _ => has_binding_name(node),
     }
 }
 
