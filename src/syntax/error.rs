@@ -148,8 +148,11 @@ impl ParseError {
             (MissingArguments { command }, Lang::En) => {
                 format!("`{command}` is missing its arguments: give them in braces, as in `{command}{{…}}`")
             }
+            (Unexpected { found, expected }, Lang::Ko) if found == "the end of the formula" => {
+                format!("수식이 너무 일찍 끝났습니다{}", expected_list(expected, lang))
+            }
             (Unexpected { found, expected }, Lang::Ko) => {
-                format!("여기서 {found}{}을(를) 읽을 수 없습니다{}", "", expected_list(expected, lang))
+                format!("여기서 {found}을(를) 읽을 수 없습니다{}", expected_list(expected, lang))
             }
             (Unexpected { found, expected }, Lang::En) => {
                 format!("unexpected {found}{}", expected_list(expected, lang))
@@ -164,9 +167,10 @@ impl ParseError {
             Unclosed { closer, .. } => {
                 format!("{} `{closer}`", lang.pick("여기까지 없는", "expected before here:"))
             }
-            Unexpected { expected, .. } if !expected.is_empty() => {
-                format!("{} {}", lang.pick("필요한 것:", "expected"), expected.join(lang.pick(", ", ", or ")))
-            }
+            Unexpected { expected, .. } if !expected.is_empty() => match lang {
+                Lang::Ko => format!("필요한 것: {}", korean_list(expected)),
+                Lang::En => format!("expected {}", expected.join(", or ")),
+            },
             _ => lang.pick("여기", "here").to_string(),
         }
     }
@@ -182,8 +186,50 @@ fn expected_list(expected: &[String], lang: Lang) -> String {
         return String::new();
     }
     match lang {
-        Lang::Ko => format!(" ({} 필요)", expected.join(", ")),
+        Lang::Ko => format!(" ({} 필요)", korean_list(expected)),
         Lang::En => format!("; expected {}", expected.join(", or ")),
+    }
+}
+
+fn korean_list(expected: &[String]) -> String {
+    expected.iter().map(|words| in_korean(words)).collect::<Vec<_>>().join(", ")
+}
+
+/// The Korean for the words the parser uses for what it expected or found (the English stays
+/// in the JSON, which is the same in both languages); LaTeX in backticks needs no translation.
+fn in_korean(words: &str) -> &str {
+    match words {
+        "the end of the formula" => "수식의 끝",
+        "an expression" => "식",
+        "an operand" => "피연산자",
+        "a relation such as `=`" => "`=` 같은 관계 기호",
+        "`+` or `-`" => "`+` 또는 `-`",
+        "an operator such as `\\cdot`" => "`\\cdot` 같은 연산자",
+        "an operator" => "연산자",
+        "a sign" => "부호",
+        "a subscript `_`" => "아래첨자 `_`",
+        "a superscript `^`" => "위첨자 `^`",
+        "a prime `'`" => "프라임 `'`",
+        "a script" => "첨자",
+        "an argument: `{…}` or one symbol" => "인자: `{…}` 또는 기호 하나",
+        "a symbol" => "기호",
+        "a font switch" => "글꼴 전환",
+        "an opening bracket" => "여는 괄호",
+        "a closing bracket" => "닫는 괄호",
+        "`]` closing the root's index" => "근호의 지수를 닫는 `]`",
+        "an accent" => "악센트",
+        "a font command" => "글꼴 명령",
+        "text in braces `{…}`" => "중괄호 안의 텍스트 `{…}`",
+        "a command" => "명령",
+        "a brace label" => "중괄호 설명",
+        "a delimiter such as `(`, `[`, `|` or `.`" => "`(`, `[`, `|`, `.` 같은 구분 기호",
+        "an environment name" => "환경 이름",
+        "a position such as `[t]`" => "`[t]` 같은 위치",
+        "a column specification such as `{cc}`" => "`{cc}` 같은 열 지정",
+        "a space" => "공백",
+        "a guard" => "식",
+        "text" => "텍스트",
+        other => other,
     }
 }
 
