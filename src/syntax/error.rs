@@ -302,3 +302,19 @@ fn shown(text: &str) -> String {
         format!("`{text}`")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{describe, grammar::Rule};
+
+    #[test]
+    fn every_expected_word_has_korean() {
+        for rule in Rule::all_rules() {
+            let words = describe(*rule);
+            let korean = in_korean(words);
+            let only_latex = words.starts_with('`') && words.ends_with('`') && !words.contains(" or ");
+            assert!(korean != words || only_latex, "no Korean for {words:?} ({rule:?})");
+        }
+    }
+}
