@@ -428,6 +428,8 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         NodeKind::Word { text, .. } if table.definition(text).is_some() => {}
         // `\text{head}`, `\text{score}`: names of quantities, written as words.
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
+        // A named symbol (`d_{\rm model}`, `W_{\mathrm{out}}`): its subscript is part of a name.
+        NodeKind::Scripts { .. } if is_symbol_like(node) => return,
         NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
         NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
         NodeKind::Rows { env: Some(env), .. } if !is_layout(env) => out.push(node.span),
