@@ -240,8 +240,8 @@ fn write_scripts(out: &mut String, base: &Node, sub: Option<&Node>, sup: Option<
 }
 
 fn write_fenced(out: &mut String, open: Delim, close: Option<Delim>, sized: bool, body: &Node) {
-    let open_text = delim_latex(open, true);
     if sized {
+        let open_text = delim_latex(open, true);
         out.push_str("\\left");
         out.push_str(open_text);
         out.push(' ');
@@ -252,13 +252,25 @@ fn write_fenced(out: &mut String, open: Delim, close: Option<Delim>, sized: bool
     }
     let mut inner = String::new();
     write_node(&mut inner, body);
-    let bars = matches!(open, Delim::Bar | Delim::DoubleBar);
-    let braces = if bars { inner.contains('|') || inner.contains("\\Vert") } else { close.is_none() };
+    // A bar at both ends is a bar group (`|x|`, `\|x\|`). A bar at one end only came from a
+    // bracket group (`\lvert x`, `(x \rvert`) and is written as the command: a bare bar there
+    // would read as a relation.
+    let is_bar = |delim: Delim| matches!(delim, Delim::Bar | Delim::DoubleBar);
+    let bar_group = is_bar(open) && close.is_some_and(is_bar);
+    let delim_text = |delim: Delim, open: bool| match (delim, open) {
+        (Delim::Bar, true) if !bar_group => "\\lvert",
+        (Delim::DoubleBar, true) if !bar_group => "\\lVert",
+        (Delim::Bar, false) if !bar_group => "\\rvert",
+        (Delim::DoubleBar, false) if !bar_group => "\\rVert",
+        _ => delim_latex(delim, open),
+    };
+    let open_text = delim_text(open, true);
+    let braces = bar_group && (inner.contains('|') || inner.contains("\\Vert"));
     out.push_str(open_text);
     if open_text.starts_with('\\') && open_text.len() > 2 {
         out.push(' ');
     }
-    if braces && bars {
+    if braces {
         out.push('{');
         out.push_str(&inner);
         out.push('}');
@@ -266,7 +278,7 @@ fn write_fenced(out: &mut String, open: Delim, close: Option<Delim>, sized: bool
         out.push_str(&inner);
     }
     if let Some(close) = close {
-        out.push_str(delim_latex(close, false));
+        out.push_str(delim_text(close, false));
     }
 }
 
