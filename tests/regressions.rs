@@ -170,3 +170,14 @@ fn a_bar_command_that_opens_or_closes_a_bracket_group_prints_back_to_itself() {
         assert_prints_back_to_itself(source);
     }
 }
+
+/// The roundtrip fuzz target (artifact `\underbrace{A}_{n \times n} … \underbrace{\pm_sn
+/// \times d_v}`, minimised to `{\pm_v}`): an empty first operand before an operator that is
+/// also a sign, as in `{} - x` or `-_v`, was printed bare (` - x`, ` \pm {}_{v}`), and the
+/// sign then parses as a prefix on what follows — a different tree.
+#[test]
+fn an_empty_operand_before_a_sign_prints_back_to_itself() {
+    for source in [r"{\pm_v}", "{}-x", "{} + x", "-_v", r"-_a - x", r"\mp_v", "a = {} - b"] {
+        assert_prints_back_to_itself(source);
+    }
+}
