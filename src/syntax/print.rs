@@ -139,11 +139,16 @@ fn write_operand(out: &mut String, node: &Node, braces: bool) {
 
 fn write_chain(out: &mut String, first: &Node, rest: &[super::ast::Link]) {
     let level = rest.first().map_or(Level::Multiplicative, |link| infix_level(&link.op));
-    write_operand(out, first, needs_braces_in_chain(first, level, true));
     // A lone operator, as in `\mathbb{R}^{+}` or `x^{-}`: two empty operands around it. Its
     // second operand must stay bare: `- {}` would parse as a sign applied to an empty group.
     let lone = matches!(first.kind, NodeKind::Empty)
         && matches!(rest, [link] if matches!(link.operand.kind, NodeKind::Empty));
+    // Otherwise an empty first operand before an operator that is also a sign (`{} - x`,
+    // `{\pm_v}`) is written `{}`: left bare, the sign would read as a prefix on what follows.
+    let sign_after_empty = matches!(first.kind, NodeKind::Empty)
+        && !lone
+        && matches!(rest.first(), Some(link) if is_sign(&link.op));
+    write_operand(out, first, sign_after_empty || needs_braces_in_chain(first, level, true));
     for link in rest {
         write_infix(out, &link.op);
         let braces = !lone
@@ -151,6 +156,11 @@ fn write_chain(out: &mut String, first: &Node, rest: &[super::ast::Link]) {
                 || (link.op == InfixOp::Juxt && matches!(link.operand.kind, NodeKind::Prefix { .. })));
         write_operand(out, &link.operand, braces);
     }
+}
+
+/// Whether an infix operator is also a prefix sign (`-` `+` `\pm` `\mp`).
+fn is_sign(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Additive(text) if matches!(text.as_str(), "-" | "+" | "\\pm" | "\\mp"))
 }
 
 fn write_infix(out: &mut String, op: &InfixOp) {
