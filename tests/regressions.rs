@@ -147,3 +147,37 @@ fn a_lone_operator_in_a_script_prints_back_to_itself() {
         assert_eq!(again, tree, "{source} printed as {printed}");
     }
 }
+
+/// Parses `source`, prints the tree, and checks that the printed form parses to the same tree.
+fn assert_prints_back_to_itself(source: &str) {
+    let tree = eqmap::parse(source).map(|p| p.root).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+    let printed = eqmap::syntax::print::to_latex(&tree);
+    let again = eqmap::parse(&printed).map(|p| p.root).unwrap_or_else(|e| panic!("{printed}: {e:?}"));
+    assert_eq!(again, tree, "{source} printed as {printed}");
+}
+
+/// The roundtrip fuzz target, on the fixed printer (artifact `\lVert q \QK^\toprVert`,
+/// minimised to `\lVert`): a bracket group opened by `\lvert` or `\lVert` without a bar to
+/// close it, or closed by `\rvert` after another bracket, was printed with a bare bar (`\|`,
+/// `|x)`, `(x|`), which parses as a relation — a different tree.
+#[test]
+fn a_bar_command_that_opens_or_closes_a_bracket_group_prints_back_to_itself() {
+    for source in [r"\lVert", r"\lvert x", r"\lvert x )", r"( x \rvert", r"[x \rVert", r"\lVert x ]"] {
+        assert_prints_back_to_itself(source);
+    }
+    // A bar at both ends stays a bar group.
+    for source in [r"\lVert x \rVert", r"\lvert x \rVert", r"\lvert a | b \rvert", "|x|", r"\|x\|"] {
+        assert_prints_back_to_itself(source);
+    }
+}
+
+/// The roundtrip fuzz target (artifact `\underbrace{A}_{n \times n} … \underbrace{\pm_sn
+/// \times d_v}`, minimised to `{\pm_v}`): an empty first operand before an operator that is
+/// also a sign, as in `{} - x` or `-_v`, was printed bare (` - x`, ` \pm {}_{v}`), and the
+/// sign then parses as a prefix on what follows — a different tree.
+#[test]
+fn an_empty_operand_before_a_sign_prints_back_to_itself() {
+    for source in [r"{\pm_v}", "{}-x", "{} + x", "-_v", r"-_a - x", r"\mp_v", "a = {} - b"] {
+        assert_prints_back_to_itself(source);
+    }
+}

@@ -139,11 +139,16 @@ fn write_operand(out: &mut String, node: &Node, braces: bool) {
 
 fn write_chain(out: &mut String, first: &Node, rest: &[super::ast::Link]) {
     let level = rest.first().map_or(Level::Multiplicative, |link| infix_level(&link.op));
-    write_operand(out, first, needs_braces_in_chain(first, level, true));
     // A lone operator, as in `\mathbb{R}^{+}` or `x^{-}`: two empty operands around it. Its
     // second operand must stay bare: `- {}` would parse as a sign applied to an empty group.
     let lone = matches!(first.kind, NodeKind::Empty)
         && matches!(rest, [link] if matches!(link.operand.kind, NodeKind::Empty));
+    // Otherwise an empty first operand before an operator that is also a sign (`{} - x`,
+    // `{\pm_v}`) is written `{}`: left bare, the sign would read as a prefix on what follows.
+    let sign_after_empty = matches!(first.kind, NodeKind::Empty)
+        && !lone
+        && matches!(rest.first(), Some(link) if is_sign(&link.op));
+    write_operand(out, first, sign_after_empty || needs_braces_in_chain(first, level, true));
     for link in rest {
         write_infix(out, &link.op);
         let braces = !lone
@@ -151,6 +156,11 @@ fn write_chain(out: &mut String, first: &Node, rest: &[super::ast::Link]) {
                 || (link.op == InfixOp::Juxt && matches!(link.operand.kind, NodeKind::Prefix { .. })));
         write_operand(out, &link.operand, braces);
     }
+}
+
+/// Whether an infix operator is also a prefix sign (`-` `+` `\pm` `\mp`).
+fn is_sign(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Additive(text) if matches!(text.as_str(), "-" | "+" | "\\pm" | "\\mp"))
 }
 
 fn write_infix(out: &mut String, op: &InfixOp) {
@@ -240,8 +250,8 @@ fn write_scripts(out: &mut String, base: &Node, sub: Option<&Node>, sup: Option<
 }
 
 fn write_fenced(out: &mut String, open: Delim, close: Option<Delim>, sized: bool, body: &Node) {
-    let open_text = delim_latex(open, true);
     if sized {
+        let open_text = delim_latex(open, true);
         out.push_str("\\left");
         out.push_str(open_text);
         out.push(' ');
@@ -252,13 +262,25 @@ fn write_fenced(out: &mut String, open: Delim, close: Option<Delim>, sized: bool
     }
     let mut inner = String::new();
     write_node(&mut inner, body);
-    let bars = matches!(open, Delim::Bar | Delim::DoubleBar);
-    let braces = if bars { inner.contains('|') || inner.contains("\\Vert") } else { close.is_none() };
+    // A bar at both ends is a bar group (`|x|`, `\|x\|`). A bar at one end only came from a
+    // bracket group (`\lvert x`, `(x \rvert`) and is written as the command: a bare bar there
+    // would read as a relation.
+    let is_bar = |delim: Delim| matches!(delim, Delim::Bar | Delim::DoubleBar);
+    let bar_group = is_bar(open) && close.is_some_and(is_bar);
+    let delim_text = |delim: Delim, open: bool| match (delim, open) {
+        (Delim::Bar, true) if !bar_group => "\\lvert",
+        (Delim::DoubleBar, true) if !bar_group => "\\lVert",
+        (Delim::Bar, false) if !bar_group => "\\rvert",
+        (Delim::DoubleBar, false) if !bar_group => "\\rVert",
+        _ => delim_latex(delim, open),
+    };
+    let open_text = delim_text(open, true);
+    let braces = bar_group && (inner.contains('|') || inner.contains("\\Vert"));
     out.push_str(open_text);
     if open_text.starts_with('\\') && open_text.len() > 2 {
         out.push(' ');
     }
-    if braces && bars {
+    if braces {
         out.push('{');
         out.push_str(&inner);
         out.push('}');
@@ -266,7 +288,7 @@ fn write_fenced(out: &mut String, open: Delim, close: Option<Delim>, sized: bool
         out.push_str(&inner);
     }
     if let Some(close) = close {
-        out.push_str(delim_latex(close, false));
+        out.push_str(delim_text(close, false));
     }
 }
 
