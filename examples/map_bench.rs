@@ -5,11 +5,6 @@
 //! every line (kinds, rules, curriculum), alternating; it prints formulas/s for both and the
 //! share of the time annotation adds.
 
-
-/// The allocator of the `eqmap` binary, so that this measures what the binary does.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use eqmap::meaning::SymbolTable;
 use eqmap::slotmap::{map_tree, Knowledge};
 use eqmap::Lang;

@@ -1,9 +1,5 @@
 //! Profiling harness (not a benchmark): parses FILE once, then maps every tree ROUNDS times, so
 //! a profiler sees annotation alone. `cargo run --release --example map_profile -- FILE ROUNDS`
-/// The allocator of the `eqmap` binary.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use eqmap::meaning::SymbolTable;
 use eqmap::slotmap::{map_tree, Knowledge};
 use eqmap::Lang;

@@ -19,11 +19,6 @@
 //! `benches/katex_parse.mjs` prints the same format for KaTeX; `benches/run-parse-bench.sh`
 //! alternates the two on one core.
 
-
-/// The allocator of the `eqmap` binary, so that this measures what the binary does.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::hint::black_box;
 use std::time::Instant;
 

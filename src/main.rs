@@ -19,11 +19,6 @@ use eqmap::{Lang, Limits};
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-/// mimalloc: the parser and the annotator allocate many small, short-lived nodes and strings;
-/// it takes about 10% fewer instructions than the system allocator for them (BENCHMARKS.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Stack of the thread that does the work: the layers after the parser walk trees recursively,
 /// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
 /// in a debug build too. Only the pages used are committed.
