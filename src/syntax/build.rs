@@ -153,7 +153,7 @@ impl<'s> Builder<'s> {
                 let slot = if op.as_rule() == Rule::subscript { Slot::Sub } else { Slot::Sup };
                 let mut inner = op.into_inner().filter(|p| p.as_rule() == Rule::script_argument);
                 let script = match inner.next() {
-                    Some(argument) => self.argument(argument)?,
+                    Some(argument) => lone_operator_as_symbol(self.argument(argument)?),
                     None => Node::new(NodeKind::Empty, op_span),
                 };
                 self.attach_script(operand, slot, script, op_span)
@@ -254,7 +254,7 @@ impl<'s> Builder<'s> {
             error.span = span;
             error
         })?;
-        Ok(with_span(fragment, span))
+        Ok(lone_operator_as_symbol(with_span(fragment, span)))
     }
 
     /// The next pair of `pairs` as an argument, or a missing-argument error at `span`.
@@ -718,4 +718,21 @@ fn with_span(mut node: Node, span: Span) -> Node {
         kind => kind,
     };
     node
+}
+
+/// A script that is one operator alone, braced or not, is that operator as a symbol, as in TeX:
+/// `x^{*}` is `x^*`, `\mathbb{R}^{+}` is `\mathbb{R}^+`, `x^{\pm}` is `x^\pm`.
+fn lone_operator_as_symbol(script: Node) -> Node {
+    let NodeKind::Chain { first, rest } = &script.kind else { return script };
+    let ([link], NodeKind::Empty) = (rest.as_slice(), &first.kind) else { return script };
+    if !matches!(link.operand.kind, NodeKind::Empty) {
+        return script;
+    }
+    let name = match &link.op {
+        InfixOp::Additive(op) | InfixOp::Multiplicative(op) | InfixOp::Relation(op) => {
+            op.trim_start_matches('\\').to_string()
+        }
+        _ => return script,
+    };
+    Node::new(symbol(&name, Font::Normal), script.span)
 }
