@@ -203,3 +203,15 @@ fn a_braced_lone_operator_script_is_the_same_as_a_bare_one() {
         assert_prints_back_to_itself(braced);
     }
 }
+
+/// Two more of the roundtrip target's open families (FUZZING.md): several trailing `\\` made
+/// one empty row that printed back as a `\\` the parser then dropped; and an empty operand
+/// before juxtaposition (`{}x`) printed bare, so it vanished.
+#[test]
+fn trailing_row_breaks_and_empty_groups_print_back_to_themselves() {
+    for source in
+        [r"a \\ \\", r"a \\ \\ \\", r"\begin{aligned} a \\ \\ \end{aligned}", "{}x", "a {} b", "{}_a b"]
+    {
+        assert_prints_back_to_itself(source);
+    }
+}

@@ -81,7 +81,8 @@ impl<'s> Builder<'s> {
             rows.push(cells);
         }
         let trailing_empty = |row: &Vec<Node>| matches!(row.as_slice(), [Node { kind: NodeKind::Empty, .. }]);
-        if rows.len() > 1 && rows.last().is_some_and(trailing_empty) {
+        // A trailing `\\` makes no row (TeX draws none); nor do several.
+        while rows.len() > 1 && rows.last().is_some_and(trailing_empty) {
             rows.pop();
         }
         if env.is_none() && rows.len() == 1 && rows.first().is_some_and(|r| r.len() == 1) {

@@ -145,9 +145,10 @@ fn write_chain(out: &mut String, first: &Node, rest: &[super::ast::Link]) {
         && matches!(rest, [link] if matches!(link.operand.kind, NodeKind::Empty));
     // Otherwise an empty first operand before an operator that is also a sign (`{} - x`,
     // `{\pm_v}`) is written `{}`: left bare, the sign would read as a prefix on what follows.
+    // So is one before juxtaposition (`{}x`, `{}_a b`): left bare, it would vanish.
     let sign_after_empty = matches!(first.kind, NodeKind::Empty)
         && !lone
-        && matches!(rest.first(), Some(link) if is_sign(&link.op));
+        && matches!(rest.first(), Some(link) if is_sign(&link.op) || link.op == InfixOp::Juxt);
     write_operand(out, first, sign_after_empty || needs_braces_in_chain(first, level, true));
     for link in rest {
         write_infix(out, &link.op);
