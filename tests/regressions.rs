@@ -215,3 +215,14 @@ fn trailing_row_breaks_and_empty_groups_print_back_to_themselves() {
         assert_prints_back_to_itself(source);
     }
 }
+
+/// From the roundtrip target: `x_‖` parsed (an unknown symbol as script) but printed as
+/// `x_{‖}`, which does not parse. A bar or a root sign cannot be a script on its own, braced
+/// or not, as `x_|` cannot.
+#[test]
+fn a_bar_or_root_sign_alone_is_no_script() {
+    for source in ["x_‖", "x^√", "x_|"] {
+        assert!(eqmap::parse(source).is_err(), "{source} should be an error");
+    }
+    assert_prints_back_to_itself("x_{‖a‖}");
+}
