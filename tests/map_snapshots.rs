@@ -136,3 +136,18 @@ fn more_formulas_of_papers_map() {
     }
     insta::assert_snapshot!(out);
 }
+
+/// A rule that matches a node through the base of its scripts (`\hat{y}_i`, `\lim_{h \to 0}`,
+/// `\mathbb{E}_{z \sim q}`) fires once, on the whole, not again on the base.
+#[test]
+fn a_scripted_notation_is_one_row_not_two() {
+    for (source, question) in [
+        (r"L = \sum_i (y_i - \hat{y}_i)^2", "What does the hat mean?"),
+        (r"f'(x) = \lim_{h \to 0} \frac{f(x+h) - f(x)}{h}", "What approaches what?"),
+        (r"- \hat{y}_i", "What does the hat mean?"),
+    ] {
+        let map = map(source, "ai-math", Lang::En);
+        let rows = map.slots.iter().filter(|slot| slot.question == question).count();
+        assert_eq!(rows, 1, "{source}: {:?}", map.slots.iter().map(|s| &s.question).collect::<Vec<_>>());
+    }
+}

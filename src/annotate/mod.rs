@@ -13,7 +13,7 @@ pub mod rules;
 
 use crate::meaning::{has_binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use pattern::{for_each_key, Bindings, ChainView, Key, Match};
+use pattern::{for_each_key, key_of, Bindings, ChainView, Key, Match};
 use rules::{Focus, Matcher, Rule};
 use std::collections::HashMap;
 
@@ -179,11 +179,14 @@ struct Walker<'a> {
     firings: Vec<Firing>,
     /// Reused for each node's candidates.
     candidates: Vec<Candidate>,
+    /// Rules that fired on the node being walked through its base or operand (`\hat{y}_i` by
+    /// `\hat{y}`): not fired again on that base or operand, so a slot is not listed twice.
+    fired_around: Vec<usize>,
 }
 
 impl<'a> Walker<'a> {
     fn new(source: &'a str, table: &'a SymbolTable, rules: &'a RuleSet) -> Self {
-        Walker { source, table, rules, firings: Vec::new(), candidates: Vec::new() }
+        Walker { source, table, rules, firings: Vec::new(), candidates: Vec::new(), fired_around: Vec::new() }
     }
 
     fn run(mut self, root: &Node) -> Vec<Firing> {
@@ -201,6 +204,8 @@ impl<'a> Walker<'a> {
         let view = ChainView::new(node, &is_call);
         let mut candidates = std::mem::take(&mut self.candidates);
         self.rules.candidates(node, view.as_ref(), &mut candidates);
+        let around = std::mem::take(&mut self.fired_around);
+        let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {
             let Some(rule) = self.rules.rules.get(index) else { continue };
             let Matcher::Patterns(patterns) = &rule.matcher else { continue };
@@ -210,18 +215,25 @@ impl<'a> Walker<'a> {
                     .window_bindings(view, offset, &Bindings::new())
                     .filter(|(_, bindings)| conditions_hold(rule, bindings, table))
                     .and_then(|_| pattern.window_match(view, offset, &Bindings::new())),
-                _ if pattern.is_chain() => None,
+                _ if pattern.is_chain() || around.contains(&index) => None,
                 _ => pattern
                     .whole_match(node, &Bindings::new())
                     .filter(|found| conditions_hold(rule, &found.bindings, table)),
             };
             if let Some(found) = found {
+                if through_inner(pattern, node) {
+                    fired_here.push(index);
+                }
                 let slot = focus_span(rule, &found, self.source);
                 self.firings.push(Firing { rule: index, matched: found.span, slot });
             }
         }
         self.candidates = candidates;
-        self.walk_children(node, in_script, depth);
+        if inner_of(node).is_some() {
+            // What fired further out (`-\hat{y}_i`) is not fired on the inner nodes either.
+            fired_here.extend(around);
+        }
+        self.walk_children(node, in_script, depth, fired_here);
     }
 
     /// The rules that match symbols by kind and environments by name.
@@ -251,11 +263,14 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn walk_children(&mut self, node: &Node, in_script: bool, depth: usize) {
+    /// Walks the children of `node`; `fired_around` are the rules not to fire again on its
+    /// base or operand.
+    fn walk_children(&mut self, node: &Node, in_script: bool, depth: usize, fired_around: Vec<usize>) {
         match &node.kind {
             // A named symbol such as `W_Q` is one symbol: its parts are not symbols of their own.
             NodeKind::Scripts { .. } if is_symbol_like(node) => {}
             NodeKind::Scripts { base, sub, sup, .. } => {
+                self.fired_around = fired_around;
                 self.walk(base, in_script, depth + 1);
                 for script in [sub, sup].into_iter().flatten() {
                     self.walk(script, true, depth + 1);
@@ -267,8 +282,27 @@ impl<'a> Walker<'a> {
                     self.walk(label, true, depth + 1);
                 }
             }
+            NodeKind::Prefix { operand, .. } => {
+                self.fired_around = fired_around;
+                self.walk(operand, in_script, depth + 1);
+            }
             _ => node.for_each_child(|child| self.walk(child, in_script, depth + 1)),
         }
+    }
+}
+
+/// Whether `pattern` matches `node` only through the leniencies (by the base of its scripts
+/// or the operand of its sign).
+fn through_inner(pattern: &pattern::Pattern, node: &Node) -> bool {
+    let key = pattern.key();
+    inner_of(node).is_some() && key != Key::Any && key != key_of(node)
+}
+
+/// The base of a node's scripts or the operand of its sign.
+fn inner_of(node: &Node) -> Option<&Node> {
+    match &node.kind {
+        NodeKind::Scripts { base: inner, .. } | NodeKind::Prefix { operand: inner, .. } => Some(inner),
+        _ => None,
     }
 }
 
