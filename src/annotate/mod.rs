@@ -214,7 +214,7 @@ impl<'a> Walker<'a> {
                 Some(view) if pattern.is_chain() => pattern
                     .window_bindings(view, offset, &Bindings::new())
                     .filter(|(_, bindings)| conditions_hold(rule, bindings, table))
-                    .and_then(|_| pattern.window_match(view, offset, &Bindings::new())),
+                    .and_then(|(span, bindings)| pattern.run_match(view, offset, span, bindings)),
                 _ if pattern.is_chain() || around.contains(&index) => None,
                 _ => pattern
                     .whole_match(node, &Bindings::new())

@@ -142,23 +142,17 @@ impl Pattern {
         Ok(Pattern { source: source.to_string(), root: parsed.root, operands })
     }
 
-    /// Every match of this pattern at `node` (several for a chain, one per run). `view` is the
-    /// node's [`ChainView`] when it is a chain.
-    pub fn matches_at<'t>(&'t self, node: &'t Node, view: Option<&ChainView<'t>>) -> Vec<Match<'t>> {
-        match (self.operands.is_empty(), view) {
-            (false, Some(view)) => self.window_matches(view, &Bindings::new()),
-            (false, None) => Vec::new(),
-            (true, _) => self.whole_match(node, &Bindings::new()).into_iter().collect(),
+    /// The first match of this pattern at `node`, starting from `start`, splitting nothing:
+    /// the first run of a chain for a chain pattern, the whole node for any other.
+    fn first_match<'t>(&'t self, node: &'t Node, start: &Bindings<'t>) -> Option<Match<'t>> {
+        if !self.is_chain() {
+            return self.whole_match(node, start);
         }
-    }
-
-    /// Like [`Pattern::matches_at`], starting from existing bindings, splitting nothing.
-    pub fn matches_with<'t>(&'t self, node: &'t Node, start: &Bindings<'t>) -> Vec<Match<'t>> {
-        match ChainView::new(node, &|_, _| false) {
-            Some(view) if !self.operands.is_empty() => self.window_matches(&view, start),
-            _ if !self.operands.is_empty() => Vec::new(),
-            _ => self.whole_match(node, start).into_iter().collect(),
-        }
+        let view = ChainView::new(node, &|_, _| false)?;
+        (0..view.operands.len()).find_map(|offset| {
+            let (span, bindings) = self.window_bindings(&view, offset, start)?;
+            self.run_match(&view, offset, span, bindings)
+        })
     }
 
     /// Whether this pattern is a chain pattern, matched against runs of a chain's operands.
@@ -183,26 +177,20 @@ impl Pattern {
         })
     }
 
-    /// Matches this chain pattern against every run of the same length in a chain.
-    fn window_matches<'t>(&'t self, view: &ChainView<'t>, start: &Bindings<'t>) -> Vec<Match<'t>> {
-        let runs = view.operands.len().saturating_sub(self.operands.len().saturating_sub(1));
-        (0..runs).filter_map(|offset| self.window_match(view, offset, start)).collect()
-    }
-
-    /// Matches this chain pattern against the run of the chain's operands at `offset`.
-    pub fn window_match<'t>(
+    /// The match that [`Pattern::window_bindings`] found at `offset`, with its run of nodes.
+    pub fn run_match<'t>(
         &'t self,
         view: &ChainView<'t>,
         offset: usize,
-        start: &Bindings<'t>,
+        span: Span,
+        bindings: Bindings<'t>,
     ) -> Option<Match<'t>> {
-        let (span, bindings) = self.window_bindings(view, offset, start)?;
-        let nodes =
-            view.operands.get(offset..offset + self.operands.len())?.iter().map(|(_, n)| *n).collect();
-        Some(Match { span, nodes, bindings })
+        let run = view.operands.get(offset..offset + self.operands.len())?;
+        Some(Match { span, nodes: run.iter().map(|(_, n)| *n).collect(), bindings })
     }
 
-    /// Like [`Pattern::window_match`], but only the span and the bindings: nothing allocated.
+    /// Whether this chain pattern matches the run of the chain's operands at `offset`: the
+    /// run's span and the bindings, with nothing allocated (most tries fail).
     pub fn window_bindings<'t>(
         &'t self,
         view: &ChainView<'t>,
@@ -248,7 +236,7 @@ impl Pattern {
         if depth > 256 {
             return None;
         }
-        if let Some(found) = self.matches_with(within, bindings).into_iter().next() {
+        if let Some(found) = self.first_match(within, bindings) {
             return Some(found);
         }
         within.children().into_iter().find_map(|child| self.find_in(child, bindings, depth + 1))
