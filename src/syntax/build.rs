@@ -154,7 +154,7 @@ impl<'s> Builder<'s> {
                 let slot = if op.as_rule() == Rule::subscript { Slot::Sub } else { Slot::Sup };
                 let mut inner = op.into_inner().filter(|p| p.as_rule() == Rule::script_argument);
                 let script = match inner.next() {
-                    Some(argument) => lone_operator_as_symbol(self.argument(argument)?),
+                    Some(argument) => self.argument(argument)?,
                     None => Node::new(NodeKind::Empty, op_span),
                 };
                 self.attach_script(operand, slot, script, op_span)
@@ -178,6 +178,7 @@ impl<'s> Builder<'s> {
 
     /// Puts `script` in the free slot of `base`'s scripts, or starts new scripts on it.
     fn attach_script(&self, base: Node, slot: Slot, script: Node, op_span: Span) -> Result<Node> {
+        let script = lone_operator_as_symbol(script);
         let span = base.span.join(op_span);
         match base.kind {
             NodeKind::Scripts { base: inner, mut sub, mut sup, primes } => {
@@ -255,7 +256,7 @@ impl<'s> Builder<'s> {
             error.span = span;
             error
         })?;
-        Ok(lone_operator_as_symbol(with_span(fragment, span)))
+        Ok(with_span(fragment, span))
     }
 
     /// The next pair of `pairs` as an argument, or a missing-argument error at `span`.
