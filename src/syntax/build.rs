@@ -4,13 +4,14 @@
 //! [`super::precedence`]; operands are built by [`Builder::primary`]. The recursion here
 //! follows the nesting of the input, which [`super::prescan`] has already bounded; the only
 //! nesting the pre-scan cannot see, scripts stacked on scripts, is bounded in
-//! [`Builder::attach_script`].
+//! [`shape::attach_script`].
 
-use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, Place, PrefixOp, Span, WordStyle};
-use super::error::{ParseError, ParseErrorKind, Warning, WarningKind};
+use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, Place, Span};
+use super::error::{ParseError, ParseErrorKind, Warning};
 use super::grammar::{LatexParser, Rule};
-use super::names::{self, CommandClass, UnicodeMeaning};
-use super::precedence::{infix_level, is_operator, pratt};
+use super::names;
+use super::precedence::{is_operator, pratt};
+use super::shape::{self, apply_font, attach_primes, attach_script, chain, delimiter, symbol, Slot};
 use super::Limits;
 use pest::iterators::{Pair, Pairs};
 use pest::Parser;
@@ -25,13 +26,6 @@ pub(super) struct Builder<'s> {
     offset: usize,
     limits: &'s Limits,
     warnings: RefCell<Vec<Warning>>,
-}
-
-/// Which script slot a postfix fills.
-#[derive(Clone, Copy)]
-enum Slot {
-    Sub,
-    Sup,
 }
 
 impl<'s> Builder<'s> {
@@ -51,10 +45,6 @@ impl<'s> Builder<'s> {
     /// The source text of `pair`: pest reads the encoded text, in which names are codes.
     fn text(&self, pair: &Pair<Rule>) -> &'s str {
         self.span(pair).text(self.source)
-    }
-
-    fn warn(&self, kind: WarningKind, span: Span) {
-        self.warnings.borrow_mut().push(Warning { kind, span });
     }
 
     /// The whole formula: its rows.
@@ -80,17 +70,7 @@ impl<'s> Builder<'s> {
                 .collect::<Result<Vec<_>>>()?;
             rows.push(cells);
         }
-        let trailing_empty = |row: &Vec<Node>| matches!(row.as_slice(), [Node { kind: NodeKind::Empty, .. }]);
-        // A trailing `\\` makes no row (TeX draws none); nor do several.
-        while rows.len() > 1 && rows.last().is_some_and(trailing_empty) {
-            rows.pop();
-        }
-        if env.is_none() && rows.len() == 1 && rows.first().is_some_and(|r| r.len() == 1) {
-            if let Some(cell) = rows.pop().and_then(|mut row| row.pop()) {
-                return Ok(cell);
-            }
-        }
-        Ok(Node::new(NodeKind::Rows { env, columns, rows }, span))
+        Ok(shape::rows(rows, env, columns, span))
     }
 
     /// An expression (`expr`, `pexpr` or `bexpr`): its pairs through the Pratt parser.
@@ -111,15 +91,7 @@ impl<'s> Builder<'s> {
     }
 
     fn prefix(&self, op: Pair<Rule>, operand: Node) -> Result<Node> {
-        let op_kind = match self.text(&op).trim() {
-            "+" => PrefixOp::Plus,
-            "±" | "\\pm" => PrefixOp::PlusMinus,
-            "∓" | "\\mp" => PrefixOp::MinusPlus,
-            "¬" | "\\neg" | "\\lnot" => PrefixOp::Not,
-            _ => PrefixOp::Minus,
-        };
-        let span = self.span(&op).join(operand.span);
-        Ok(Node::new(NodeKind::Prefix { op: op_kind, operand: operand.boxed() }, span))
+        Ok(shape::prefix(shape::prefix_op(self.text(&op)), self.span(&op), operand))
     }
 
     fn infix(&self, lhs: Node, op: Pair<Rule>, rhs: Node) -> Result<Node> {
@@ -157,96 +129,19 @@ impl<'s> Builder<'s> {
                     Some(argument) => self.argument(argument)?,
                     None => Node::new(NodeKind::Empty, op_span),
                 };
-                self.attach_script(operand, slot, script, op_span)
+                attach_script(operand, slot, script, op_span, self.limits.max_scripts)
             }
             Rule::primes => {
-                let count = self.text(&op).chars().map(prime_count).sum::<u8>();
-                self.attach_primes(operand, count, op_span)
+                let count = self.text(&op).chars().map(shape::prime_count).sum::<u8>();
+                attach_primes(operand, count, op_span, self.limits.max_scripts)
             }
             Rule::unicode_subscript | Rule::unicode_superscript => {
                 let slot = if op.as_rule() == Rule::unicode_subscript { Slot::Sub } else { Slot::Sup };
                 let script = self.unicode_script(self.text(&op), op_span)?;
-                self.attach_script(operand, slot, script, op_span)
+                attach_script(operand, slot, script, op_span, self.limits.max_scripts)
             }
-            _ => {
-                self.check_script_depth(&operand, op_span)?;
-                let span = operand.span.join(op_span);
-                Ok(Node::new(NodeKind::Factorial { operand: operand.boxed() }, span))
-            }
+            _ => shape::factorial(operand, op_span, self.limits.max_scripts),
         }
-    }
-
-    /// Puts `script` in the free slot of `base`'s scripts, or starts new scripts on it.
-    fn attach_script(&self, base: Node, slot: Slot, script: Node, op_span: Span) -> Result<Node> {
-        let script = lone_operator_as_symbol(script);
-        let span = base.span.join(op_span);
-        match base.kind {
-            NodeKind::Scripts { base: inner, mut sub, mut sup, primes } => {
-                let braced = base.span.start < inner.span.start;
-                let free = !braced
-                    && match slot {
-                        Slot::Sub => sub.is_none(),
-                        Slot::Sup => sup.is_none() && primes == 0,
-                    };
-                if free {
-                    match slot {
-                        Slot::Sub => sub = Some(script.boxed()),
-                        Slot::Sup => sup = Some(script.boxed()),
-                    }
-                    return Ok(Node::new(NodeKind::Scripts { base: inner, sub, sup, primes }, span));
-                }
-                let base = Node::new(NodeKind::Scripts { base: inner, sub, sup, primes }, base.span);
-                self.new_scripts(base, slot, script, span)
-            }
-            kind => self.new_scripts(Node::new(kind, base.span), slot, script, span),
-        }
-    }
-
-    fn new_scripts(&self, base: Node, slot: Slot, script: Node, span: Span) -> Result<Node> {
-        self.check_script_depth(&base, span)?;
-        let (sub, sup) = match slot {
-            Slot::Sub => (Some(script.boxed()), None),
-            Slot::Sup => (None, Some(script.boxed())),
-        };
-        Ok(Node::new(NodeKind::Scripts { base: base.boxed(), sub, sup, primes: 0 }, span))
-    }
-
-    fn attach_primes(&self, base: Node, count: u8, op_span: Span) -> Result<Node> {
-        let span = base.span.join(op_span);
-        match base.kind {
-            NodeKind::Scripts { base: inner, sub, sup: None, primes }
-                if base.span.start == inner.span.start =>
-            {
-                let primes = primes.saturating_add(count);
-                Ok(Node::new(NodeKind::Scripts { base: inner, sub, sup: None, primes }, span))
-            }
-            kind => {
-                let base = Node::new(kind, base.span);
-                self.check_script_depth(&base, span)?;
-                Ok(Node::new(
-                    NodeKind::Scripts { base: base.boxed(), sub: None, sup: None, primes: count },
-                    span,
-                ))
-            }
-        }
-    }
-
-    /// Refuses to stack more than the limit of scripts and factorials on one base.
-    fn check_script_depth(&self, base: &Node, span: Span) -> Result<()> {
-        let mut depth = 0;
-        let mut node = base;
-        while let NodeKind::Scripts { base: inner, .. } | NodeKind::Factorial { operand: inner } = &node.kind
-        {
-            depth += 1;
-            if depth >= self.limits.max_scripts {
-                return Err(ParseError::new(
-                    ParseErrorKind::TooManyScripts { limit: self.limits.max_scripts },
-                    span,
-                ));
-            }
-            node = inner;
-        }
-        Ok(())
     }
 
     /// A run of Unicode sub- or superscript characters, parsed as the LaTeX it stands for.
@@ -300,11 +195,7 @@ impl<'s> Builder<'s> {
             Some(pair) => self.expr(pair)?,
             None => Node::new(NodeKind::Empty, span),
         };
-        let kind = match self.text(&word).trim() {
-            "\\choose" => NodeKind::Binom { top: first.boxed(), bottom: second.boxed() },
-            _ => NodeKind::Frac { num: first.boxed(), den: second.boxed() },
-        };
-        Ok(Node::new(kind, span))
+        Ok(shape::fraction_of_group(first, self.text(&word), second, span))
     }
 
     /// An operand.
@@ -317,7 +208,7 @@ impl<'s> Builder<'s> {
             Rule::punctuation | Rule::stray_closer => NodeKind::Punct { text: text.to_string() },
             Rule::empty => NodeKind::Empty,
             Rule::expr | Rule::pexpr | Rule::bexpr => return self.expr(pair),
-            Rule::script_symbol => self.script_symbol(text, span),
+            Rule::script_symbol => shape::script_symbol(text, span, &mut self.warnings.borrow_mut()),
             Rule::unicode_operand => self.unicode_operand(text, span),
             Rule::escaped_symbol => symbol(text, Font::Normal),
             Rule::symbol_command => self.symbol_command(text, span)?,
@@ -390,11 +281,7 @@ impl<'s> Builder<'s> {
                 };
                 return Ok(apply_font(names::font_of(name), body, span));
             }
-            Rule::text_command => {
-                let body = inner.nth(1).map(|p| self.text(&p).trim_start()).unwrap_or("{}");
-                let text = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(body);
-                NodeKind::Word { text: text.to_string(), style: WordStyle::Text }
-            }
+            Rule::text_command => shape::text_word(inner.nth(1).map_or("{}", |p| self.text(&p))),
             Rule::operatorname => return self.operatorname(inner, span),
             Rule::brace_annotation => {
                 let place = match inner.next().map(|p| self.text(&p)) {
@@ -513,7 +400,7 @@ impl<'s> Builder<'s> {
                 Rule::unicode_subscript => {
                     let part_span = self.span(&part);
                     let script = self.unicode_script(self.text(&part), part_span)?;
-                    self.attach_script(radicand, Slot::Sub, script, part_span)?
+                    attach_script(radicand, Slot::Sub, script, part_span, self.limits.max_scripts)?
                 }
                 _ => self.primary(part)?,
             };
@@ -530,157 +417,15 @@ impl<'s> Builder<'s> {
                 _ => body = self.argument(part)?,
             }
         }
-        let style = if limits { WordStyle::OperatorLimits } else { WordStyle::Operator };
-        let kind = match letters_of(&body) {
-            Some(text) => NodeKind::Word { text, style },
-            None => match body.kind {
-                NodeKind::Word { text, .. } => NodeKind::Word { text, style },
-                _ => NodeKind::Styled { font: Font::Roman, body: body.boxed() },
-            },
-        };
-        Ok(Node::new(kind, span))
-    }
-
-    fn script_symbol(&self, text: &str, span: Span) -> NodeKind {
-        match text.chars().next() {
-            Some(c) if c.is_ascii_digit() => NodeKind::Number { text: text.to_string(), font: Font::Normal },
-            Some(c) if c.is_ascii_alphabetic() => symbol(text, Font::Normal),
-            Some('−') => symbol("-", Font::Normal),
-            Some('\'') => NodeKind::Symbol { name: "prime".into(), font: Font::Normal },
-            Some(c) if c.is_ascii() => symbol(text, Font::Normal),
-            _ => self.unicode_operand(text, span),
-        }
+        Ok(shape::operatorname(limits, body, span))
     }
 
     fn unicode_operand(&self, text: &str, span: Span) -> NodeKind {
-        let meaning = text.chars().next().and_then(names::unicode_meaning);
-        match meaning {
-            Some(UnicodeMeaning::Symbol(name, font)) => NodeKind::Symbol { name, font },
-            Some(UnicodeMeaning::Digit(digit, font)) => NodeKind::Number { text: digit.to_string(), font },
-            Some(UnicodeMeaning::LargeOp(name)) => NodeKind::LargeOp { name: name.to_string() },
-            Some(UnicodeMeaning::Dots(name)) => NodeKind::Dots { name: name.to_string() },
-            None => {
-                self.warn(WarningKind::UnknownCharacter { character: text.to_string() }, span);
-                NodeKind::Unknown { name: text.to_string() }
-            }
-        }
+        shape::unicode_operand(text, span, &mut self.warnings.borrow_mut())
     }
 
     fn symbol_command(&self, text: &str, span: Span) -> Result<NodeKind> {
-        let name = text.trim_start_matches('\\');
-        Ok(match names::classify_command(name) {
-            CommandClass::Symbol => symbol(name, Font::Normal),
-            CommandClass::Word(style) => NodeKind::Word { text: name.to_string(), style },
-            CommandClass::LargeOp => NodeKind::LargeOp { name: name.to_string() },
-            CommandClass::Dots => NodeKind::Dots { name: name.to_string() },
-            CommandClass::NeedsArguments => {
-                return Err(ParseError::new(
-                    ParseErrorKind::MissingArguments { command: text.to_string() },
-                    span,
-                ))
-            }
-            CommandClass::Unknown => {
-                self.warn(WarningKind::UnknownCommand { name: text.to_string() }, span);
-                NodeKind::Unknown { name: text.to_string() }
-            }
-        })
-    }
-}
-
-fn symbol(name: &str, font: Font) -> NodeKind {
-    NodeKind::Symbol { name: name.to_string(), font }
-}
-
-fn prime_count(c: char) -> u8 {
-    match c {
-        '″' => 2,
-        '‴' => 3,
-        '\'' | '′' => 1,
-        _ => 0,
-    }
-}
-
-/// Joins `rhs` to `lhs` with `op`, extending `lhs` when it is a chain of the same level.
-fn chain(lhs: Node, op: InfixOp, op_span: Span, rhs: Node) -> Node {
-    let span = lhs.span.join(rhs.span);
-    let link = Link { op, op_span, operand: rhs };
-    match lhs.kind {
-        NodeKind::Chain { first, mut rest }
-            if rest.first().is_some_and(|l| infix_level(&l.op) == infix_level(&link.op)) =>
-        {
-            rest.push(link);
-            Node::new(NodeKind::Chain { first, rest }, span)
-        }
-        kind => {
-            Node::new(NodeKind::Chain { first: Node::new(kind, lhs.span).boxed(), rest: vec![link] }, span)
-        }
-    }
-}
-
-/// The letters of a run of plain single letters (`l n` → `ln`), if that is all `node` is.
-fn letters_of(node: &Node) -> Option<String> {
-    let plain_letter = |n: &Node| match &n.kind {
-        NodeKind::Symbol { name, font: Font::Normal }
-            if name.len() == 1 && name.as_bytes().iter().all(u8::is_ascii_alphabetic) =>
-        {
-            Some(name.clone())
-        }
-        _ => None,
-    };
-    match &node.kind {
-        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
-            let mut text = plain_letter(first)?;
-            for link in rest {
-                text.push_str(&plain_letter(&link.operand)?);
-            }
-            Some(text)
-        }
-        _ => None,
-    }
-}
-
-/// Sets `body` in `font`: one symbol takes the font, a run of letters becomes a word,
-/// scripts and accents pass it to their base, anything else is wrapped.
-fn apply_font(font: Font, body: Node, span: Span) -> Node {
-    if font == Font::Normal {
-        return body;
-    }
-    if let Some(text) = letters_of(&body) {
-        let style = if font == Font::Roman { WordStyle::Roman } else { WordStyle::Font(font) };
-        return Node::new(NodeKind::Word { text, style }, span);
-    }
-    let kind = match body.kind {
-        NodeKind::Symbol { name, .. } => NodeKind::Symbol { name, font },
-        NodeKind::Number { text, .. } => NodeKind::Number { text, font },
-        NodeKind::Scripts { base, sub, sup, primes } => {
-            NodeKind::Scripts { base: apply_font(font, *base, span).boxed(), sub, sup, primes }
-        }
-        NodeKind::Accent { accent, body } => {
-            NodeKind::Accent { accent, body: apply_font(font, *body, span).boxed() }
-        }
-        kind @ (NodeKind::Empty | NodeKind::Word { .. } | NodeKind::Unknown { .. }) => kind,
-        kind => NodeKind::Styled { font, body: Node::new(kind, body.span).boxed() },
-    };
-    Node::new(kind, span)
-}
-
-/// The side-less delimiter a bracket token stands for.
-fn delimiter(text: &str) -> Delim {
-    match text.trim() {
-        "(" | ")" => Delim::Paren,
-        "[" | "]" | "\\lbrack" | "\\rbrack" => Delim::Bracket,
-        "\\{" | "\\}" | "\\lbrace" | "\\rbrace" => Delim::Brace,
-        "<" | ">" | "⟨" | "⟩" | "\\langle" | "\\rangle" => Delim::Angle,
-        "|" | "\\vert" | "\\lvert" | "\\rvert" => Delim::Bar,
-        "\\|" | "‖" | "\\Vert" | "\\lVert" | "\\rVert" => Delim::DoubleBar,
-        "\\lfloor" | "\\rfloor" => Delim::Floor,
-        "\\lceil" | "\\rceil" => Delim::Ceil,
-        "\\llbracket" | "\\rrbracket" => Delim::DoubleBracket,
-        "\\lgroup" | "\\rgroup" => Delim::Group,
-        "." => Delim::Nothing,
-        "/" => Delim::Slash,
-        "\\backslash" => Delim::Backslash,
-        _ => Delim::Arrow,
+        shape::command(text, span, &mut self.warnings.borrow_mut())
     }
 }
 
@@ -720,21 +465,4 @@ fn with_span(mut node: Node, span: Span) -> Node {
         kind => kind,
     };
     node
-}
-
-/// A script that is one operator alone, braced or not, is that operator as a symbol, as in TeX:
-/// `x^{*}` is `x^*`, `\mathbb{R}^{+}` is `\mathbb{R}^+`, `x^{\pm}` is `x^\pm`.
-fn lone_operator_as_symbol(script: Node) -> Node {
-    let NodeKind::Chain { first, rest } = &script.kind else { return script };
-    let ([link], NodeKind::Empty) = (rest.as_slice(), &first.kind) else { return script };
-    if !matches!(link.operand.kind, NodeKind::Empty) {
-        return script;
-    }
-    let name = match &link.op {
-        InfixOp::Additive(op) | InfixOp::Multiplicative(op) | InfixOp::Relation(op) => {
-            op.trim_start_matches('\\').to_string()
-        }
-        _ => return script,
-    };
-    Node::new(symbol(&name, Font::Normal), script.span)
 }

@@ -22,6 +22,7 @@ pub mod names;
 pub mod precedence;
 mod prescan;
 pub mod print;
+mod shape;
 
 use ast::{Node, Span};
 use error::{ParseError, ParseErrorKind, Warning};
