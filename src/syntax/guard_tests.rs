@@ -41,7 +41,7 @@ fn agree(source: &str) -> bool {
 }
 
 /// The non-empty lines of the files of `dir` (relative to the repository), if it is there.
-fn lines_in(dir: &Path) -> Vec<String> {
+pub(super) fn lines_in(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -72,7 +72,7 @@ fn guards_change_nothing_on_the_fixtures_and_the_corpus() {
 // input that fails deep inside nested groups, is checked in steps by `tests/parse_steps.rs`.
 
 /// Tokens that start or end each guarded alternative, and their near misses.
-const TOKENS: &[&str] = &[
+pub(super) const TOKENS: &[&str] = &[
     "x",
     "2",
     "3.5",

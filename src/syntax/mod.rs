@@ -13,6 +13,9 @@
 
 pub mod ast;
 mod build;
+mod direct;
+#[cfg(test)]
+mod direct_tests;
 mod encode;
 pub mod error;
 pub mod grammar;
@@ -84,6 +87,28 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 /// A `max_depth` above [`Limits::MAX_DEPTH_CEILING`] is lowered to the ceiling: deeper trees
 /// would overflow the stack of the layers that walk them.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
+    let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
+    prescan::prescan(source, limits)?;
+    if let Some(parsed) = direct::read(source, limits) {
+        return Ok(parsed);
+    }
+    parse_with_grammar_only(source, limits)
+}
+
+/// The direct reader alone (the fast path of [`parse_with`]): the tree of `source`, or `None`
+/// where that reader leaves the formula to the pest grammar (errors, non-ASCII text, rare
+/// constructs). For measuring how much the fast path takes.
+pub fn read_directly(source: &str, limits: &Limits) -> Option<Parsed> {
+    let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
+    prescan::prescan(source, limits).ok()?;
+    direct::read(source, limits)
+}
+
+/// Parses `source` with `limits` through the pest grammar alone, without the direct reader
+/// that [`parse_with`] tries first. The two give the same tree, spans and warnings wherever the
+/// direct reader gives one (`tests/direct_reader.rs`); this is the reference they are checked
+/// against, and what benchmarks compare with.
+pub fn parse_with_grammar_only(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
     prescan::prescan(source, limits)?;
     pest::set_call_limit(std::num::NonZeroUsize::new(limits.max_steps));

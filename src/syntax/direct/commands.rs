@@ -1,0 +1,626 @@
+//! The direct reader's operands: symbols, numbers, groups, brackets, bars, commands and their
+//! arguments, environments (see the module above for how it follows the grammar).
+
+use super::{Context, GiveUp, Read, Reader};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Place, Span};
+use crate::syntax::names;
+use crate::syntax::shape;
+
+/// A body read from `{ group_body }`: the first part and its optional `\over` part.
+type Body = (Node, Option<(Span, Node)>);
+
+impl Reader<'_> {
+    fn leaf(&self, kind: NodeKind, span: Span) -> Node {
+        Node::new(kind, span)
+    }
+
+    /// `primary = _{ pprimary | stray_closer }`
+    pub(super) fn primary(&mut self) -> Read<Node> {
+        if let Some(node) = self.pprimary()? {
+            return Ok(Some(node));
+        }
+        let span = match (self.peek(), self.peek_second()) {
+            (b')' | b']', _) => self.take(1),
+            (b'\\', b'}') => self.take(2),
+            (b'\\', b'C') => self.take_command(),
+            _ => return Ok(None),
+        };
+        Ok(Some(self.leaf(NodeKind::Punct { text: self.text(span).to_string() }, span)))
+    }
+
+    /// `pprimary = _{ bar_group | bprimary }`
+    pub(super) fn pprimary(&mut self) -> Read<Node> {
+        if self.starts_bar() {
+            let before = self.mark();
+            if let Some(group) = self.bar_group()? {
+                return Ok(Some(group));
+            }
+            self.reset(before);
+        }
+        self.bprimary()
+    }
+
+    /// `bprimary`: a letter, a command, a number, a group, a bracket group, punctuation.
+    pub(super) fn bprimary(&mut self) -> Read<Node> {
+        self.step()?;
+        let (first, second) = (self.peek(), self.peek_second());
+        let node = match first {
+            b'a'..=b'z' | b'A'..=b'Z' => {
+                let span = self.take(1);
+                self.leaf(shape::symbol(self.text(span), Font::Normal), span)
+            }
+            b'0'..=b'9' => self.number(),
+            b'.' if second.is_ascii_digit() => self.number(),
+            b'{' => self.group()?.ok_or(GiveUp)?,
+            b'(' | b'[' => self.bracket_group()?.ok_or(GiveUp)?,
+            b'\\' => return self.backslash_operand(second),
+            b'.' | b'?' | b'@' | b'"' | b'\'' | b'`' | b'!' => {
+                let span = self.take(1);
+                self.leaf(NodeKind::Punct { text: self.text(span).to_string() }, span)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(node))
+    }
+
+    /// `number = @{ ASCII_DIGIT+ ~ ("." ~ ASCII_DIGIT+)? | "." ~ ASCII_DIGIT+ }`
+    fn number(&mut self) -> Node {
+        let start = self.at;
+        let digits = |reader: &mut Self| {
+            while reader.peek().is_ascii_digit() {
+                reader.at += 1;
+            }
+        };
+        digits(self);
+        if self.peek() == b'.' && self.peek_second().is_ascii_digit() {
+            self.at += 1;
+            digits(self);
+        }
+        let span = Span::new(start, self.at);
+        self.leaf(NodeKind::Number { text: self.text(span).to_string(), font: Font::Normal }, span)
+    }
+
+    /// An operand that starts with a backslash: a command, a bracket word, an escaped symbol.
+    fn backslash_operand(&mut self, class: u8) -> Read<Node> {
+        match class {
+            b'o' => self.symbol_command().map(Some),
+            b'l' | b'{' => Ok(Some(self.bracket_group()?.ok_or(GiveUp)?)),
+            b'q' => self.required(Self::fraction),
+            b'p' => self.required(Self::sqrt),
+            b'b' => self.required(Self::binomial),
+            b'L' => self.required(Self::left_right),
+            b'B' => self.required(Self::environment),
+            b'a' | b'\'' | b'"' | b'`' | b'^' | b'=' | b'.' | b'~' => self.required(Self::accent),
+            b'f' | b'g' => self.required(Self::font_command),
+            b'm' => self.required(Self::text_command),
+            b'n' => self.required(Self::operatorname),
+            b'e' => self.required(Self::brace_annotation),
+            b's' => self.required(Self::stacked),
+            b'k' => self.required(Self::boxed),
+            b'N' => self.required(Self::not_symbol),
+            // `lone_command`: the rest of the lower-case classes stand alone.
+            b'd' | b'h' | b'i' | b'j' | b'r'..=b'z' => self.symbol_command().map(Some),
+            b'%' | b'#' | b'&' | b'$' | b'_' => {
+                let span = self.take(2);
+                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
+            }
+            // `\textcolor`, and any other lower-case class.
+            b'a'..=b'z' => Err(GiveUp),
+            // Reserved words (`\right`, `\over`…), `\\`, `\|`, `\*`, `\}`: no operand.
+            _ => Ok(None),
+        }
+    }
+
+    /// A construct that must be read here: pest's alternatives after it would end in an error,
+    /// or in parts this reader leaves to pest.
+    fn required(&mut self, rule: fn(&mut Self) -> Read<Node>) -> Read<Node> {
+        Ok(Some(rule(self)?.ok_or(GiveUp)?))
+    }
+
+    /// `symbol_command = @{ "\\" ~ 'a'..'z' ~ pad }`: a command standing alone.
+    fn symbol_command(&mut self) -> Result<Node, GiveUp> {
+        let span = self.take_command();
+        let kind = shape::command(self.text(span), span, &mut self.warnings).map_err(|_| GiveUp)?;
+        Ok(self.leaf(kind, span))
+    }
+
+    // ------------------------------------------------------------ groups and arguments
+
+    /// `group = { "{" ~ group_body ~ "}" }`: the node covers its braces.
+    fn group(&mut self) -> Read<Node> {
+        let start = self.at;
+        let Some(body) = self.braced_body()? else { return Ok(None) };
+        let span = Span::new(start, self.at);
+        let mut node = self.body(body.0, body.1, span);
+        node.span = span;
+        Ok(Some(node))
+    }
+
+    /// `"{" ~ group_body ~ "}"`, at a `{`.
+    fn braced_body(&mut self) -> Read<Body> {
+        self.at += 1;
+        self.skip();
+        let Some(body) = self.group_body()? else { return Ok(None) };
+        self.skip();
+        if self.peek() != b'}' {
+            return Ok(None);
+        }
+        self.at += 1;
+        Ok(Some(body))
+    }
+
+    /// `group_body = _{ (styled_rest | expr) ~ fraction_tail }`
+    fn group_body(&mut self) -> Read<Body> {
+        self.step()?;
+        let first = if self.at_command(b'h') || self.at_command(b'g') {
+            self.styled_rest()?.ok_or(GiveUp)?
+        } else {
+            let Some(expr) = self.expr(Context::Braces)? else { return Ok(None) };
+            expr
+        };
+        self.skip();
+        let tail = self.fraction_tail()?;
+        Ok(Some((first, tail)))
+    }
+
+    /// `styled_rest = { font_switch ~ expr }`: `{\bf x}`.
+    fn styled_rest(&mut self) -> Read<Node> {
+        let start = self.at;
+        let switch = self.take_command();
+        self.skip();
+        let Some(body) = self.expr(Context::Braces)? else { return Ok(None) };
+        let font = names::font_of(self.text(switch).trim_start_matches('\\'));
+        Ok(Some(shape::apply_font(font, body, Span::new(start, self.at))))
+    }
+
+    /// `argument`: a brace body, a font command with braces, or one symbol.
+    fn argument(&mut self) -> Read<Node> {
+        self.step()?;
+        let start = self.at;
+        match (self.peek(), self.peek_second()) {
+            (b'\\', b'o') => self.symbol_command().map(Some),
+            (b'{', _) => self.argument_body(start).map(Some),
+            (b'\\', b'f' | b'g') => self.required(Self::braced_font_command),
+            (b'a'..=b'z' | b'A'..=b'Z', _) => {
+                let span = self.take(1);
+                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
+            }
+            (b'0'..=b'9', _) => {
+                let span = self.take(1);
+                Ok(Some(
+                    self.leaf(
+                        NodeKind::Number { text: self.text(span).to_string(), font: Font::Normal },
+                        span,
+                    ),
+                ))
+            }
+            (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => {
+                let span = self.take(2);
+                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
+            }
+            (b'\\', b'a'..=b'z') => self.symbol_command().map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// An argument in braces: its body, spanning the braces if it is a fraction.
+    fn argument_body(&mut self, start: usize) -> Result<Node, GiveUp> {
+        let (first, tail) = self.braced_body()?.ok_or(GiveUp)?;
+        Ok(self.body(first, tail, Span::new(start, self.at)))
+    }
+
+    /// `script_argument`: a brace body, a command, or one character.
+    pub(super) fn script_argument(&mut self) -> Read<Node> {
+        self.step()?;
+        let start = self.at;
+        let (first, second) = (self.peek(), self.peek_second());
+        match (first, second) {
+            (b'{', _) => self.argument_body(start).map(Some),
+            (b'\\', b'o') => self.symbol_command().map(Some),
+            (b'\\', b'q') => self.required(Self::fraction),
+            (b'\\', b'p') => self.required(Self::sqrt),
+            (b'\\', b'b') => self.required(Self::binomial),
+            (b'\\', b'f' | b'g') => self.required(Self::font_command),
+            (b'\\', b'm') => self.required(Self::text_command),
+            (b'\\', b'n') => self.required(Self::operatorname),
+            (b'\\', b'a' | b'\'' | b'"' | b'`' | b'^' | b'=' | b'.' | b'~') => self.required(Self::accent),
+            (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => {
+                let span = self.take(2);
+                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
+            }
+            (b'\\', b'd' | b'h' | b'i' | b'j' | b'l' | b'r'..=b'z') => self.symbol_command().map(Some),
+            (b'\\', _) => Err(GiveUp),
+            (
+                b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'*' | b'+' | b'-' | b'\'' | b'<' | b'>' | b'=',
+                _,
+            ) => {
+                let span = self.take(1);
+                let kind = shape::script_symbol(self.text(span), span, &mut self.warnings);
+                Ok(Some(self.leaf(kind, span)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The next `argument`, which the construct being read requires.
+    fn required_argument(&mut self) -> Result<Node, GiveUp> {
+        self.skip();
+        self.argument()?.ok_or(GiveUp)
+    }
+
+    // ------------------------------------------------------------ brackets and bars
+
+    /// `bracket_group = { opener ~ pexpr ~ closer? }`
+    fn bracket_group(&mut self) -> Read<Node> {
+        let start = self.at;
+        let open = match (self.peek(), self.peek_second()) {
+            (b'(' | b'[', _) => self.take(1),
+            (b'\\', b'{') => self.take(2),
+            (b'\\', b'l') => self.take_command(),
+            _ => return Ok(None),
+        };
+        self.skip();
+        let Some(body) = self.expr(Context::Brackets)? else { return Ok(None) };
+        self.skip();
+        let close = match (self.peek(), self.peek_second()) {
+            (b')' | b']', _) => Some(self.take(1)),
+            (b'\\', b'}') => Some(self.take(2)),
+            (b'\\', b'C') => Some(self.take_command()),
+            _ => None,
+        };
+        let kind = NodeKind::Fenced {
+            open: shape::delimiter(self.text(open)),
+            close: close.map(|span| shape::delimiter(self.text(span))),
+            sized: false,
+            body: body.boxed(),
+        };
+        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+    }
+
+    /// `bar_group = { bar ~ bexpr ~ bar }`
+    pub(super) fn bar_group(&mut self) -> Read<Node> {
+        let start = self.at;
+        let Some(open) = self.bar() else { return Ok(None) };
+        self.skip();
+        let body = self.expr(Context::Bars)?.ok_or(GiveUp)?;
+        self.skip();
+        let Some(close) = self.bar() else { return Ok(None) };
+        let kind = NodeKind::Fenced { open, close: Some(close), sized: false, body: body.boxed() };
+        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+    }
+
+    /// `bar = @{ "|" | "\\" ~ ("|" | "V" ~ pad) }`
+    fn bar(&mut self) -> Option<Delim> {
+        let span = match (self.peek(), self.peek_second()) {
+            (b'|', _) => self.take(1),
+            (b'\\', b'|') => self.take(2),
+            (b'\\', b'V') => self.take_command(),
+            _ => return None,
+        };
+        Some(shape::delimiter(self.text(span)))
+    }
+
+    /// `delimiter`, the atomic token after `\left`, `\right`, `\middle`.
+    pub(super) fn delimiter(&mut self) -> Option<Delim> {
+        let span = match (self.peek(), self.peek_second()) {
+            (b'(' | b')' | b'[' | b']' | b'|' | b'.' | b'/' | b'<' | b'>', _) => self.take(1),
+            (b'\\', b'{' | b'}' | b'|') => self.take(2),
+            (b'\\', b'l' | b'C' | b'V' | b'w' | b'd' | b'x') => self.take_command(),
+            _ => return None,
+        };
+        Some(shape::delimiter(self.text(span)))
+    }
+
+    /// `left_right = { left_name ~ delimiter ~ expr ~ fraction_tail ~ right_name ~ delimiter }`
+    fn left_right(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        self.skip();
+        let open = self.delimiter().ok_or(GiveUp)?;
+        self.skip();
+        let first = self.expr(Context::Braces)?.ok_or(GiveUp)?;
+        self.skip();
+        let tail = self.fraction_tail()?;
+        self.skip();
+        if !self.at_command(b'R') {
+            return Err(GiveUp);
+        }
+        self.take_command();
+        self.skip();
+        let close = self.delimiter().ok_or(GiveUp)?;
+        let span = Span::new(start, self.at);
+        let body = self.body(first, tail, span);
+        Ok(Some(
+            self.leaf(NodeKind::Fenced { open, close: Some(close), sized: true, body: body.boxed() }, span),
+        ))
+    }
+
+    // ------------------------------------------------------------ commands with arguments
+
+    /// `fraction = { fraction_name ~ argument ~ argument }`
+    fn fraction(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        let num = self.required_argument()?;
+        let den = self.required_argument()?;
+        Ok(Some(self.leaf(NodeKind::Frac { num: num.boxed(), den: den.boxed() }, Span::new(start, self.at))))
+    }
+
+    /// `binomial = { binomial_name ~ argument ~ argument }`
+    fn binomial(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        let top = self.required_argument()?;
+        let bottom = self.required_argument()?;
+        let kind = NodeKind::Binom { top: top.boxed(), bottom: bottom.boxed() };
+        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+    }
+
+    /// `sqrt = { sqrt_name ~ sqrt_index? ~ argument }`, `sqrt_index = { "[" ~ pexpr ~ "]" }`
+    fn sqrt(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        self.skip();
+        let mut index = None;
+        if self.peek() == b'[' {
+            self.at += 1;
+            self.skip();
+            index = Some(self.expr(Context::Brackets)?.ok_or(GiveUp)?.boxed());
+            self.skip();
+            if self.peek() != b']' {
+                return Err(GiveUp);
+            }
+            self.at += 1;
+        }
+        let radicand = self.required_argument()?;
+        Ok(Some(self.leaf(NodeKind::Sqrt { index, radicand: radicand.boxed() }, Span::new(start, self.at))))
+    }
+
+    /// `accent = { accent_name ~ argument }`: `\hat{x}`, `\'e`.
+    fn accent(&mut self) -> Read<Node> {
+        let start = self.at;
+        let name = if self.peek_second() == b'a' { self.take_command() } else { self.take(2) };
+        let accent = self.text(name).trim_start_matches('\\').to_string();
+        let body = self.required_argument()?;
+        Ok(Some(self.leaf(NodeKind::Accent { accent, body: body.boxed() }, Span::new(start, self.at))))
+    }
+
+    /// `font_command = { font_name ~ argument }`: `\mathbf{x}`, `\bm x`.
+    fn font_command(&mut self) -> Read<Node> {
+        let start = self.at;
+        let name = self.take_command();
+        let body = self.required_argument()?;
+        let font = names::font_of(self.text(name).trim_start_matches('\\'));
+        Ok(Some(shape::apply_font(font, body, Span::new(start, self.at))))
+    }
+
+    /// `braced_font_command = { font_name ~ "{" ~ group_body ~ "}" }`
+    fn braced_font_command(&mut self) -> Read<Node> {
+        let start = self.at;
+        let name = self.take_command();
+        self.skip();
+        if self.peek() != b'{' {
+            return Ok(None);
+        }
+        let Some((first, tail)) = self.braced_body()? else { return Ok(None) };
+        let span = Span::new(start, self.at);
+        let body = self.body(first, tail, span);
+        Ok(Some(shape::apply_font(names::font_of(self.text(name).trim_start_matches('\\')), body, span)))
+    }
+
+    /// `text_command = { text_name ~ text_body }`, the body raw text in balanced braces.
+    fn text_command(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        self.skip();
+        let body_start = self.at;
+        if self.peek() != b'{' {
+            return Ok(None);
+        }
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                0 => return Ok(None),
+                _ => {}
+            }
+            self.at += 1;
+            if depth == 0 {
+                break;
+            }
+        }
+        let kind = shape::text_word(self.text(Span::new(body_start, self.at)));
+        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+    }
+
+    /// `operatorname = { operatorname_name ~ argument }`, the name with an optional `*`.
+    fn operatorname(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        let limits = self.peek() == b'*';
+        if limits {
+            self.at += 1;
+        }
+        let body = self.required_argument()?;
+        Ok(Some(shape::operatorname(limits, body, Span::new(start, self.at))))
+    }
+
+    /// `brace_annotation = { brace_name ~ argument ~ (brace_label_below | brace_label_above)? }`
+    fn brace_annotation(&mut self) -> Read<Node> {
+        let start = self.at;
+        let name = self.take_command();
+        let place = if self.text(name).starts_with("\\over") { Place::Over } else { Place::Under };
+        let body = self.required_argument()?;
+        self.skip();
+        let mut label = None;
+        if matches!(self.peek(), b'_' | b'^') {
+            self.at += 1;
+            self.skip();
+            label = Some(self.script_argument()?.ok_or(GiveUp)?.boxed());
+        }
+        let kind = NodeKind::Annotated { place, body: body.boxed(), label };
+        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+    }
+
+    /// `stacked = { stacked_name ~ argument ~ argument }`: `\overset{a}{b}`.
+    fn stacked(&mut self) -> Read<Node> {
+        let start = self.at;
+        let name = self.take_command();
+        let place = if self.text(name).starts_with("\\underset") { Place::Under } else { Place::Over };
+        let over = self.required_argument()?;
+        let base = self.required_argument()?;
+        let kind = NodeKind::Stacked { place, over: over.boxed(), base: base.boxed() };
+        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+    }
+
+    /// `stacked_relation = { stacked_name ~ argument ~ "{" ~ relation ~ "}" }`: `\stackrel{def}{=}`.
+    pub(super) fn stacked_relation(&mut self) -> Read<(InfixOp, Span)> {
+        let before = self.mark();
+        let start = self.at;
+        let name = self.take_command();
+        let place = if self.text(name) == "\\underset" { Place::Under } else { Place::Over };
+        let label = self.required_argument()?;
+        self.skip();
+        if self.peek() != b'{' {
+            self.reset(before);
+            return Ok(None);
+        }
+        self.at += 1;
+        self.skip();
+        let relation_start = self.at;
+        if !self.relation() {
+            self.reset(before);
+            return Ok(None);
+        }
+        let relation = names::canonical_relation(self.text(Span::new(relation_start, self.at)));
+        self.skip();
+        if self.peek() != b'}' {
+            self.reset(before);
+            return Ok(None);
+        }
+        self.at += 1;
+        Ok(Some((InfixOp::Stacked { place, label: label.boxed(), relation }, Span::new(start, self.at))))
+    }
+
+    /// `boxed = { boxed_name ~ argument }`: `\boxed{x}`.
+    fn boxed(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        let body = self.required_argument()?;
+        Ok(Some(self.leaf(NodeKind::Boxed { body: body.boxed() }, Span::new(start, self.at))))
+    }
+
+    /// `not_symbol = { not_name ~ (argument | punctuation) }`: `\not\in` as an operand.
+    fn not_symbol(&mut self) -> Read<Node> {
+        let start = self.at;
+        self.take_command();
+        self.skip();
+        let body = match self.argument()? {
+            Some(body) => body,
+            None => match self.peek() {
+                b'.' | b'?' | b'@' | b'"' | b'\'' | b'`' | b'!' => {
+                    let span = self.take(1);
+                    self.leaf(NodeKind::Punct { text: self.text(span).to_string() }, span)
+                }
+                _ => return Ok(None),
+            },
+        };
+        let kind = NodeKind::Accent { accent: "not".to_string(), body: body.boxed() };
+        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+    }
+
+    // ------------------------------------------------------------ environments
+
+    /// `environment`: `\begin{name}` with its position and column specification, rows,
+    /// `\end{name}`. Only the common forms; the rest is left to pest.
+    fn environment(&mut self) -> Read<Node> {
+        self.take_command();
+        self.skip();
+        self.expect(b'{')?;
+        self.skip();
+        let name = self.environment_name().ok_or(GiveUp)?;
+        let name_text = self.text(name).to_string();
+        let base = name_text.trim_end_matches('*');
+        // `array_name` and `aligned_name` require the `}` right after the name.
+        let tight = self.peek() == b'}';
+        let array =
+            tight && matches!(base, "alignedat" | "subarray" | "tabular" | "alignat" | "darray" | "array");
+        let aligned = tight && !array && matches!(base, "gathered" | "aligned" | "split");
+        self.skip();
+        self.expect(b'}')?;
+        let mut columns = None;
+        if array || aligned {
+            let after = self.at;
+            self.skip();
+            if self.peek() == b'[' {
+                return Err(GiveUp);
+            }
+            self.at = after;
+        }
+        if array {
+            self.skip();
+            columns = Some(self.column_spec()?);
+        }
+        self.skip();
+        let rows = self.rows(Some(name_text), columns)?.ok_or(GiveUp)?;
+        self.skip();
+        if !self.at_command(b'E') {
+            return Err(GiveUp);
+        }
+        self.take_command();
+        self.skip();
+        self.expect(b'{')?;
+        self.skip();
+        self.environment_name().ok_or(GiveUp)?;
+        self.skip();
+        self.expect(b'}')?;
+        Ok(Some(rows))
+    }
+
+    /// Takes `byte` or gives up.
+    fn expect(&mut self, byte: u8) -> Result<(), GiveUp> {
+        if self.peek() != byte {
+            return Err(GiveUp);
+        }
+        self.at += 1;
+        Ok(())
+    }
+
+    /// `environment_name = @{ ASCII_ALPHA+ ~ "*"? }`
+    fn environment_name(&mut self) -> Option<Span> {
+        let start = self.at;
+        while self.peek().is_ascii_alphabetic() {
+            self.at += 1;
+        }
+        if self.at == start {
+            return None;
+        }
+        if self.peek() == b'*' {
+            self.at += 1;
+        }
+        Some(Span::new(start, self.at))
+    }
+
+    /// `column_spec = @{ "{" ~ (column_spec | !("{" | "}") ~ ANY)* ~ "}" }`: the inside.
+    fn column_spec(&mut self) -> Result<String, GiveUp> {
+        let start = self.at;
+        if self.peek() != b'{' {
+            return Err(GiveUp);
+        }
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                0 => return Err(GiveUp),
+                _ => {}
+            }
+            self.at += 1;
+            if depth == 0 {
+                break;
+            }
+        }
+        Ok(self.text(Span::new(start + 1, self.at - 1)).to_string())
+    }
+}

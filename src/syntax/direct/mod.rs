@@ -1,0 +1,609 @@
+//! The direct reader: the fast path of [`super::parse_with`].
+//!
+//! pest spends some 800 instructions a byte on its own bookkeeping (every rule it tries, every
+//! implicit blank, every lookahead), whichever way the grammar's guards send it. This module
+//! reads the same encoded text ([`super::encode`]) by recursive descent, following the path
+//! the guarded grammar (`grammar/latex.pest`) takes, token by token, and builds the tree as it
+//! goes with the node assembly pest's builder uses ([`super::shape`]), spans and warnings
+//! included.
+//!
+//! It never decides differently from pest. Each function answers in one of three ways:
+//! `Ok(Some(..))`, what pest matches there; `Ok(None)`, pest fails there too (decided by the
+//! next token, or by a required token missing after parts that were read exactly); or
+//! `Err(GiveUp)`, anything else: input it does not read (non-ASCII text, control characters,
+//! rare constructs), an error, or a place where pest would backtrack further than this reader
+//! follows. On `GiveUp` [`read`] returns `None` and `parse_with` runs pest as before, so pest
+//! remains the definition of the language and the source of every error message. The tests in
+//! `tests/direct_reader.rs` compare the two readers' trees, spans and warnings on every corpus
+//! line and on generated input.
+//!
+//! Each `~` of a non-atomic grammar rule is a [`Reader::skip`] here, each `x*` tries `x` first
+//! without and then with a skip before it, and each `x?` tries `x` once without, as pest does:
+//! that is what makes the spans come out the same.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod commands;
+
+use super::ast::{InfixOp, Node, NodeKind, Span};
+use super::encode::{self, FILLER, JUNK, PAD};
+use super::error::Warning;
+use super::precedence::infix_level;
+use super::shape::{self, Slot};
+use super::{names, Limits, Parsed};
+
+/// The direct reader leaves this formula to pest.
+#[derive(Debug)]
+struct GiveUp;
+
+/// What a reading step found: a match, pest's failure here, or [`GiveUp`].
+type Read<T> = Result<Option<T>, GiveUp>;
+
+/// The tree of `source`, read without pest, or `None` where this reader leaves it to pest.
+/// `source` must have passed the pre-scan.
+pub(super) fn read(source: &str, limits: &Limits) -> Option<Parsed> {
+    if !source.is_ascii() {
+        return None;
+    }
+    let code = encode::encode(source);
+    if code.bytes().any(|b| b == JUNK as u8) {
+        return None;
+    }
+    let mut reader = Reader {
+        source,
+        code: code.as_bytes(),
+        at: 0,
+        max_scripts: limits.max_scripts,
+        warnings: Vec::new(),
+        steps_left: source.len().saturating_mul(64).saturating_add(256),
+    };
+    let root = reader.formula().ok()?;
+    Some(Parsed { root, warnings: reader.warnings })
+}
+
+/// The three expression contexts of the grammar, which differ in what ends them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// `expr`: in braces, cells and `\left…\right`; a `}` ends it.
+    Braces,
+    /// `pexpr`: in `(`/`[` groups; `)`, `]` or `}` ends it.
+    Brackets,
+    /// `bexpr`: in `|…|`; a bar or anything but an operand or operator ends it.
+    Bars,
+}
+
+/// A postfix operator as read, before it is applied.
+enum Postfix {
+    Script(Slot, Node, Span),
+    Primes(u8, Span),
+    Factorial(Span),
+}
+
+/// A place to go back to: the position and how many warnings there were.
+#[derive(Clone, Copy)]
+struct Mark {
+    at: usize,
+    warnings: usize,
+}
+
+struct Reader<'s> {
+    source: &'s str,
+    /// The encoded source: as long as `source`, ASCII, without JUNK.
+    code: &'s [u8],
+    at: usize,
+    max_scripts: usize,
+    warnings: Vec<Warning>,
+    /// Reading steps left before giving up, which keeps the work linear in the length.
+    steps_left: usize,
+}
+
+impl<'s> Reader<'s> {
+    // ------------------------------------------------------------ positions and tokens
+
+    fn byte(&self, at: usize) -> u8 {
+        self.code.get(at).copied().unwrap_or(0)
+    }
+
+    fn peek(&self) -> u8 {
+        self.byte(self.at)
+    }
+
+    fn peek_second(&self) -> u8 {
+        self.byte(self.at + 1)
+    }
+
+    /// The grammar's implicit `WHITESPACE*`: blanks and filler.
+    fn skip(&mut self) {
+        while matches!(self.peek(), b' ') || self.peek() == FILLER as u8 {
+            self.at += 1;
+        }
+    }
+
+    fn mark(&self) -> Mark {
+        Mark { at: self.at, warnings: self.warnings.len() }
+    }
+
+    fn reset(&mut self, mark: Mark) {
+        self.at = mark.at;
+        self.warnings.truncate(mark.warnings);
+    }
+
+    fn text(&self, span: Span) -> &'s str {
+        span.text(self.source)
+    }
+
+    /// Counts one step; gives up when the budget is spent.
+    fn step(&mut self) -> Result<(), GiveUp> {
+        self.steps_left = self.steps_left.checked_sub(1).ok_or(GiveUp)?;
+        Ok(())
+    }
+
+    /// Whether a command of class `class` is next.
+    fn at_command(&self, class: u8) -> bool {
+        self.peek() == b'\\' && self.peek_second() == class
+    }
+
+    /// Takes `length` bytes; their span.
+    fn take(&mut self, length: usize) -> Span {
+        let start = self.at;
+        self.at += length;
+        Span::new(start, self.at)
+    }
+
+    /// Takes the command at the position (backslash, class, padding); its span.
+    fn take_command(&mut self) -> Span {
+        let start = self.at;
+        self.at += 2;
+        while self.peek() == PAD as u8 {
+            self.at += 1;
+        }
+        Span::new(start, self.at)
+    }
+
+    /// A token that starts an operand and nothing else (the grammar's `starts_plain`).
+    fn starts_plain(&self) -> bool {
+        match self.peek() {
+            b'a'..=b'{' | b'A'..=b'[' | b'0'..=b'9' | b'(' => true,
+            b'\\' => matches!(self.peek_second(), b'a'..=b'q' | b'L' | b'B'),
+            _ => false,
+        }
+    }
+
+    /// A bar token (`starts_bar`).
+    fn starts_bar(&self) -> bool {
+        match self.peek() {
+            b'|' => true,
+            b'\\' => matches!(self.peek_second(), b'|' | b'V'),
+            _ => false,
+        }
+    }
+
+    // ------------------------------------------------------------ rows and expressions
+
+    /// `formula = { SOI ~ mode ~ rows ~ EOI }`
+    fn formula(&mut self) -> Result<Node, GiveUp> {
+        self.skip();
+        let root = self.rows(None, None)?.ok_or(GiveUp)?;
+        self.skip();
+        if self.at != self.code.len() {
+            return Err(GiveUp);
+        }
+        Ok(root)
+    }
+
+    /// `rows = { row ~ (row_separator ~ row)* }`
+    fn rows(&mut self, env: Option<String>, columns: Option<String>) -> Read<Node> {
+        let start = self.at;
+        let Some(first) = self.row()? else { return Ok(None) };
+        let mut rows = vec![first];
+        self.skip();
+        loop {
+            let before = self.mark();
+            if rows.len() > 1 {
+                self.skip();
+            }
+            if !self.row_separator()? {
+                self.reset(before);
+                break;
+            }
+            self.skip();
+            match self.row()? {
+                Some(row) => rows.push(row),
+                None => {
+                    self.reset(before);
+                    break;
+                }
+            }
+        }
+        Ok(Some(shape::rows(rows, env, columns, Span::new(start, self.at))))
+    }
+
+    /// `row_separator = _{ ("\\\\" | cr) ~ ("[" ~ dimen_body ~ "]")? }`; a `[` after it is
+    /// left to pest.
+    fn row_separator(&mut self) -> Result<bool, GiveUp> {
+        match (self.peek(), self.peek_second()) {
+            (b'\\', b'\\') => self.at += 2,
+            (b'\\', b'K') => {
+                self.take_command();
+            }
+            _ => return Ok(false),
+        }
+        let after = self.at;
+        self.skip();
+        if self.peek() == b'[' {
+            return Err(GiveUp);
+        }
+        self.at = after;
+        Ok(true)
+    }
+
+    /// `row = { cell ~ ("&" ~ cell)* }`
+    fn row(&mut self) -> Read<Vec<Node>> {
+        let Some(first) = self.cell()? else { return Ok(None) };
+        let mut cells = vec![first];
+        self.skip();
+        loop {
+            let before = self.mark();
+            if cells.len() > 1 {
+                self.skip();
+            }
+            if self.peek() != b'&' {
+                self.reset(before);
+                break;
+            }
+            self.at += 1;
+            self.skip();
+            match self.cell()? {
+                Some(cell) => cells.push(cell),
+                None => {
+                    self.reset(before);
+                    break;
+                }
+            }
+        }
+        Ok(Some(cells))
+    }
+
+    /// `cell = { expr ~ fraction_tail }`
+    fn cell(&mut self) -> Read<Node> {
+        let start = self.at;
+        let Some(first) = self.expr(Context::Braces)? else { return Ok(None) };
+        self.skip();
+        let tail = self.fraction_tail()?;
+        Ok(Some(self.body(first, tail, Span::new(start, self.at))))
+    }
+
+    /// `fraction_tail = _{ (fraction_word ~ expr)? }`: the word's span and the expression.
+    fn fraction_tail(&mut self) -> Result<Option<(Span, Node)>, GiveUp> {
+        if !self.at_command(b'F') {
+            return Ok(None);
+        }
+        let before = self.mark();
+        let word = self.take_command();
+        self.skip();
+        match self.expr(Context::Braces)? {
+            Some(second) => Ok(Some((word, second))),
+            None => {
+                self.reset(before);
+                Ok(None)
+            }
+        }
+    }
+
+    /// A body and its optional `\over` part, spanning `span`.
+    fn body(&self, first: Node, tail: Option<(Span, Node)>, span: Span) -> Node {
+        match tail {
+            None => first,
+            Some((word, second)) => shape::fraction_of_group(first, self.text(word), second, span),
+        }
+    }
+
+    /// `expr`, `pexpr` or `bexpr`: operands and operators, given structure by precedence.
+    fn expr(&mut self, context: Context) -> Read<Node> {
+        self.step()?;
+        let Some(first) = self.operand(context)? else { return Ok(None) };
+        self.skip();
+        let mut operands = vec![first];
+        let mut operators = Vec::new();
+        loop {
+            let before = self.mark();
+            if !operators.is_empty() {
+                self.skip();
+            }
+            match self.link(context)? {
+                Some((op, op_span, operand)) => {
+                    operators.push((op, op_span));
+                    operands.push(operand);
+                }
+                None => {
+                    self.reset(before);
+                    break;
+                }
+            }
+        }
+        if operators.is_empty() {
+            return Ok(operands.pop());
+        }
+        let mut operands = operands.into_iter();
+        let mut operators = operators.into_iter().peekable();
+        Ok(climb(&mut operands, &mut operators, None))
+    }
+
+    /// One repetition of an expression's loop: an operator (juxtaposition too) and its right
+    /// operand.
+    fn link(&mut self, context: Context) -> Read<(InfixOp, Span, Node)> {
+        let after_blank = self.mark();
+        if context == Context::Bars {
+            if let Some((op, op_span)) = self.infix(true)? {
+                self.skip();
+                if let Some(operand) = self.operand(context)? {
+                    return Ok(Some((op, op_span, operand)));
+                }
+                self.reset(after_blank);
+            }
+            let juxt = Span::new(self.at, self.at);
+            return Ok(self.term(context)?.map(|term| (InfixOp::Juxt, juxt, term)));
+        }
+        let stop = match context {
+            Context::Braces => self.peek() == b'}',
+            _ => matches!(self.peek(), b')' | b']' | b'}'),
+        };
+        if stop {
+            return Ok(None);
+        }
+        let juxt = Span::new(self.at, self.at);
+        if self.starts_plain() {
+            // No other alternative starts with such a token.
+            let Some(operand) = self.bprimary()? else { return Ok(None) };
+            let operand = self.postfixes(operand)?;
+            return Ok(Some((InfixOp::Juxt, juxt, operand)));
+        }
+        if self.starts_bar() {
+            if let Some(group) = self.bar_group()? {
+                let operand = self.postfixes(group)?;
+                return Ok(Some((InfixOp::Juxt, juxt, operand)));
+            }
+            self.reset(after_blank);
+        }
+        if let Some((op, op_span)) = self.infix(false)? {
+            self.skip();
+            if let Some(operand) = self.operand(context)? {
+                return Ok(Some((op, op_span, operand)));
+            }
+            self.reset(after_blank);
+        }
+        Ok(self.term(context)?.map(|term| (InfixOp::Juxt, juxt, term)))
+    }
+
+    /// `operand`, `poperand` or `boperand`: a plain operand and its scripts, a term, or an
+    /// empty operand (`&= b`, `f(x,)`).
+    fn operand(&mut self, context: Context) -> Read<Node> {
+        self.step()?;
+        if context != Context::Bars && self.starts_plain() {
+            let Some(primary) = self.bprimary()? else { return Ok(None) };
+            return Ok(Some(self.postfixes(primary)?));
+        }
+        let before = self.mark();
+        if let Some(term) = self.term(context)? {
+            return Ok(Some(term));
+        }
+        self.reset(before);
+        if self.starts_plain() {
+            return Ok(None);
+        }
+        let empty = Node::new(NodeKind::Empty, Span::new(self.at, self.at));
+        Ok(Some(self.postfixes(empty)?))
+    }
+
+    /// `term`, `pterm` or `bterm`: signs, an operand, scripts.
+    fn term(&mut self, context: Context) -> Read<Node> {
+        let mut signs = Vec::new();
+        loop {
+            let before = self.at;
+            if !signs.is_empty() {
+                self.skip();
+            }
+            match self.sign() {
+                Some(sign) => signs.push(sign),
+                None => {
+                    self.at = before;
+                    break;
+                }
+            }
+        }
+        self.skip();
+        let primary = match context {
+            Context::Braces => self.primary()?,
+            Context::Brackets => self.pprimary()?,
+            Context::Bars => self.bprimary()?,
+        };
+        let Some(primary) = primary else { return Ok(None) };
+        let mut node = self.postfixes(primary)?;
+        for op_span in signs.into_iter().rev() {
+            node = shape::prefix(shape::prefix_op(self.text(op_span)), op_span, node);
+        }
+        Ok(Some(node))
+    }
+
+    /// `prefix = @{ "-" | "+" | "\\" ~ ("v" | "y") ~ pad }`: its span.
+    fn sign(&mut self) -> Option<Span> {
+        match (self.peek(), self.peek_second()) {
+            (b'-' | b'+', _) => Some(self.take(1)),
+            (b'\\', b'v' | b'y') => Some(self.take_command()),
+            _ => None,
+        }
+    }
+
+    // ------------------------------------------------------------ postfix operators
+
+    /// `~ postfix*` after an operand, applied to it.
+    fn postfixes(&mut self, mut node: Node) -> Result<Node, GiveUp> {
+        self.skip();
+        let mut first = true;
+        loop {
+            let before = self.mark();
+            if !first {
+                self.skip();
+            }
+            let Some(postfix) = self.postfix()? else {
+                self.reset(before);
+                return Ok(node);
+            };
+            node = self.apply(node, postfix)?;
+            first = false;
+        }
+    }
+
+    fn apply(&self, node: Node, postfix: Postfix) -> Result<Node, GiveUp> {
+        let max = self.max_scripts;
+        match postfix {
+            Postfix::Script(slot, script, span) => shape::attach_script(node, slot, script, span, max),
+            Postfix::Primes(count, span) => shape::attach_primes(node, count, span, max),
+            Postfix::Factorial(span) => shape::factorial(node, span, max),
+        }
+        .map_err(|_| GiveUp)
+    }
+
+    /// `postfix`: a sub- or superscript, primes, or a factorial.
+    fn postfix(&mut self) -> Read<Postfix> {
+        let start = self.at;
+        let slot = match (self.peek(), self.peek_second()) {
+            (b'_', _) | (b'\\', b'S') => Slot::Sub,
+            (b'^', _) | (b'\\', b'P') => Slot::Sup,
+            (b'\'', _) => return Ok(Some(self.primes())),
+            (b'!', _) => return Ok(Some(Postfix::Factorial(self.take(1)))),
+            _ => return Ok(None),
+        };
+        if self.peek() == b'\\' {
+            self.take_command();
+        } else {
+            self.at += 1;
+        }
+        self.skip();
+        let Some(script) = self.script_argument()? else { return Ok(None) };
+        Ok(Some(Postfix::Script(slot, script, Span::new(start, self.at))))
+    }
+
+    /// `primes = { ("'")+ }`, with blanks allowed between. pest reads `x+` as `x ~ x*`, so
+    /// the blanks after a single prime belong to it.
+    fn primes(&mut self) -> Postfix {
+        let start = self.at;
+        self.at += 1;
+        let mut count: u8 = 1;
+        self.skip();
+        if self.peek() == b'\'' {
+            self.at += 1;
+            count += 1;
+            loop {
+                let before = self.at;
+                self.skip();
+                if self.peek() != b'\'' {
+                    self.at = before;
+                    break;
+                }
+                self.at += 1;
+                count = count.saturating_add(1);
+            }
+        }
+        Postfix::Primes(count, Span::new(start, self.at))
+    }
+
+    // ------------------------------------------------------------ infix operators
+
+    /// `infix` (or `bar_free_infix`, without the bars as relations): the operator and its span.
+    fn infix(&mut self, bar_free: bool) -> Read<(InfixOp, Span)> {
+        let start = self.at;
+        match (self.peek(), self.peek_second()) {
+            (b',' | b';', _) => {
+                let span = self.take(1);
+                return Ok(Some((InfixOp::Separator(self.text(span).to_string()), span)));
+            }
+            (b'\\', b's') => return self.stacked_relation(),
+            _ => {}
+        }
+        if !(bar_free && self.starts_bar()) && self.relation() {
+            let span = Span::new(start, self.at);
+            return Ok(Some((InfixOp::Relation(names::canonical_relation(self.text(span))), span)));
+        }
+        let (additive, span) = match (self.peek(), self.peek_second()) {
+            (b'+' | b'-', _) => (true, self.take(1)),
+            (b'\\', b'u' | b'v') => (true, self.take_command()),
+            (b'/' | b'*', _) => (false, self.take(1)),
+            (b'\\', b'*') => (false, self.take(2)),
+            (b'\\', b't' | b'x') => (false, self.take_command()),
+            _ => return Ok(None),
+        };
+        let text = self.text(span);
+        let op = if additive {
+            InfixOp::Additive(names::canonical_additive(text))
+        } else {
+            InfixOp::Multiplicative(names::canonical_multiplicative(text))
+        };
+        Ok(Some((op, span)))
+    }
+
+    /// `relation`, an atomic token; whether it was taken.
+    fn relation(&mut self) -> bool {
+        let length = match (self.peek(), self.peek_second()) {
+            (b':' | b'>' | b'<', b'=') | (b'=', b':') => 2,
+            (b'=' | b'<' | b'>' | b':' | b'|', _) => 1,
+            (b'\\', b'|') => 2,
+            (b'\\', b'V' | b'r' | b'w') => {
+                self.take_command();
+                return true;
+            }
+            (b'\\', b'N' | b'M') => return self.not_or_middle_relation(),
+            _ => return false,
+        };
+        self.at += length;
+        true
+    }
+
+    /// `\not` before `=`, `<`, `>` or a relation word; `\middle` before a delimiter.
+    fn not_or_middle_relation(&mut self) -> bool {
+        let start = self.at;
+        let middle = self.peek_second() == b'M';
+        self.take_command();
+        while self.peek() == b' ' {
+            self.at += 1;
+        }
+        let taken = if middle {
+            self.delimiter().is_some()
+        } else {
+            match (self.peek(), self.peek_second()) {
+                (b'=' | b'<' | b'>', _) => {
+                    self.at += 1;
+                    true
+                }
+                (b'\\', b'r' | b'w') => {
+                    self.take_command();
+                    true
+                }
+                _ => false,
+            }
+        };
+        if !taken {
+            self.at = start;
+        }
+        taken
+    }
+}
+
+/// Gives a flat run of operands and operators its structure, as pest's Pratt parser does with
+/// the precedence table: all operators are left-associative, and a tighter one binds first.
+fn climb(
+    operands: &mut std::vec::IntoIter<Node>,
+    operators: &mut std::iter::Peekable<std::vec::IntoIter<(InfixOp, Span)>>,
+    bound: Option<super::precedence::Level>,
+) -> Option<Node> {
+    let mut lhs = operands.next()?;
+    while let Some(level) = operators.peek().map(|(op, _)| infix_level(op)) {
+        if bound.is_some_and(|bound| bound >= level) {
+            break;
+        }
+        let (op, op_span) = operators.next()?;
+        let rhs = climb(operands, operators, Some(level))?;
+        lhs = shape::chain(lhs, op, op_span, rhs);
+    }
+    Some(lhs)
+}

@@ -1,0 +1,80 @@
+//! The direct reader decides as pest does: wherever it gives a tree, that tree, with its spans
+//! and warnings, is the one pest's grammar and builder give ([`super::parse_with_grammar_only`]).
+//! And it does give one for the formulas papers are written in, or it would be no fast path.
+
+use super::guard_tests::{lines_in, TOKENS};
+use super::{direct, parse_with_grammar_only, prescan, Limits};
+use proptest::prelude::*;
+use std::path::Path;
+
+/// Whether the direct reader, if it reads `source` at all, reads it as pest does; the
+/// disagreement otherwise.
+fn agrees(source: &str) -> Result<bool, String> {
+    let limits = Limits::default();
+    if prescan::prescan(source, &limits).is_err() {
+        return Ok(false);
+    }
+    let Some(direct) = direct::read(source, &limits) else { return Ok(false) };
+    let direct = format!("{direct:?}");
+    let grammar = format!("{:?}", parse_with_grammar_only(source, &limits));
+    let grammar = grammar.strip_prefix("Ok(").and_then(|g| g.strip_suffix(')')).unwrap_or(&grammar);
+    if direct == grammar {
+        Ok(true)
+    } else {
+        Err(format!("{source:?}\n direct: {direct}\ngrammar: {grammar}"))
+    }
+}
+
+fn corpus_lines() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut lines = Vec::new();
+    for dir in
+        ["tests/fixtures/seeds", "tests/fixtures/errors", "tests/fixtures/unicode", "../shared/corpus-real"]
+    {
+        lines.extend(lines_in(&root.join(dir)));
+    }
+    lines
+}
+
+#[test]
+fn the_direct_reader_reads_the_corpus_as_pest_does() {
+    let lines = corpus_lines();
+    let mut read = 0;
+    for line in &lines {
+        let agreement = agrees(line);
+        assert!(agreement.is_ok(), "{agreement:?}");
+        read += usize::from(agreement == Ok(true));
+    }
+    assert!(read > 0);
+}
+
+#[test]
+fn the_direct_reader_reads_the_seed_formulas() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lines = lines_in(&root.join("tests/fixtures/seeds"));
+    let ascii: Vec<_> = lines.iter().filter(|l| l.is_ascii()).collect();
+    let read = ascii.iter().filter(|l| direct::read(l, &Limits::default()).is_some()).count();
+    assert!(ascii.len() >= 20 && read * 10 >= ascii.len() * 9, "read {read} of {}", ascii.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_direct_reader_reads_token_soup_as_pest_does(
+        tokens in prop::collection::vec(prop::sample::select(TOKENS), 0..24)
+    ) {
+        for source in [tokens.concat(), tokens.join(" ")] {
+            if let Err(disagreement) = agrees(&source) {
+                prop_assert!(false, "{}", disagreement);
+            }
+        }
+    }
+
+    #[test]
+    fn the_direct_reader_reads_any_ascii_as_pest_does(source in "[ -~]{0,60}") {
+        if let Err(disagreement) = agrees(&source) {
+            prop_assert!(false, "{}", disagreement);
+        }
+    }
+}
