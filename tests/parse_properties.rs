@@ -10,24 +10,25 @@ fn node(kind: NodeKind) -> Node {
 
 fn leaf() -> impl Strategy<Value = Node> {
     prop_oneof![
-        "[a-zA-Z]".prop_map(|name| node(NodeKind::Symbol { name, font: Font::Normal })),
+        "[a-zA-Z]".prop_map(|name: String| node(NodeKind::Symbol { name: name.into(), font: Font::Normal })),
         prop::sample::select(vec!["alpha", "theta", "Sigma", "infty", "partial", "nabla", "ell"])
-            .prop_map(|name| node(NodeKind::Symbol { name: name.to_string(), font: Font::Normal })),
+            .prop_map(|name| node(NodeKind::Symbol { name: name.into(), font: Font::Normal })),
         (
             prop::sample::select(vec![Font::Bold, Font::Blackboard, Font::Calligraphic, Font::Roman]),
             "[A-Za-z]"
         )
-            .prop_map(|(font, name)| node(NodeKind::Symbol { name, font })),
-        "[0-9]{1,3}(\\.[0-9]{1,2})?".prop_map(|text| node(NodeKind::Number { text, font: Font::Normal })),
+            .prop_map(|(font, name): (Font, String)| node(NodeKind::Symbol { name: name.into(), font })),
+        "[0-9]{1,3}(\\.[0-9]{1,2})?"
+            .prop_map(|text: String| node(NodeKind::Number { text: text.into(), font: Font::Normal })),
         prop::sample::select(vec!["softmax", "Attention", "ReLU", "argmax"])
-            .prop_map(|text| node(NodeKind::Word { text: text.to_string(), style: WordStyle::Roman })),
+            .prop_map(|text| node(NodeKind::Word { text: text.into(), style: WordStyle::Roman })),
         prop::sample::select(vec!["log", "exp", "max", "det"]).prop_map(|text| {
             let style = eqmap::syntax::names::builtin_operator(text).unwrap_or(WordStyle::Operator);
-            node(NodeKind::Word { text: text.to_string(), style })
+            node(NodeKind::Word { text: text.into(), style })
         }),
         prop::sample::select(vec!["sum", "prod", "int"])
-            .prop_map(|name| node(NodeKind::LargeOp { name: name.to_string() })),
-        Just(node(NodeKind::Dots { name: "dots".to_string() })),
+            .prop_map(|name| node(NodeKind::LargeOp { name: name.into() })),
+        Just(node(NodeKind::Dots { name: "dots".into() })),
     ]
 }
 
@@ -35,11 +36,11 @@ fn infix_op() -> impl Strategy<Value = InfixOp> {
     prop_oneof![
         Just(InfixOp::Juxt),
         prop::sample::select(vec!["=", "\\le", "\\in", "\\sim", "\\to", "\\mid", "\\approx"])
-            .prop_map(|r| InfixOp::Relation(r.to_string())),
-        prop::sample::select(vec!["+", "-", "\\pm", "\\cup"]).prop_map(|r| InfixOp::Additive(r.to_string())),
+            .prop_map(|r| InfixOp::Relation(r.into())),
+        prop::sample::select(vec!["+", "-", "\\pm", "\\cup"]).prop_map(|r| InfixOp::Additive(r.into())),
         prop::sample::select(vec!["\\cdot", "\\times", "/", "\\odot"])
-            .prop_map(|r| InfixOp::Multiplicative(r.to_string())),
-        Just(InfixOp::Separator(",".to_string())),
+            .prop_map(|r| InfixOp::Multiplicative(r.into())),
+        Just(InfixOp::Separator(",".into())),
     ]
 }
 
@@ -81,7 +82,7 @@ fn tree() -> impl Strategy<Value = Node> {
                 .prop_map(|(num, den)| node(NodeKind::Frac { num: num.boxed(), den: den.boxed() })),
             inner.clone().prop_map(|r| node(NodeKind::Sqrt { index: None, radicand: r.boxed() })),
             (prop::sample::select(vec!["hat", "tilde", "bar", "vec"]), inner.clone())
-                .prop_map(|(a, body)| node(NodeKind::Accent { accent: a.to_string(), body: body.boxed() })),
+                .prop_map(|(a, body)| node(NodeKind::Accent { accent: a.into(), body: body.boxed() })),
             (
                 prop::sample::select(vec![Delim::Paren, Delim::Bracket, Delim::DoubleBar, Delim::Angle]),
                 any::<bool>(),

@@ -521,7 +521,7 @@ fn merge_arg(node: &Node, next: Option<&Node>) -> Option<Node> {
     let next = next.filter(|_| is_arg)?;
     let rename = |word: &Node| match &word.kind {
         NodeKind::Word { text, style } if text == "max" || text == "min" => Some(Node::new(
-            NodeKind::Word { text: format!("arg{text}"), style: *style },
+            NodeKind::Word { text: format!("arg{text}").into(), style: *style },
             node.span.join(word.span),
         )),
         _ => None,
@@ -637,9 +637,9 @@ pub fn dim_label(node: &Node) -> Option<DimLabel> {
 pub fn node_label(node: &Node) -> String {
     match &node.kind {
         NodeKind::LargeOp { name } | NodeKind::Dots { name } => format!("\\{name}"),
-        NodeKind::Unknown { name } => name.clone(),
-        NodeKind::Word { text, .. } => text.clone(),
-        NodeKind::Symbol { name, .. } => name.clone(),
+        NodeKind::Unknown { name } => name.to_string(),
+        NodeKind::Word { text, .. } => text.to_string(),
+        NodeKind::Symbol { name, .. } => name.to_string(),
         NodeKind::Factorial { .. } => "!".into(),
         NodeKind::Binom { .. } => "\\binom".into(),
         NodeKind::Rows { env, .. } => env.clone().unwrap_or_else(|| "&".into()),

@@ -92,7 +92,7 @@ fn equation_sides(node: &Node) -> Result<Option<Vec<&Node>>, EvalError> {
             InfixOp::Relation(r) if r == "=" => {}
             InfixOp::Stacked { relation, .. } if relation == "=" => {}
             InfixOp::Relation(r) | InfixOp::Stacked { relation: r, .. } => {
-                return Err(EvalError::new(EvalErrorKind::Unsupported { what: r.clone() }, link.op_span))
+                return Err(EvalError::new(EvalErrorKind::Unsupported { what: r.to_string() }, link.op_span))
             }
             _ => return Ok(None),
         }
@@ -151,7 +151,7 @@ fn index_letters(sub: &Node) -> Option<Vec<String>> {
             NodeKind::Symbol { name, .. }
                 if name.len() == 1 && name.chars().all(|c| c.is_ascii_lowercase()) =>
             {
-                Some(name.clone())
+                Some(name.to_string())
             }
             _ => None,
         })

@@ -88,7 +88,7 @@ fn learn_bounds(table: &mut SymbolTable, sub: Option<&Node>, sup: Option<&Node>)
 fn index_letters(sub: &Node) -> Vec<String> {
     let is_index_letter = |n: &Node| match &n.kind {
         NodeKind::Symbol { name, font: Font::Normal } if INDEX_LETTERS.contains(&name.as_str()) => {
-            Some(name.clone())
+            Some(name.to_string())
         }
         _ => None,
     };

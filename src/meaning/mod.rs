@@ -148,7 +148,7 @@ pub fn statements(root: &Node) -> Vec<&Node> {
 pub fn relation_sides<'a>(node: &'a Node, relation: &str) -> Option<(&'a Node, &'a Node)> {
     match &node.kind {
         NodeKind::Chain { first, rest } => match rest.as_slice() {
-            [link] if link.op == InfixOp::Relation(relation.to_string()) => Some((first, &link.operand)),
+            [link] if link.op == InfixOp::Relation(relation.into()) => Some((first, &link.operand)),
             _ => None,
         },
         _ => None,
@@ -204,9 +204,9 @@ pub fn call_parts(node: &Node) -> Option<(String, &Node)> {
 /// `d_{\text{model}}` → `d_model`, `\mathrm{softmax}` → `softmax`. `None` for anything else.
 pub fn binding_name(node: &Node) -> Option<String> {
     match &node.kind {
-        NodeKind::Symbol { name, .. } => Some(name.clone()),
+        NodeKind::Symbol { name, .. } => Some(name.to_string()),
         NodeKind::Word { text, .. } => Some(text.split_whitespace().collect::<Vec<_>>().join("_")),
-        NodeKind::Number { text, .. } => Some(text.clone()),
+        NodeKind::Number { text, .. } => Some(text.to_string()),
         NodeKind::Accent { accent, body } => binding_name(body).map(|b| format!("{accent}_{b}")),
         NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
             let base = binding_name(base)?;

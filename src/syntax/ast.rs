@@ -18,6 +18,10 @@
 
 use serde::Serialize;
 
+/// A short string kept inline: the names of symbols, commands and operators, the digits of
+/// numbers. Nearly all are under 24 bytes, so the tree allocates nothing for them.
+pub type Text = compact_str::CompactString;
+
 /// A byte range `start..end` in the source text. Serialised as `[start, end]`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Span {
@@ -173,43 +177,43 @@ pub enum NodeKind {
     /// One letter or a symbol command: `x`, `Q`, `\alpha` (name `alpha`), `\infty`, `\partial`.
     Symbol {
         /// The letter, or the command name without backslash.
-        name: String,
+        name: Text,
         /// The font it is set in.
         font: Font,
     },
     /// A number as written: `2`, `0.5`, `1e` is not one number.
     Number {
         /// The digits.
-        text: String,
+        text: Text,
         /// The font (`\mathbf{1}` is the all-ones vector).
         font: Font,
     },
     /// A multi-letter name: `\mathrm{softmax}`, `\log`, `\operatorname{Attention}`, `\text{head}`.
     Word {
         /// The name, with spacing removed (`\operatorname { l n }` is `ln`).
-        text: String,
+        text: Text,
         /// How it was written.
         style: WordStyle,
     },
     /// A large operator taking scripts as limits: `\sum`, `\prod`, `\int`, `\bigcup`.
     LargeOp {
         /// The command name without backslash.
-        name: String,
+        name: Text,
     },
     /// An ellipsis: `\dots`, `\cdots`, `\ldots`, `\vdots`, `\ddots`, `…`.
     Dots {
         /// The command name without backslash.
-        name: String,
+        name: Text,
     },
     /// A punctuation mark used as an operand: `.`, `?`, `'`.
     Punct {
         /// The character.
-        text: String,
+        text: Text,
     },
     /// A command eqmap does not know (`\foo`): kept, with a warning, so the rest still serves.
     Unknown {
         /// The command as written, with its backslash.
-        name: String,
+        name: Text,
     },
     /// A missing operand (`{}`, `&= b`, the empty side of `f(x,)`).
     Empty,
@@ -267,7 +271,7 @@ pub enum NodeKind {
     /// An accent over or under its body: `\hat{y}`, `\bar{x}`, `\vec{v}`, `\overline{AB}`.
     Accent {
         /// The accent's command name without backslash.
-        accent: String,
+        accent: Text,
         /// What it decorates.
         body: Box<Node>,
     },
@@ -347,9 +351,9 @@ impl PartialEq for Link {
 #[serde(tag = "op", content = "name", rename_all = "snake_case")]
 pub enum InfixOp {
     /// `,` or `;`: a list.
-    Separator(String),
+    Separator(Text),
     /// A relation, by its canonical LaTeX: `=`, `\le`, `\in`, `\sim`, `\mid`, `\to`, `\neq`.
-    Relation(String),
+    Relation(Text),
     /// A relation with a label stacked on it: `\stackrel{\text{def}}{=}`.
     Stacked {
         /// Over or under.
@@ -357,12 +361,12 @@ pub enum InfixOp {
         /// The label.
         label: Box<Node>,
         /// The relation underneath, by its canonical LaTeX.
-        relation: String,
+        relation: Text,
     },
     /// An additive operator, by its canonical LaTeX: `+`, `-`, `\pm`, `\cup`.
-    Additive(String),
+    Additive(Text),
     /// A multiplicative operator, by its canonical LaTeX: `\cdot`, `\times`, `/`, `\odot`.
-    Multiplicative(String),
+    Multiplicative(Text),
     /// Two operands side by side: `QK`, `p(x)`, `2\pi`.
     Juxt,
 }

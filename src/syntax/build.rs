@@ -98,10 +98,10 @@ impl<'s> Builder<'s> {
         let op_span = self.span(&op);
         let text = self.text(&op);
         let infix_op = match op.as_rule() {
-            Rule::separator => InfixOp::Separator(text.trim().to_string()),
-            Rule::relation => InfixOp::Relation(names::canonical_relation(text)),
-            Rule::additive => InfixOp::Additive(names::canonical_additive(text)),
-            Rule::multiplicative => InfixOp::Multiplicative(names::canonical_multiplicative(text)),
+            Rule::separator => InfixOp::Separator(text.trim().into()),
+            Rule::relation => InfixOp::Relation(names::canonical_relation(text).into()),
+            Rule::additive => InfixOp::Additive(names::canonical_additive(text).into()),
+            Rule::multiplicative => InfixOp::Multiplicative(names::canonical_multiplicative(text).into()),
             Rule::stacked_relation => self.stacked_relation(op)?,
             _ => InfixOp::Juxt,
         };
@@ -204,8 +204,8 @@ impl<'s> Builder<'s> {
         let text = self.text(&pair);
         let kind = match pair.as_rule() {
             Rule::letter => symbol(text, Font::Normal),
-            Rule::number | Rule::digit => NodeKind::Number { text: text.to_string(), font: Font::Normal },
-            Rule::punctuation | Rule::stray_closer => NodeKind::Punct { text: text.to_string() },
+            Rule::number | Rule::digit => NodeKind::Number { text: text.into(), font: Font::Normal },
+            Rule::punctuation | Rule::stray_closer => NodeKind::Punct { text: text.into() },
             Rule::empty => NodeKind::Empty,
             Rule::expr | Rule::pexpr | Rule::bexpr => return self.expr(pair),
             Rule::script_symbol => shape::script_symbol(text, span, &mut self.warnings.borrow_mut()),
@@ -268,7 +268,7 @@ impl<'s> Builder<'s> {
                     .map(|p| self.text(&p).trim_start_matches('\\').to_string())
                     .unwrap_or_default();
                 let body = self.next_argument(&mut inner, span)?;
-                NodeKind::Accent { accent: name, body: body.boxed() }
+                NodeKind::Accent { accent: name.into(), body: body.boxed() }
             }
             Rule::font_command | Rule::braced_font_command => {
                 let name = inner.next().map(|p| self.text(&p).trim_start_matches('\\')).unwrap_or("");
@@ -317,9 +317,9 @@ impl<'s> Builder<'s> {
                     Some(part) => self.primary(part)?,
                     None => Node::new(NodeKind::Empty, span),
                 };
-                NodeKind::Accent { accent: "not".to_string(), body: body.boxed() }
+                NodeKind::Accent { accent: "not".into(), body: body.boxed() }
             }
-            _ => NodeKind::Unknown { name: text.to_string() },
+            _ => NodeKind::Unknown { name: text.into() },
         };
         Ok(Node::new(kind, span))
     }

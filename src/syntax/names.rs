@@ -477,18 +477,18 @@ pub fn font_command(font: Font) -> Option<&'static str> {
 }
 
 /// The canonical LaTeX of a relation as matched by the grammar (`≤`, `\leq`, `<=` → `\le`).
-pub fn canonical_relation(text: &str) -> String {
+pub fn canonical_relation(text: &str) -> super::ast::Text {
     let text = text.trim();
     if let Some(rest) = text.strip_prefix("\\not") {
         let inner = canonical_relation(rest);
         return match inner.as_str() {
-            "=" => "\\neq".to_string(),
-            "\\in" => "\\notin".to_string(),
-            _ => format!("\\not{inner}"),
+            "=" => "\\neq".into(),
+            "\\in" => "\\notin".into(),
+            _ => format!("\\not{inner}").into(),
         };
     }
     if let Some(rest) = text.strip_prefix("\\middle") {
-        return format!("\\middle{}", rest.trim());
+        return format!("\\middle{}", rest.trim()).into();
     }
     let canonical = match text {
         "≤" | "<=" | "\\leq" | "\\leqslant" | "\\leqq" => "\\le",
@@ -526,11 +526,11 @@ pub fn canonical_relation(text: &str) -> String {
         "\\colon" => ":",
         other => other,
     };
-    canonical.to_string()
+    canonical.into()
 }
 
 /// The canonical LaTeX of an additive operator (`−` → `-`, `±` → `\pm`).
-pub fn canonical_additive(text: &str) -> String {
+pub fn canonical_additive(text: &str) -> super::ast::Text {
     match text.trim() {
         "−" => "-",
         "±" => "\\pm",
@@ -540,11 +540,11 @@ pub fn canonical_additive(text: &str) -> String {
         "∨" | "\\lor" => "\\vee",
         other => other,
     }
-    .to_string()
+    .into()
 }
 
 /// The canonical LaTeX of a multiplicative operator (`·` → `\cdot`, `×` → `\times`).
-pub fn canonical_multiplicative(text: &str) -> String {
+pub fn canonical_multiplicative(text: &str) -> super::ast::Text {
     match text.trim() {
         "·" | "⋅" | "\\cdotp" => "\\cdot",
         "×" => "\\times",
@@ -558,7 +558,7 @@ pub fn canonical_multiplicative(text: &str) -> String {
         "•" => "\\bullet",
         other => other,
     }
-    .to_string()
+    .into()
 }
 
 /// What a pasted non-ASCII character stands for.

@@ -20,7 +20,7 @@ pub(super) enum Slot {
 
 /// A symbol named `name` in `font`.
 pub(super) fn symbol(name: &str, font: Font) -> NodeKind {
-    NodeKind::Symbol { name: name.to_string(), font }
+    NodeKind::Symbol { name: name.into(), font }
 }
 
 /// How many primes a prime character stands for.
@@ -62,7 +62,10 @@ pub(super) fn chain(lhs: Node, op: InfixOp, op_span: Span, rhs: Node) -> Node {
             Node::new(NodeKind::Chain { first, rest }, span)
         }
         kind => {
-            Node::new(NodeKind::Chain { first: Node::new(kind, lhs.span).boxed(), rest: vec![link] }, span)
+            // Room for a few links: most chains are short, and growing one by one reallocates.
+            let mut rest = Vec::with_capacity(4);
+            rest.push(link);
+            Node::new(NodeKind::Chain { first: Node::new(kind, lhs.span).boxed(), rest }, span)
         }
     }
 }
@@ -209,7 +212,7 @@ pub(super) fn operatorname(limits: bool, body: Node, span: Span) -> Node {
 pub(super) fn text_word(body: &str) -> NodeKind {
     let body = body.trim_start();
     let text = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(body);
-    NodeKind::Word { text: text.to_string(), style: WordStyle::Text }
+    NodeKind::Word { text: text.into(), style: WordStyle::Text }
 }
 
 /// A command standing alone (`\alpha`, `\log`, `\sum`, `\foo`), as written in `text` at
@@ -218,15 +221,15 @@ pub(super) fn command(text: &str, span: Span, warnings: &mut Vec<Warning>) -> Re
     let name = text.trim_start_matches('\\');
     Ok(match names::classify_command(name) {
         CommandClass::Symbol => symbol(name, Font::Normal),
-        CommandClass::Word(style) => NodeKind::Word { text: name.to_string(), style },
-        CommandClass::LargeOp => NodeKind::LargeOp { name: name.to_string() },
-        CommandClass::Dots => NodeKind::Dots { name: name.to_string() },
+        CommandClass::Word(style) => NodeKind::Word { text: name.into(), style },
+        CommandClass::LargeOp => NodeKind::LargeOp { name: name.into() },
+        CommandClass::Dots => NodeKind::Dots { name: name.into() },
         CommandClass::NeedsArguments => {
             return Err(ParseError::new(ParseErrorKind::MissingArguments { command: text.to_string() }, span))
         }
         CommandClass::Unknown => {
             warnings.push(Warning { kind: WarningKind::UnknownCommand { name: text.to_string() }, span });
-            NodeKind::Unknown { name: text.to_string() }
+            NodeKind::Unknown { name: text.into() }
         }
     })
 }
@@ -234,7 +237,7 @@ pub(super) fn command(text: &str, span: Span, warnings: &mut Vec<Warning>) -> Re
 /// A one-character script (`x^2`, `x_i`, `x^*`, `f^'`).
 pub(super) fn script_symbol(text: &str, span: Span, warnings: &mut Vec<Warning>) -> NodeKind {
     match text.chars().next() {
-        Some(c) if c.is_ascii_digit() => NodeKind::Number { text: text.to_string(), font: Font::Normal },
+        Some(c) if c.is_ascii_digit() => NodeKind::Number { text: text.into(), font: Font::Normal },
         Some(c) if c.is_ascii_alphabetic() => symbol(text, Font::Normal),
         Some('−') => symbol("-", Font::Normal),
         Some('\'') => NodeKind::Symbol { name: "prime".into(), font: Font::Normal },
@@ -247,20 +250,20 @@ pub(super) fn script_symbol(text: &str, span: Span, warnings: &mut Vec<Warning>)
 pub(super) fn unicode_operand(text: &str, span: Span, warnings: &mut Vec<Warning>) -> NodeKind {
     let meaning = text.chars().next().and_then(names::unicode_meaning);
     match meaning {
-        Some(UnicodeMeaning::Symbol(name, font)) => NodeKind::Symbol { name, font },
-        Some(UnicodeMeaning::Digit(digit, font)) => NodeKind::Number { text: digit.to_string(), font },
-        Some(UnicodeMeaning::LargeOp(name)) => NodeKind::LargeOp { name: name.to_string() },
-        Some(UnicodeMeaning::Dots(name)) => NodeKind::Dots { name: name.to_string() },
+        Some(UnicodeMeaning::Symbol(name, font)) => NodeKind::Symbol { name: name.into(), font },
+        Some(UnicodeMeaning::Digit(digit, font)) => NodeKind::Number { text: digit.to_string().into(), font },
+        Some(UnicodeMeaning::LargeOp(name)) => NodeKind::LargeOp { name: name.into() },
+        Some(UnicodeMeaning::Dots(name)) => NodeKind::Dots { name: name.into() },
         None => {
             warnings
                 .push(Warning { kind: WarningKind::UnknownCharacter { character: text.to_string() }, span });
-            NodeKind::Unknown { name: text.to_string() }
+            NodeKind::Unknown { name: text.into() }
         }
     }
 }
 
 /// The letters of a run of plain single letters (`l n` → `ln`), if that is all `node` is.
-fn letters_of(node: &Node) -> Option<String> {
+fn letters_of(node: &Node) -> Option<super::ast::Text> {
     let plain_letter = |n: &Node| match &n.kind {
         NodeKind::Symbol { name, font: Font::Normal }
             if name.len() == 1 && name.as_bytes().iter().all(u8::is_ascii_alphabetic) =>

@@ -81,7 +81,7 @@ impl<'a> Shaper<'a> {
         let d = depth + 1;
         match &node.kind {
             NodeKind::Symbol { name, font } => self.symbol(name, *font),
-            NodeKind::Number { text, .. } => Phrase::Number(text.clone()),
+            NodeKind::Number { text, .. } => Phrase::Number(text.to_string()),
             NodeKind::Word { text, .. } => word(text),
             NodeKind::LargeOp { .. } => self.big_op(node, None, d),
             NodeKind::Dots { .. } => Phrase::Dots,
@@ -105,7 +105,7 @@ impl<'a> Shaper<'a> {
                 body: nested(self.shape(radicand, d)).boxed(),
             },
             NodeKind::Accent { accent, body } => {
-                Phrase::Accent { accent: accent.clone(), body: self.shape(body, d).boxed() }
+                Phrase::Accent { accent: accent.to_string(), body: self.shape(body, d).boxed() }
             }
             NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => self.shape(body, d),
             NodeKind::Stacked { base, .. } => self.shape(base, d),
@@ -258,11 +258,11 @@ fn word(text: &str) -> Phrase {
 fn op_name(op: &InfixOp) -> String {
     match op {
         InfixOp::Separator(s) | InfixOp::Relation(s) | InfixOp::Additive(s) | InfixOp::Multiplicative(s) => {
-            s.clone()
+            s.to_string()
         }
         InfixOp::Stacked { label, relation, .. } => match &label.kind {
             NodeKind::Word { text, .. } if text == "def" => ":=".to_string(),
-            _ => relation.clone(),
+            _ => relation.to_string(),
         },
         InfixOp::Juxt => String::new(),
     }

@@ -273,7 +273,7 @@ fn letter_run(sub: &Node) -> Option<String> {
 
 /// A word node standing where `sub` was, to classify it as a subscript.
 fn word_node(sub: &Node, word: &str) -> Node {
-    let kind = NodeKind::Word { text: word.to_string(), style: crate::syntax::ast::WordStyle::Text };
+    let kind = NodeKind::Word { text: word.into(), style: crate::syntax::ast::WordStyle::Text };
     Node::new(kind, sub.span)
 }
 

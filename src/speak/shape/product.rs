@@ -329,9 +329,9 @@ impl Shaper<'_> {
             _ => (node, None, None),
         };
         let op = match &base.kind {
-            NodeKind::LargeOp { name } => name.clone(),
-            NodeKind::Word { text, .. } => text.clone(),
-            _ => "sum".to_string(),
+            NodeKind::LargeOp { name } => name.to_string(),
+            NodeKind::Word { text, .. } => text.to_string(),
+            _ => "sum".into(),
         };
         let mut big = BigOp {
             op,
@@ -360,7 +360,7 @@ impl Shaper<'_> {
     fn is_prefix_operator(&self, node: &Node) -> bool {
         match &node.kind {
             NodeKind::Word { style, text } => {
-                !matches!(style, WordStyle::Text) || self.vocab.functions.contains_key(text)
+                !matches!(style, WordStyle::Text) || self.vocab.functions.contains_key(text.as_str())
             }
             NodeKind::Symbol { name, font } => is_operator_symbol(name, *font),
             NodeKind::Scripts { base, sup: None, .. } => match &base.kind {
@@ -388,7 +388,7 @@ impl Shaper<'_> {
             NodeKind::Symbol { name, .. } => Phrase::Differential { partial: name == "partial", x: body },
             NodeKind::Word { text, .. } => Phrase::Apply(Apply {
                 func: word(text).boxed(),
-                key: Some(text.clone()),
+                key: Some(text.to_string()),
                 probability: false,
                 args: vec![*body],
                 over,

@@ -25,7 +25,7 @@ impl Reader<'_> {
             (b'\\', b'C') => self.take_command(),
             _ => return Ok(None),
         };
-        Ok(Some(self.leaf(NodeKind::Punct { text: self.text(span).to_string() }, span)))
+        Ok(Some(self.leaf(NodeKind::Punct { text: self.text(span).into() }, span)))
     }
 
     /// `pprimary = _{ bar_group | bprimary }`
@@ -56,7 +56,7 @@ impl Reader<'_> {
             b'\\' => return self.backslash_operand(second),
             b'.' | b'?' | b'@' | b'"' | b'\'' | b'`' | b'!' => {
                 let span = self.take(1);
-                self.leaf(NodeKind::Punct { text: self.text(span).to_string() }, span)
+                self.leaf(NodeKind::Punct { text: self.text(span).into() }, span)
             }
             _ => return Ok(None),
         };
@@ -77,7 +77,7 @@ impl Reader<'_> {
             digits(self);
         }
         let span = Span::new(start, self.at);
-        self.leaf(NodeKind::Number { text: self.text(span).to_string(), font: Font::Normal }, span)
+        self.leaf(NodeKind::Number { text: self.text(span).into(), font: Font::Normal }, span)
     }
 
     /// An operand that starts with a backslash: a command, a bracket word, an escaped symbol.
@@ -188,10 +188,7 @@ impl Reader<'_> {
             (b'0'..=b'9', _) => {
                 let span = self.take(1);
                 Ok(Some(
-                    self.leaf(
-                        NodeKind::Number { text: self.text(span).to_string(), font: Font::Normal },
-                        span,
-                    ),
+                    self.leaf(NodeKind::Number { text: self.text(span).into(), font: Font::Normal }, span),
                 ))
             }
             (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => {
@@ -380,7 +377,7 @@ impl Reader<'_> {
     fn accent(&mut self) -> Read<Node> {
         let start = self.at;
         let name = if self.peek_second() == b'a' { self.take_command() } else { self.take(2) };
-        let accent = self.text(name).trim_start_matches('\\').to_string();
+        let accent = self.text(name).trim_start_matches('\\').into();
         let body = self.required_argument()?;
         Ok(Some(self.leaf(NodeKind::Accent { accent, body: body.boxed() }, Span::new(start, self.at))))
     }
@@ -521,12 +518,12 @@ impl Reader<'_> {
             None => match self.peek() {
                 b'.' | b'?' | b'@' | b'"' | b'\'' | b'`' | b'!' => {
                     let span = self.take(1);
-                    self.leaf(NodeKind::Punct { text: self.text(span).to_string() }, span)
+                    self.leaf(NodeKind::Punct { text: self.text(span).into() }, span)
                 }
                 _ => return Ok(None),
             },
         };
-        let kind = NodeKind::Accent { accent: "not".to_string(), body: body.boxed() };
+        let kind = NodeKind::Accent { accent: "not".into(), body: body.boxed() };
         Ok(Some(self.leaf(kind, Span::new(start, self.at))))
     }
 

@@ -55,6 +55,8 @@ pub(super) fn read(source: &str, limits: &Limits) -> Option<Parsed> {
         at: 0,
         max_scripts: limits.max_scripts,
         warnings: Vec::new(),
+        operands: Vec::new(),
+        operators: Vec::new(),
         steps_left: source.len().saturating_mul(64).saturating_add(256),
     };
     let root = reader.formula().ok()?;
@@ -93,6 +95,9 @@ struct Reader<'s> {
     at: usize,
     max_scripts: usize,
     warnings: Vec<Warning>,
+    /// Operands and operators of the expressions being read, innermost last.
+    operands: Vec<Node>,
+    operators: Vec<(InfixOp, Span)>,
     /// Reading steps left before giving up, which keeps the work linear in the length.
     steps_left: usize,
 }
@@ -299,21 +304,26 @@ impl<'s> Reader<'s> {
     }
 
     /// `expr`, `pexpr` or `bexpr`: operands and operators, given structure by precedence.
+    /// They are gathered on the reader's stacks, which nested expressions share.
     fn expr(&mut self, context: Context) -> Read<Node> {
         self.step()?;
         let Some(first) = self.operand(context)? else { return Ok(None) };
         self.skip();
-        let mut operands = vec![first];
-        let mut operators = Vec::new();
+        let before = self.mark();
+        let Some((op, op_span, operand)) = self.link(context)? else {
+            self.reset(before);
+            return Ok(Some(first));
+        };
+        let (operands_base, operators_base) = (self.operands.len(), self.operators.len());
+        self.operands.extend([first, operand]);
+        self.operators.push((op, op_span));
         loop {
             let before = self.mark();
-            if !operators.is_empty() {
-                self.skip();
-            }
+            self.skip();
             match self.link(context)? {
                 Some((op, op_span, operand)) => {
-                    operators.push((op, op_span));
-                    operands.push(operand);
+                    self.operators.push((op, op_span));
+                    self.operands.push(operand);
                 }
                 None => {
                     self.reset(before);
@@ -321,11 +331,8 @@ impl<'s> Reader<'s> {
                 }
             }
         }
-        if operators.is_empty() {
-            return Ok(operands.pop());
-        }
-        let mut operands = operands.into_iter();
-        let mut operators = operators.into_iter().peekable();
+        let mut operands = self.operands.drain(operands_base..);
+        let mut operators = self.operators.drain(operators_base..).peekable();
         Ok(climb(&mut operands, &mut operators, None))
     }
 
@@ -516,14 +523,14 @@ impl<'s> Reader<'s> {
         match (self.peek(), self.peek_second()) {
             (b',' | b';', _) => {
                 let span = self.take(1);
-                return Ok(Some((InfixOp::Separator(self.text(span).to_string()), span)));
+                return Ok(Some((InfixOp::Separator(self.text(span).into()), span)));
             }
             (b'\\', b's') => return self.stacked_relation(),
             _ => {}
         }
         if !(bar_free && self.starts_bar()) && self.relation() {
             let span = Span::new(start, self.at);
-            return Ok(Some((InfixOp::Relation(names::canonical_relation(self.text(span))), span)));
+            return Ok(Some((InfixOp::Relation(names::canonical_relation(self.text(span)).into()), span)));
         }
         let (additive, span) = match (self.peek(), self.peek_second()) {
             (b'+' | b'-', _) => (true, self.take(1)),
@@ -535,9 +542,9 @@ impl<'s> Reader<'s> {
         };
         let text = self.text(span);
         let op = if additive {
-            InfixOp::Additive(names::canonical_additive(text))
+            InfixOp::Additive(names::canonical_additive(text).into())
         } else {
-            InfixOp::Multiplicative(names::canonical_multiplicative(text))
+            InfixOp::Multiplicative(names::canonical_multiplicative(text).into())
         };
         Ok(Some((op, span)))
     }
@@ -592,8 +599,8 @@ impl<'s> Reader<'s> {
 /// Gives a flat run of operands and operators its structure, as pest's Pratt parser does with
 /// the precedence table: all operators are left-associative, and a tighter one binds first.
 fn climb(
-    operands: &mut std::vec::IntoIter<Node>,
-    operators: &mut std::iter::Peekable<std::vec::IntoIter<(InfixOp, Span)>>,
+    operands: &mut std::vec::Drain<Node>,
+    operators: &mut std::iter::Peekable<std::vec::Drain<(InfixOp, Span)>>,
     bound: Option<super::precedence::Level>,
 ) -> Option<Node> {
     let mut lhs = operands.next()?;
