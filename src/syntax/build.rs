@@ -99,9 +99,9 @@ impl<'s> Builder<'s> {
         let text = self.text(&op);
         let infix_op = match op.as_rule() {
             Rule::separator => InfixOp::Separator(text.trim().into()),
-            Rule::relation => InfixOp::Relation(names::canonical_relation(text).into()),
-            Rule::additive => InfixOp::Additive(names::canonical_additive(text).into()),
-            Rule::multiplicative => InfixOp::Multiplicative(names::canonical_multiplicative(text).into()),
+            Rule::relation => InfixOp::Relation(names::canonical_relation(text)),
+            Rule::additive => InfixOp::Additive(names::canonical_additive(text)),
+            Rule::multiplicative => InfixOp::Multiplicative(names::canonical_multiplicative(text)),
             Rule::stacked_relation => self.stacked_relation(op)?,
             _ => InfixOp::Juxt,
         };

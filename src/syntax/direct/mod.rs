@@ -530,7 +530,7 @@ impl<'s> Reader<'s> {
         }
         if !(bar_free && self.starts_bar()) && self.relation() {
             let span = Span::new(start, self.at);
-            return Ok(Some((InfixOp::Relation(names::canonical_relation(self.text(span)).into()), span)));
+            return Ok(Some((InfixOp::Relation(names::canonical_relation(self.text(span))), span)));
         }
         let (additive, span) = match (self.peek(), self.peek_second()) {
             (b'+' | b'-', _) => (true, self.take(1)),
@@ -542,9 +542,9 @@ impl<'s> Reader<'s> {
         };
         let text = self.text(span);
         let op = if additive {
-            InfixOp::Additive(names::canonical_additive(text).into())
+            InfixOp::Additive(names::canonical_additive(text))
         } else {
-            InfixOp::Multiplicative(names::canonical_multiplicative(text).into())
+            InfixOp::Multiplicative(names::canonical_multiplicative(text))
         };
         Ok(Some((op, span)))
     }
