@@ -422,6 +422,12 @@ const CLASSES: &[(&str, Kind)] = &[
     ("wr", Class(b't')),
 ];
 
+/// What `name` is in [`CLASSES`], if it is there: looked up in a hash map built once.
+fn class_of(name: &str) -> Option<Kind> {
+    static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Kind>> = std::sync::OnceLock::new();
+    MAP.get_or_init(|| CLASSES.iter().copied().collect()).get(name).copied()
+}
+
 /// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
 pub(super) fn encode(source: &str) -> String {
     let mut encoder = Encoder { source, bytes: source.as_bytes(), out: String::with_capacity(source.len()) };
@@ -516,8 +522,8 @@ impl Encoder<'_> {
     fn command(&mut self, at: usize) -> usize {
         let name_end = self.letters_end(at + 1);
         let name = self.source.get(at + 1..name_end).unwrap_or("");
-        let kind = CLASSES.binary_search_by(|(word, _)| word.cmp(&name)).ok().and_then(|i| CLASSES.get(i));
-        let trivia_end = match kind.map(|(_, kind)| *kind) {
+        let kind = class_of(name);
+        let trivia_end = match kind {
             Some(Trivia) => Some(name_end),
             Some(TriviaGroup { starred }) => self.group_argument(name_end, starred),
             Some(TriviaDimension) => self.dimension(name_end),
@@ -527,7 +533,7 @@ impl Encoder<'_> {
             return self.trivia(at, end);
         }
         let class = match kind {
-            Some((_, Class(class))) => *class,
+            Some(Class(class)) => class,
             _ => SYMBOL,
         };
         self.out.push('\\');

@@ -6,7 +6,6 @@
 //! It also maps characters pasted from PDFs (`α`, `ℝ`, `𝑄`, `∑`) to their LaTeX equivalents.
 
 use super::ast::{Font, WordStyle};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// What a command name denotes.
@@ -399,8 +398,8 @@ pub fn classify_command(name: &str) -> CommandClass {
 /// Every known name and its class, built once from the lists; a name in several lists takes
 /// the class of the first: symbols, operator names with limits, operator names, large
 /// operators, ellipses, commands that need arguments.
-fn command_classes() -> &'static HashMap<&'static str, CommandClass> {
-    static CLASSES: OnceLock<HashMap<&'static str, CommandClass>> = OnceLock::new();
+fn command_classes() -> &'static rustc_hash::FxHashMap<&'static str, CommandClass> {
+    static CLASSES: OnceLock<rustc_hash::FxHashMap<&'static str, CommandClass>> = OnceLock::new();
     CLASSES.get_or_init(|| {
         let lists: [(&[&'static str], CommandClass); 7] = [
             (GREEK, CommandClass::Symbol),
@@ -411,7 +410,7 @@ fn command_classes() -> &'static HashMap<&'static str, CommandClass> {
             (DOTS, CommandClass::Dots),
             (ARGUMENT_COMMANDS, CommandClass::NeedsArguments),
         ];
-        let mut classes = HashMap::new();
+        let mut classes = rustc_hash::FxHashMap::default();
         for (names, class) in lists {
             for name in names {
                 classes.entry(*name).or_insert(class);
