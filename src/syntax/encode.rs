@@ -430,7 +430,12 @@ fn class_of(name: &str) -> Option<Kind> {
 
 /// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
 pub(super) fn encode(source: &str) -> String {
-    let mut encoder = Encoder { source, bytes: source.as_bytes(), out: String::with_capacity(source.len()) };
+    String::from_utf8(encode_bytes(source)).unwrap_or_default()
+}
+
+/// [`encode`] as bytes, which is all the direct reader needs.
+pub(super) fn encode_bytes(source: &str) -> Vec<u8> {
+    let mut encoder = Encoder { source, bytes: source.as_bytes(), out: Vec::with_capacity(source.len()) };
     encoder.run();
     encoder.out
 }
@@ -438,17 +443,17 @@ pub(super) fn encode(source: &str) -> String {
 /// [`GUARD_MARK`], then the encoded form of `source`: pest's positions in it are one byte
 /// ahead of the source's.
 pub(super) fn encode_guarded(source: &str) -> String {
-    let mut encoder =
-        Encoder { source, bytes: source.as_bytes(), out: String::with_capacity(source.len() + 1) };
-    encoder.out.push(GUARD_MARK);
+    let mut encoder = Encoder { source, bytes: source.as_bytes(), out: Vec::with_capacity(source.len() + 1) };
+    encoder.out.push(GUARD_MARK as u8);
     encoder.run();
-    encoder.out
+    String::from_utf8(encoder.out).unwrap_or_default()
 }
 
 struct Encoder<'s> {
     source: &'s str,
     bytes: &'s [u8],
-    out: String,
+    /// The encoding so far: the source's bytes, or ASCII codes in place of whole characters.
+    out: Vec<u8>,
 }
 
 impl Encoder<'_> {
@@ -472,11 +477,12 @@ impl Encoder<'_> {
 
     /// Copies the source from `from` to `to` unchanged.
     fn copy(&mut self, from: usize, to: usize) {
-        self.out.push_str(self.source.get(from..to).unwrap_or(""));
+        self.out.extend_from_slice(self.bytes.get(from..to).unwrap_or(&[]));
     }
 
     fn fill(&mut self, from: usize, to: usize, with: char) {
-        self.out.extend(std::iter::repeat_n(with, to.saturating_sub(from)));
+        let length = self.out.len() + to.saturating_sub(from);
+        self.out.resize(length, with as u8);
     }
 
     /// Encodes the backslash, blank or control byte at `at`; returns where to go on.
@@ -484,7 +490,7 @@ impl Encoder<'_> {
         match byte {
             b'\\' => self.backslash(at),
             _ => {
-                self.out.push(plain(byte));
+                self.out.push(plain(byte) as u8);
                 at + 1
             }
         }
@@ -499,12 +505,12 @@ impl Encoder<'_> {
             // `\\`, `\{`, `\|`, an accent such as `\'`…: the backslash and the next character
             // stay together as they are (a control character still becomes JUNK or FILLER).
             Some(&next) => {
-                self.out.push('\\');
+                self.out.push(b'\\');
                 if next == b'~' {
-                    self.out.push('~');
+                    self.out.push(b'~');
                     at + 2
                 } else if next < 0x80 {
-                    self.out.push(plain(next));
+                    self.out.push(plain(next) as u8);
                     at + 2
                 } else {
                     at + 1
@@ -536,8 +542,8 @@ impl Encoder<'_> {
             Some(Class(class)) => class,
             _ => SYMBOL,
         };
-        self.out.push('\\');
-        self.out.push(char::from(class));
+        self.out.push(b'\\');
+        self.out.push(class);
         self.fill(at + 2, name_end, PAD);
         name_end
     }

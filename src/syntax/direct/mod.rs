@@ -45,13 +45,13 @@ pub(super) fn read(source: &str, limits: &Limits) -> Option<Parsed> {
     if !source.is_ascii() {
         return None;
     }
-    let code = encode::encode(source);
-    if code.bytes().any(|b| b == JUNK as u8) {
+    let code = encode::encode_bytes(source);
+    if code.contains(&(JUNK as u8)) {
         return None;
     }
     let mut reader = Reader {
         source,
-        code: code.as_bytes(),
+        code: &code,
         at: 0,
         max_scripts: limits.max_scripts,
         warnings: Vec::new(),
