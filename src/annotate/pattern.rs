@@ -307,6 +307,9 @@ fn unsigned_start(pattern: &Node, target: &Node) -> usize {
 }
 
 /// The metavariable name of a placeholder node.
+// Not inlined: decoding the inline string up front, as the optimiser otherwise does for every
+// arm of `matches`, costs more than the call.
+#[inline(never)]
 fn metavariable(node: &Node) -> Option<&str> {
     match &node.kind {
         NodeKind::Unknown { name } => name.strip_prefix(PLACEHOLDER),
@@ -318,7 +321,7 @@ fn metavariable(node: &Node) -> Option<&str> {
 fn matches<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
     if let Some(name) = metavariable(pattern) {
         return match bindings.get(name) {
-            Some(bound) => bound == target,
+            Some(bound) => equal(bound, target),
             None => bindings.insert(name, target),
         };
     }
@@ -338,14 +341,14 @@ fn matches<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>)
 fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
     use NodeKind::*;
     match (&pattern.kind, &target.kind) {
-        (Word { text: a, .. }, Word { text: b, .. }) => a == b,
+        (Word { .. }, Word { .. }) => same_word(pattern, target),
         (Symbol { .. }, Symbol { .. })
         | (Number { .. }, Number { .. })
         | (LargeOp { .. }, LargeOp { .. })
         | (Dots { .. }, Dots { .. })
         | (Punct { .. }, Punct { .. })
         | (Unknown { .. }, Unknown { .. })
-        | (Empty, Empty) => pattern == target,
+        | (Empty, Empty) => equal(pattern, target),
         // A nested chain pattern matches the target chain's first operands (`$W - $E \nabla`
         // matches `w - \eta \nabla f(w)`).
         (Chain { first: pf, rest: pr }, Chain { first: tf, rest: tr }) => {
@@ -375,6 +378,21 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
             po == to && matches(pb, tb, bindings)
         }
         (Boxed { body: pb }, Boxed { body: tb }) => matches(pb, tb, bindings),
+        _ => false,
+    }
+}
+
+/// Whether two nodes are equal (not inlined, like [`metavariable`]).
+#[inline(never)]
+fn equal(pattern: &Node, target: &Node) -> bool {
+    pattern == target
+}
+
+/// Whether two words have the same text (not inlined, like [`metavariable`]).
+#[inline(never)]
+fn same_word(pattern: &Node, target: &Node) -> bool {
+    match (&pattern.kind, &target.kind) {
+        (NodeKind::Word { text: a, .. }, NodeKind::Word { text: b, .. }) => a == b,
         _ => false,
     }
 }
