@@ -381,11 +381,12 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    if let Some(jobs) = args.jobs {
-        if let Err(error) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build_global() {
-            eprintln!("eqmap: --jobs {jobs}: {error}");
-            return Ok(ExitCode::from(2));
-        }
+    // The worker threads walk trees as deep as the main work thread does, so they get its stack.
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(args.jobs.unwrap_or(0)).stack_size(WORK_STACK_BYTES);
+    if let Err(error) = pool.build_global() {
+        eprintln!("eqmap: --jobs {}: {error}", args.jobs.unwrap_or(0));
+        return Ok(ExitCode::from(2));
     }
     let out = match record_output(args.out.as_deref()) {
         Ok(out) => out,
