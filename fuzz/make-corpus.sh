@@ -16,7 +16,7 @@ done
 while IFS=$'\t' read -r unicode latex; do
   [ -n "$unicode" ] && emit "$unicode" && emit "$latex"
 done < "$fixtures"/unicode/pairs.txt
-for target in parse roundtrip map read; do
+for target in parse roundtrip map read direct; do
   mkdir -p "corpus/$target"
   cp corpus/formulas/* "corpus/$target/"
 done
