@@ -1,11 +1,16 @@
 //! Syntax: LaTeX text → a typed tree with spans, and back.
 //!
-//! [`parse`] runs four steps: a linear pre-scan ([`prescan`]) that enforces the limits and
-//! finds unbalanced delimiters, the encoding of command names for pest ([`encode`]), the pest
-//! grammar (`grammar/latex.pest`), and the conversion of pest's pairs into [`ast::Node`]s
-//! through the one precedence table ([`precedence`]). pest runs with the grammar's guards on;
-//! only when that fails does it run again without them, for the error it reports then.
-//! [`print::to_latex`] prints a tree back as canonical LaTeX.
+//! The language is the pest grammar (`grammar/latex.pest`). [`parse`] first runs a linear
+//! pre-scan ([`prescan`]) that enforces the limits and finds unbalanced delimiters, then the
+//! direct reader ([`direct`]), a recursive-descent reader of the encoded text ([`encode`]) that
+//! follows the path the guarded grammar takes and builds the tree as pest's builder would; it
+//! takes nearly every formula of real corpora at a fraction of pest's cost. Where it gives up
+//! (an error, text it does not read, a place where pest would backtrack), pest parses: with the
+//! grammar's guards on, its pairs turned into [`ast::Node`]s through the one precedence table
+//! ([`precedence`]), and, only when that fails, again without guards, for the error it reports.
+//! Both readers assemble nodes with the same functions ([`shape`]), and tests check that the
+//! direct reader's trees, spans and warnings are pest's. [`print::to_latex`] prints a tree back
+//! as canonical LaTeX.
 //!
 //! This module handles untrusted input, so it may not unwrap, expect, panic or index.
 
@@ -73,8 +78,17 @@ impl Default for Limits {
 pub struct Parsed {
     /// The tree.
     pub root: Node,
-    /// Unknown commands and characters, kept in the tree as unknown symbols.
+    /// Unknown commands and characters, kept in the tree as unknown symbols; in source order.
     pub warnings: Vec<Warning>,
+}
+
+impl Parsed {
+    /// A tree and its warnings, in the order of the source (a reader may meet them out of
+    /// order: pest's builder reads `\\stackrel`'s label after the operand that follows it).
+    fn new(root: Node, mut warnings: Vec<Warning>) -> Self {
+        warnings.sort_by_key(|warning| warning.span.start);
+        Parsed { root, warnings }
+    }
 }
 
 /// Parses `source` with the default limits.
@@ -163,7 +177,7 @@ fn build(
         Some(formula) => builder.formula(formula)?,
         None => Node::new(ast::NodeKind::Empty, Span::new(0, source.len())),
     };
-    Ok(Parsed { root, warnings: builder.into_warnings() })
+    Ok(Parsed::new(root, builder.into_warnings()))
 }
 
 /// Turns pest's error into ours: the position, what is there, and what was expected in words.

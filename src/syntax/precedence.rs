@@ -1,5 +1,8 @@
 //! The one precedence table, and the Pratt parser built from it.
 //!
+//! The direct reader (`super::direct`) does not use pest's Pratt parser but climbs by the same
+//! levels ([`infix_level`]), and is checked to give the same trees.
+//!
 //! Loosest first: list separators < relations < additive < products and juxtaposition <
 //! prefix signs < scripts, primes and factorials. Command application (`\sqrt{x}`, `\hat x`,
 //! `\frac{a}{b}`, `\mathbf{x}`) binds tighter still: the grammar makes each one an operand, so

@@ -274,14 +274,23 @@ impl Reader<'_> {
         Ok(Some(self.leaf(kind, Span::new(start, self.at))))
     }
 
-    /// `bar_group = { bar ~ bexpr ~ bar }`
+    /// `bar_group = { bar ~ bexpr ~ bar }`. A bar that opens no group is also a relation
+    /// (`p(a | b)`), which is read after the group fails; that the group failed at a position
+    /// is remembered (as a PEG rule's result depends on the position alone), so that bars in
+    /// nested groups (`|{|{|{x}}}`) are not read again and again.
     pub(super) fn bar_group(&mut self) -> Read<Node> {
         let start = self.at;
+        if self.failed_bar_groups.contains(&start) {
+            return Ok(None);
+        }
         let Some(open) = self.bar() else { return Ok(None) };
         self.skip();
         let body = self.expr(Context::Bars)?.ok_or(GiveUp)?;
         self.skip();
-        let Some(close) = self.bar() else { return Ok(None) };
+        let Some(close) = self.bar() else {
+            self.failed_bar_groups.insert(start);
+            return Ok(None);
+        };
         let kind = NodeKind::Fenced { open, close: Some(close), sized: false, body: body.boxed() };
         Ok(Some(self.leaf(kind, Span::new(start, self.at))))
     }

@@ -57,10 +57,19 @@ pub(super) fn read(source: &str, limits: &Limits) -> Option<Parsed> {
         warnings: Vec::new(),
         operands: Vec::new(),
         operators: Vec::new(),
-        steps_left: source.len().saturating_mul(64).saturating_add(256),
+        failed_bar_groups: rustc_hash::FxHashSet::default(),
+        steps_left: step_budget(source.len()),
     };
     let root = reader.formula().ok()?;
-    Some(Parsed { root, warnings: reader.warnings })
+    Some(Parsed::new(root, reader.warnings))
+}
+
+/// How many reading steps a text of `length` bytes may take: real formulas take a few a byte;
+/// text that makes the reader go back over its groups (bars in nested groups, `|{|{|{x}}}`)
+/// may take up to quadratic work, within a cap of some tenths of a second.
+fn step_budget(length: usize) -> usize {
+    let linear = length.saturating_mul(64).saturating_add(256);
+    linear.saturating_add(length.saturating_mul(length).min(1_000_000))
 }
 
 /// The three expression contexts of the grammar, which differ in what ends them.
@@ -98,6 +107,8 @@ struct Reader<'s> {
     /// Operands and operators of the expressions being read, innermost last.
     operands: Vec<Node>,
     operators: Vec<(InfixOp, Span)>,
+    /// Where a bar group was tried and failed.
+    failed_bar_groups: rustc_hash::FxHashSet<usize>,
     /// Reading steps left before giving up, which keeps the work linear in the length.
     steps_left: usize,
 }
