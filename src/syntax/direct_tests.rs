@@ -19,8 +19,8 @@ fn agrees(source: &str) -> Result<bool, String> {
     let direct = format!("{direct:?}");
     let mut grammar = parse_with_grammar_only(source, &limits);
     if matches!(&grammar, Err(error) if matches!(error.kind, ParseErrorKind::TooComplex { .. })) {
-        // pest ran out of steps where the direct reader did not: give pest all it needs.
-        grammar = parse_with_grammar_only(source, &Limits { max_steps: usize::MAX, ..limits });
+        // pest ran out of steps where the direct reader did not: give pest what it needs.
+        grammar = parse_with_grammar_only(source, &Limits { max_steps: 1_000_000_000, ..limits });
     }
     let grammar = format!("{grammar:?}");
     let grammar = grammar.strip_prefix("Ok(").and_then(|g| g.strip_suffix(')')).unwrap_or(&grammar);
@@ -63,6 +63,12 @@ fn bars_in_nested_groups_are_read_once_where_pest_runs_out_of_steps() {
         Err(error) if matches!(error.kind, ParseErrorKind::TooComplex { .. })
     ));
     assert_eq!(agrees(&source), Ok(true));
+}
+
+#[test]
+fn bars_in_nested_brackets_are_read_once_too() {
+    // Found by the fuzz target `direct`: pest runs out of steps on this one as well.
+    assert_eq!(agrees("|(|(|(|(|(|(|t(:|(:|(>"), Ok(true));
 }
 
 #[test]
