@@ -72,6 +72,15 @@ fn bars_in_nested_brackets_are_read_once_too() {
 }
 
 #[test]
+fn a_not_before_a_relation_sign_is_read_directly() {
+    // `\not` with no argument is no operand: the operand before it is empty, and `\not =` is
+    // the relation (the one im2latex line the direct reader left to pest).
+    for source in ["0 > \\not = 0", "a \\not < b", "\\not \\in"] {
+        assert_eq!(agrees(source), Ok(true), "{source}");
+    }
+}
+
+#[test]
 fn warnings_come_in_source_order_from_both_readers() {
     // pest's builder reads the label of `\stackrel` after the operand that follows it.
     let source = "a \\stackrel{\\foo}{=} \\baz";

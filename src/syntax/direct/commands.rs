@@ -97,7 +97,8 @@ impl Reader<'_> {
             b'e' => self.required(Self::brace_annotation),
             b's' => self.required(Self::stacked),
             b'k' => self.required(Self::boxed),
-            b'N' => self.required(Self::not_symbol),
+            // Without an argument, `\\not` is no operand but part of a relation (`\\not =`).
+            b'N' => self.not_symbol(),
             // `lone_command`: the rest of the lower-case classes stand alone.
             b'd' | b'h' | b'i' | b'j' | b'r'..=b'z' => self.symbol_command().map(Some),
             b'%' | b'#' | b'&' | b'$' | b'_' => {
@@ -519,6 +520,7 @@ impl Reader<'_> {
 
     /// `not_symbol = { not_name ~ (argument | punctuation) }`: `\not\in` as an operand.
     fn not_symbol(&mut self) -> Read<Node> {
+        let before = self.mark();
         let start = self.at;
         self.take_command();
         self.skip();
@@ -529,7 +531,10 @@ impl Reader<'_> {
                     let span = self.take(1);
                     self.leaf(NodeKind::Punct { text: self.text(span).into() }, span)
                 }
-                _ => return Ok(None),
+                _ => {
+                    self.reset(before);
+                    return Ok(None);
+                }
             },
         };
         let kind = NodeKind::Accent { accent: "not".into(), body: body.boxed() };
