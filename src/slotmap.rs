@@ -233,7 +233,14 @@ fn unnumbered_text(unit: Option<u32>, curriculum: &Curriculum, lang: Lang) -> St
 
 /// A chain of articles as text: `21번 → 40번`.
 pub fn path_text(path: &[u32], curriculum: &Curriculum, lang: Lang) -> String {
-    path.iter().map(|n| curriculum.article_label(*n, lang)).collect::<Vec<_>>().join(" → ")
+    let mut text = String::new();
+    for (index, number) in path.iter().enumerate() {
+        if index > 0 {
+            text.push_str(" → ");
+        }
+        curriculum.push_article_label(*number, lang, &mut text);
+    }
+    text
 }
 
 /// Every article of the map, in prerequisite order (the curricula number articles so that an

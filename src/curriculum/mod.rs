@@ -143,7 +143,21 @@ impl Curriculum {
 
     /// An article number as the curriculum writes it: `21번`, `part 3`.
     pub fn article_label(&self, number: u32, lang: Lang) -> String {
-        self.label.get(lang).replace("{n}", &number.to_string())
+        let mut label = String::new();
+        self.push_article_label(number, lang, &mut label);
+        label
+    }
+
+    /// [`Curriculum::article_label`], written at the end of `out` (no allocation of its own).
+    pub fn push_article_label(&self, number: u32, lang: Lang, out: &mut String) {
+        use std::fmt::Write;
+        let mut pieces = self.label.get(lang).split("{n}");
+        out.push_str(pieces.next().unwrap_or(""));
+        for piece in pieces {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{number}");
+            out.push_str(piece);
+        }
     }
 
     /// A unit's name, or a generic one.
