@@ -65,6 +65,11 @@ impl Limits {
     /// inside the 8 MiB stack of a main thread. [`parse_with`] applies this ceiling to larger
     /// `max_depth` values.
     pub const MAX_DEPTH_CEILING: usize = 1_000;
+
+    /// These limits with `max_depth` lowered to [`Limits::MAX_DEPTH_CEILING`].
+    fn capped(&self) -> Limits {
+        Limits { max_depth: self.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*self }
+    }
 }
 
 impl Default for Limits {
@@ -84,7 +89,7 @@ pub struct Parsed {
 
 impl Parsed {
     /// A tree and its warnings, in the order of the source (a reader may meet them out of
-    /// order: pest's builder reads `\\stackrel`'s label after the operand that follows it).
+    /// order: pest's builder reads `\stackrel`'s label after the operand that follows it).
     fn new(root: Node, mut warnings: Vec<Warning>) -> Self {
         warnings.sort_by_key(|warning| warning.span.start);
         Parsed { root, warnings }
@@ -101,30 +106,35 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 /// A `max_depth` above [`Limits::MAX_DEPTH_CEILING`] is lowered to the ceiling: deeper trees
 /// would overflow the stack of the layers that walk them.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
-    let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
+    let limits = &limits.capped();
     prescan::prescan(source, limits)?;
-    if let Some(parsed) = direct::read(source, limits) {
-        return Ok(parsed);
+    match direct::read(source, limits) {
+        Some(parsed) => Ok(parsed),
+        None => parse_prescanned(source, limits),
     }
-    parse_with_grammar_only(source, limits)
 }
 
 /// The direct reader alone (the fast path of [`parse_with`]): the tree of `source`, or `None`
 /// where that reader leaves the formula to the pest grammar (errors, non-ASCII text, rare
 /// constructs). For measuring how much the fast path takes.
 pub fn read_directly(source: &str, limits: &Limits) -> Option<Parsed> {
-    let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
+    let limits = &limits.capped();
     prescan::prescan(source, limits).ok()?;
     direct::read(source, limits)
 }
 
 /// Parses `source` with `limits` through the pest grammar alone, without the direct reader
 /// that [`parse_with`] tries first. The two give the same tree, spans and warnings wherever the
-/// direct reader gives one (`tests/direct_reader.rs`); this is the reference they are checked
-/// against, and what benchmarks compare with.
+/// direct reader gives one (`src/syntax/direct_tests.rs`); this is the reference they are
+/// checked against, and what benchmarks compare with.
 pub fn parse_with_grammar_only(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
-    let limits = &Limits { max_depth: limits.max_depth.min(Limits::MAX_DEPTH_CEILING), ..*limits };
+    let limits = &limits.capped();
     prescan::prescan(source, limits)?;
+    parse_prescanned(source, limits)
+}
+
+/// The pest grammar on `source`, which has passed the pre-scan under `limits` (capped).
+fn parse_prescanned(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     pest::set_call_limit(std::num::NonZeroUsize::new(limits.max_steps));
     let guarded = encode::encode_guarded(source);
     let offset = encode::GUARD_MARK.len_utf8();

@@ -14,7 +14,7 @@
 //! rare constructs), an error, or a place where pest would backtrack further than this reader
 //! follows. On `GiveUp` [`read`] returns `None` and `parse_with` runs pest as before, so pest
 //! remains the definition of the language and the source of every error message. The tests in
-//! `tests/direct_reader.rs` compare the two readers' trees, spans and warnings on every corpus
+//! `src/syntax/direct_tests.rs` compare the two readers' trees, spans and warnings on every corpus
 //! line and on generated input.
 //!
 //! Each `~` of a non-atomic grammar rule is a [`Reader::skip`] here, each `x*` tries `x` first
