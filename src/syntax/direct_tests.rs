@@ -2,7 +2,7 @@
 //! and warnings, is the one pest's grammar and builder give ([`super::parse_with_grammar_only`]).
 //! And it does give one for the formulas papers are written in, or it would be no fast path.
 
-use super::error::ParseErrorKind;
+use super::error::{ParseError, ParseErrorKind};
 use super::guard_tests::{lines_in, TOKENS};
 use super::{direct, parse_with_grammar_only, prescan, Limits};
 use proptest::prelude::*;
@@ -17,9 +17,15 @@ fn agrees(source: &str) -> Result<bool, String> {
     }
     let Some(direct) = direct::read(source, &limits) else { return Ok(false) };
     let direct = format!("{direct:?}");
+    let too_complex = |result: &Result<_, ParseError>| matches!(result, Err(error) if matches!(error.kind, ParseErrorKind::TooComplex { .. }));
     let mut grammar = parse_with_grammar_only(source, &limits);
-    if matches!(&grammar, Err(error) if matches!(error.kind, ParseErrorKind::TooComplex { .. })) {
-        // pest ran out of steps where the direct reader did not: give pest what it needs.
+    // pest ran out of steps where the direct reader did not: give pest what it needs. Its step
+    // limit is one process-wide setting that tests beside this one set too, so a raised limit
+    // can be lowered again between setting it and parsing: try again then.
+    for _ in 0..3 {
+        if !too_complex(&grammar) {
+            break;
+        }
         grammar = parse_with_grammar_only(source, &Limits { max_steps: 1_000_000_000, ..limits });
     }
     let grammar = format!("{grammar:?}");
@@ -56,12 +62,9 @@ fn the_direct_reader_reads_the_corpus_as_pest_does() {
 
 #[test]
 fn bars_in_nested_groups_are_read_once_where_pest_runs_out_of_steps() {
+    // That pest alone runs out of its default steps here is not asserted: pest's step limit is
+    // one process-wide setting, and `agrees` raises it while other tests run beside this one.
     let source = format!("{}x{}", "|{".repeat(12), "}".repeat(12));
-    let limits = Limits::default();
-    assert!(matches!(
-        parse_with_grammar_only(&source, &limits),
-        Err(error) if matches!(error.kind, ParseErrorKind::TooComplex { .. })
-    ));
     assert_eq!(agrees(&source), Ok(true));
 }
 

@@ -577,25 +577,9 @@ impl Encoder<'_> {
         self.raw_group(self.spaces_end(at))
     }
 
-    /// A brace group of raw text at `at` (braces nest; nothing else counts), and where it ends.
+    /// A brace group of raw text at `at`, and where it ends ([`raw_group_end`]).
     fn raw_group(&self, at: usize) -> Option<usize> {
-        if self.bytes.get(at) != Some(&b'{') {
-            return None;
-        }
-        let mut depth = 0usize;
-        for (offset, byte) in self.bytes.get(at..)?.iter().enumerate() {
-            match byte {
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(at + offset + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
+        raw_group_end(self.bytes, at)
     }
 
     /// After `\kern`, `\mskip`…: spaces, then `{dimension}` or a bare dimension.
@@ -623,6 +607,29 @@ impl Encoder<'_> {
         let unit = self.bytes.get(at..at + 2)?;
         (at > number_start && unit.iter().all(u8::is_ascii_alphabetic)).then_some(at + 2)
     }
+}
+
+/// Where the brace group of raw text at `at` in `bytes` ends (braces nest; nothing else
+/// counts), if one starts there and is closed. The encoder reads `\label{…}` with it, and the
+/// direct reader `\text{…}` and column specifications.
+pub(super) fn raw_group_end(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (offset, byte) in bytes.get(at..)?.iter().enumerate() {
+        match byte {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at + offset + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The encoding of a byte outside any command: blanks become FILLER, control bytes JUNK.

@@ -3,6 +3,7 @@
 
 use super::{Context, GiveUp, Read, Reader};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Place, Span};
+use crate::syntax::encode;
 use crate::syntax::names;
 use crate::syntax::shape;
 
@@ -10,8 +11,15 @@ use crate::syntax::shape;
 type Body = (Node, Option<(Span, Node)>);
 
 impl Reader<'_> {
-    fn leaf(&self, kind: NodeKind, span: Span) -> Node {
-        Node::new(kind, span)
+    /// The next `length` bytes as a symbol named by their text (`x`, `\%`).
+    fn symbol_token(&mut self, length: usize) -> Node {
+        let span = self.take(length);
+        Node::new(shape::symbol(self.text(span), Font::Normal), span)
+    }
+
+    /// The text at `span` as punctuation (`.`, `)`, `\rangle`).
+    fn punct(&self, span: Span) -> Node {
+        Node::new(NodeKind::Punct { text: self.text(span).into() }, span)
     }
 
     /// `primary = _{ pprimary | stray_closer }`
@@ -25,7 +33,7 @@ impl Reader<'_> {
             (b'\\', b'C') => self.take_command(),
             _ => return Ok(None),
         };
-        Ok(Some(self.leaf(NodeKind::Punct { text: self.text(span).into() }, span)))
+        Ok(Some(self.punct(span)))
     }
 
     /// `pprimary = _{ bar_group | bprimary }`
@@ -45,10 +53,7 @@ impl Reader<'_> {
         self.step()?;
         let (first, second) = (self.peek(), self.peek_second());
         let node = match first {
-            b'a'..=b'z' | b'A'..=b'Z' => {
-                let span = self.take(1);
-                self.leaf(shape::symbol(self.text(span), Font::Normal), span)
-            }
+            b'a'..=b'z' | b'A'..=b'Z' => self.symbol_token(1),
             b'0'..=b'9' => self.number(),
             b'.' if second.is_ascii_digit() => self.number(),
             b'{' => self.group()?.ok_or(GiveUp)?,
@@ -56,7 +61,7 @@ impl Reader<'_> {
             b'\\' => return self.backslash_operand(second),
             b'.' | b'?' | b'@' | b'"' | b'\'' | b'`' | b'!' => {
                 let span = self.take(1);
-                self.leaf(NodeKind::Punct { text: self.text(span).into() }, span)
+                self.punct(span)
             }
             _ => return Ok(None),
         };
@@ -77,7 +82,7 @@ impl Reader<'_> {
             digits(self);
         }
         let span = Span::new(start, self.at);
-        self.leaf(NodeKind::Number { text: self.text(span).into(), font: Font::Normal }, span)
+        Node::new(NodeKind::Number { text: self.text(span).into(), font: Font::Normal }, span)
     }
 
     /// An operand that starts with a backslash: a command, a bracket word, an escaped symbol.
@@ -101,10 +106,7 @@ impl Reader<'_> {
             b'N' => self.not_symbol(),
             // `lone_command`: the rest of the lower-case classes stand alone.
             b'd' | b'h' | b'i' | b'j' | b'r'..=b'z' => self.symbol_command().map(Some),
-            b'%' | b'#' | b'&' | b'$' | b'_' => {
-                let span = self.take(2);
-                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
-            }
+            b'%' | b'#' | b'&' | b'$' | b'_' => Ok(Some(self.symbol_token(2))),
             // `\textcolor`, and any other lower-case class.
             b'a'..=b'z' => Err(GiveUp),
             // Reserved words (`\right`, `\over`…), `\\`, `\|`, `\*`, `\}`: no operand.
@@ -122,7 +124,7 @@ impl Reader<'_> {
     fn symbol_command(&mut self) -> Result<Node, GiveUp> {
         let span = self.take_command();
         let kind = shape::command(self.text(span), span, &mut self.warnings).map_err(|_| GiveUp)?;
-        Ok(self.leaf(kind, span))
+        Ok(Node::new(kind, span))
     }
 
     // ------------------------------------------------------------ groups and arguments
@@ -182,20 +184,15 @@ impl Reader<'_> {
             (b'\\', b'o') => self.symbol_command().map(Some),
             (b'{', _) => self.argument_body(start).map(Some),
             (b'\\', b'f' | b'g') => self.required(Self::braced_font_command),
-            (b'a'..=b'z' | b'A'..=b'Z', _) => {
-                let span = self.take(1);
-                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
-            }
+            (b'a'..=b'z' | b'A'..=b'Z', _) => Ok(Some(self.symbol_token(1))),
             (b'0'..=b'9', _) => {
                 let span = self.take(1);
-                Ok(Some(
-                    self.leaf(NodeKind::Number { text: self.text(span).into(), font: Font::Normal }, span),
-                ))
+                Ok(Some(Node::new(
+                    NodeKind::Number { text: self.text(span).into(), font: Font::Normal },
+                    span,
+                )))
             }
-            (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => {
-                let span = self.take(2);
-                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
-            }
+            (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => Ok(Some(self.symbol_token(2))),
             (b'\\', b'a'..=b'z') => self.symbol_command().map(Some),
             _ => Ok(None),
         }
@@ -222,10 +219,7 @@ impl Reader<'_> {
             (b'\\', b'm') => self.required(Self::text_command),
             (b'\\', b'n') => self.required(Self::operatorname),
             (b'\\', b'a' | b'\'' | b'"' | b'`' | b'^' | b'=' | b'.' | b'~') => self.required(Self::accent),
-            (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => {
-                let span = self.take(2);
-                Ok(Some(self.leaf(shape::symbol(self.text(span), Font::Normal), span)))
-            }
+            (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => Ok(Some(self.symbol_token(2))),
             (b'\\', b'd' | b'h' | b'i' | b'j' | b'l' | b'r'..=b'z') => self.symbol_command().map(Some),
             (b'\\', _) => Err(GiveUp),
             (
@@ -234,7 +228,7 @@ impl Reader<'_> {
             ) => {
                 let span = self.take(1);
                 let kind = shape::script_symbol(self.text(span), span, &mut self.warnings);
-                Ok(Some(self.leaf(kind, span)))
+                Ok(Some(Node::new(kind, span)))
             }
             _ => Ok(None),
         }
@@ -272,7 +266,7 @@ impl Reader<'_> {
             sized: false,
             body: body.boxed(),
         };
-        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+        Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
     /// `bar_group = { bar ~ bexpr ~ bar }`. A bar that opens no group is also a relation
@@ -293,7 +287,7 @@ impl Reader<'_> {
             return Ok(None);
         };
         let kind = NodeKind::Fenced { open, close: Some(close), sized: false, body: body.boxed() };
-        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+        Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
     /// `bar = @{ "|" | "\\" ~ ("|" | "V" ~ pad) }`
@@ -337,9 +331,10 @@ impl Reader<'_> {
         let close = self.delimiter().ok_or(GiveUp)?;
         let span = Span::new(start, self.at);
         let body = self.body(first, tail, span);
-        Ok(Some(
-            self.leaf(NodeKind::Fenced { open, close: Some(close), sized: true, body: body.boxed() }, span),
-        ))
+        Ok(Some(Node::new(
+            NodeKind::Fenced { open, close: Some(close), sized: true, body: body.boxed() },
+            span,
+        )))
     }
 
     // ------------------------------------------------------------ commands with arguments
@@ -350,7 +345,7 @@ impl Reader<'_> {
         self.take_command();
         let num = self.required_argument()?;
         let den = self.required_argument()?;
-        Ok(Some(self.leaf(NodeKind::Frac { num: num.boxed(), den: den.boxed() }, Span::new(start, self.at))))
+        Ok(Some(Node::new(NodeKind::Frac { num: num.boxed(), den: den.boxed() }, Span::new(start, self.at))))
     }
 
     /// `binomial = { binomial_name ~ argument ~ argument }`
@@ -360,7 +355,7 @@ impl Reader<'_> {
         let top = self.required_argument()?;
         let bottom = self.required_argument()?;
         let kind = NodeKind::Binom { top: top.boxed(), bottom: bottom.boxed() };
-        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+        Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
     /// `sqrt = { sqrt_name ~ sqrt_index? ~ argument }`, `sqrt_index = { "[" ~ pexpr ~ "]" }`
@@ -380,7 +375,7 @@ impl Reader<'_> {
             self.at += 1;
         }
         let radicand = self.required_argument()?;
-        Ok(Some(self.leaf(NodeKind::Sqrt { index, radicand: radicand.boxed() }, Span::new(start, self.at))))
+        Ok(Some(Node::new(NodeKind::Sqrt { index, radicand: radicand.boxed() }, Span::new(start, self.at))))
     }
 
     /// `accent = { accent_name ~ argument }`: `\hat{x}`, `\'e`.
@@ -389,7 +384,7 @@ impl Reader<'_> {
         let name = if self.peek_second() == b'a' { self.take_command() } else { self.take(2) };
         let accent = self.text(name).trim_start_matches('\\').into();
         let body = self.required_argument()?;
-        Ok(Some(self.leaf(NodeKind::Accent { accent, body: body.boxed() }, Span::new(start, self.at))))
+        Ok(Some(Node::new(NodeKind::Accent { accent, body: body.boxed() }, Span::new(start, self.at))))
     }
 
     /// `font_command = { font_name ~ argument }`: `\mathbf{x}`, `\bm x`.
@@ -420,25 +415,9 @@ impl Reader<'_> {
         let start = self.at;
         self.take_command();
         self.skip();
-        let body_start = self.at;
-        if self.peek() != b'{' {
-            return Ok(None);
-        }
-        let mut depth = 0usize;
-        loop {
-            match self.peek() {
-                b'{' => depth += 1,
-                b'}' => depth -= 1,
-                0 => return Ok(None),
-                _ => {}
-            }
-            self.at += 1;
-            if depth == 0 {
-                break;
-            }
-        }
-        let kind = shape::text_word(self.text(Span::new(body_start, self.at)));
-        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+        let Some(body) = self.raw_group() else { return Ok(None) };
+        let kind = shape::text_word(self.text(body));
+        Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
     /// `operatorname = { operatorname_name ~ argument }`, the name with an optional `*`.
@@ -467,7 +446,7 @@ impl Reader<'_> {
             label = Some(self.script_argument()?.ok_or(GiveUp)?.boxed());
         }
         let kind = NodeKind::Annotated { place, body: body.boxed(), label };
-        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+        Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
     /// `stacked = { stacked_name ~ argument ~ argument }`: `\overset{a}{b}`.
@@ -478,7 +457,7 @@ impl Reader<'_> {
         let over = self.required_argument()?;
         let base = self.required_argument()?;
         let kind = NodeKind::Stacked { place, over: over.boxed(), base: base.boxed() };
-        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+        Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
     /// `stacked_relation = { stacked_name ~ argument ~ "{" ~ relation ~ "}" }`: `\stackrel{def}{=}`.
@@ -515,7 +494,7 @@ impl Reader<'_> {
         let start = self.at;
         self.take_command();
         let body = self.required_argument()?;
-        Ok(Some(self.leaf(NodeKind::Boxed { body: body.boxed() }, Span::new(start, self.at))))
+        Ok(Some(Node::new(NodeKind::Boxed { body: body.boxed() }, Span::new(start, self.at))))
     }
 
     /// `not_symbol = { not_name ~ (argument | punctuation) }`: `\not\in` as an operand.
@@ -529,7 +508,7 @@ impl Reader<'_> {
             None => match self.peek() {
                 b'.' | b'?' | b'@' | b'"' | b'\'' | b'`' | b'!' => {
                     let span = self.take(1);
-                    self.leaf(NodeKind::Punct { text: self.text(span).into() }, span)
+                    self.punct(span)
                 }
                 _ => {
                     self.reset(before);
@@ -538,7 +517,7 @@ impl Reader<'_> {
             },
         };
         let kind = NodeKind::Accent { accent: "not".into(), body: body.boxed() };
-        Ok(Some(self.leaf(kind, Span::new(start, self.at))))
+        Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
     // ------------------------------------------------------------ environments
@@ -615,23 +594,13 @@ impl Reader<'_> {
 
     /// `column_spec = @{ "{" ~ (column_spec | !("{" | "}") ~ ANY)* ~ "}" }`: the inside.
     fn column_spec(&mut self) -> Result<String, GiveUp> {
-        let start = self.at;
-        if self.peek() != b'{' {
-            return Err(GiveUp);
-        }
-        let mut depth = 0usize;
-        loop {
-            match self.peek() {
-                b'{' => depth += 1,
-                b'}' => depth -= 1,
-                0 => return Err(GiveUp),
-                _ => {}
-            }
-            self.at += 1;
-            if depth == 0 {
-                break;
-            }
-        }
-        Ok(self.text(Span::new(start + 1, self.at - 1)).to_string())
+        let spec = self.raw_group().ok_or(GiveUp)?;
+        Ok(self.text(Span::new(spec.start + 1, spec.end - 1)).to_string())
+    }
+
+    /// A brace group of raw text (braces nest, nothing else counts), taken; its span.
+    fn raw_group(&mut self) -> Option<Span> {
+        let end = encode::raw_group_end(self.code, self.at)?;
+        Some(self.take(end - self.at))
     }
 }

@@ -210,28 +210,39 @@ impl<'s> Reader<'s> {
     /// `rows = { row ~ (row_separator ~ row)* }`
     fn rows(&mut self, env: Option<String>, columns: Option<String>) -> Read<Node> {
         let start = self.at;
-        let Some(first) = self.row()? else { return Ok(None) };
-        let mut rows = vec![first];
+        let Some(rows) = self.separated(Self::row, Self::row_separator)? else { return Ok(None) };
+        Ok(Some(shape::rows(rows, env, columns, Span::new(start, self.at))))
+    }
+
+    /// `item ~ (separator ~ item)*`, as pest reads it: a blank skipped after the first item
+    /// stays skipped; a separator and an item that do not both match are given back.
+    fn separated<T>(
+        &mut self,
+        item: fn(&mut Self) -> Read<T>,
+        separator: fn(&mut Self) -> Result<bool, GiveUp>,
+    ) -> Read<Vec<T>> {
+        let Some(first) = item(self)? else { return Ok(None) };
+        let mut items = vec![first];
         self.skip();
         loop {
             let before = self.mark();
-            if rows.len() > 1 {
+            if items.len() > 1 {
                 self.skip();
             }
-            if !self.row_separator()? {
+            if !separator(self)? {
                 self.reset(before);
                 break;
             }
             self.skip();
-            match self.row()? {
-                Some(row) => rows.push(row),
+            match item(self)? {
+                Some(next) => items.push(next),
                 None => {
                     self.reset(before);
                     break;
                 }
             }
         }
-        Ok(Some(shape::rows(rows, env, columns, Span::new(start, self.at))))
+        Ok(Some(items))
     }
 
     /// `row_separator = _{ ("\\\\" | cr) ~ ("[" ~ dimen_body ~ "]")? }`; a `[` after it is
@@ -255,29 +266,14 @@ impl<'s> Reader<'s> {
 
     /// `row = { cell ~ ("&" ~ cell)* }`
     fn row(&mut self) -> Read<Vec<Node>> {
-        let Some(first) = self.cell()? else { return Ok(None) };
-        let mut cells = vec![first];
-        self.skip();
-        loop {
-            let before = self.mark();
-            if cells.len() > 1 {
-                self.skip();
-            }
-            if self.peek() != b'&' {
-                self.reset(before);
-                break;
-            }
-            self.at += 1;
-            self.skip();
-            match self.cell()? {
-                Some(cell) => cells.push(cell),
-                None => {
-                    self.reset(before);
-                    break;
-                }
-            }
-        }
-        Ok(Some(cells))
+        self.separated(Self::cell, Self::cell_separator)
+    }
+
+    /// `"&"`
+    fn cell_separator(&mut self) -> Result<bool, GiveUp> {
+        let found = self.peek() == b'&';
+        self.at += usize::from(found);
+        Ok(found)
     }
 
     /// `cell = { expr ~ fraction_tail }`
