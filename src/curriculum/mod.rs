@@ -150,22 +150,14 @@ impl Curriculum {
 
     /// [`Curriculum::article_label`], written at the end of `out` (no allocation of its own).
     pub fn push_article_label(&self, number: u32, lang: Lang, out: &mut String) {
-        let mut rest = self.label.get(lang);
-        while let Some(at) = rest.find('{') {
-            let (before, from_brace) = rest.split_at(at);
-            out.push_str(before);
-            match from_brace.strip_prefix("{n}") {
-                Some(after) => {
-                    push_number(number, out);
-                    rest = after;
-                }
-                None => {
-                    out.push('{');
-                    rest = from_brace.get(1..).unwrap_or("");
-                }
-            }
+        use std::fmt::Write;
+        let mut pieces = self.label.get(lang).split("{n}");
+        out.push_str(pieces.next().unwrap_or(""));
+        for piece in pieces {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{number}");
+            out.push_str(piece);
         }
-        out.push_str(rest);
     }
 
     /// A unit's name, or a generic one.
@@ -198,24 +190,6 @@ impl Curriculum {
         }
         Ok(())
     }
-}
-
-/// Writes `number` in decimal at the end of `out`, without the formatting machinery.
-fn push_number(number: u32, out: &mut String) {
-    let mut digits = [b'0'; 10];
-    let mut at = digits.len();
-    let mut rest = number;
-    loop {
-        at -= 1;
-        if let Some(digit) = digits.get_mut(at) {
-            *digit = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or(&[])).unwrap_or(""));
 }
 
 #[cfg(test)]
