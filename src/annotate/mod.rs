@@ -15,7 +15,7 @@ use crate::meaning::{has_binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
 use pattern::{for_each_key, key_of, Bindings, ChainView, Key, Match};
 use rules::{Focus, Matcher, Rule};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// How deep the walk goes; deeper nodes are left unannotated (the parser's own limit keeps
 /// real formulas far below this).
@@ -65,26 +65,6 @@ pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleS
     ids
 }
 
-/// FNV-1a for the small keys of the rule index: SipHash's protection against crafted keys is
-/// not needed for keys that come from our own rule file, and it costs more than the lookups.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let start = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        self.0 =
-            bytes.iter().fold(start, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3));
-    }
-}
-
-/// Builds [`Fnv`] hashers.
-type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
-
 /// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
 type Candidate = (usize, usize, usize);
 
@@ -95,9 +75,9 @@ type Candidate = (usize, usize, usize);
 pub struct RuleSet {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
-    by_key: HashMap<Key, Vec<(usize, usize)>, BuildFnv>,
+    by_key: FxHashMap<Key, Vec<(usize, usize)>>,
     /// Chain patterns by their anchor's key: (rule, pattern, the anchor's position).
-    chains_by_anchor: HashMap<Key, Vec<Candidate>, BuildFnv>,
+    chains_by_anchor: FxHashMap<Key, Vec<Candidate>>,
     /// Chain patterns of metavariables only (`$A $B`): tried on every run.
     chains_free: Vec<(usize, usize)>,
     others: Vec<usize>,
@@ -108,8 +88,8 @@ impl RuleSet {
     pub fn new(rules: Vec<Rule>) -> RuleSet {
         let mut set = RuleSet {
             rules: Vec::new(),
-            by_key: HashMap::default(),
-            chains_by_anchor: HashMap::default(),
+            by_key: FxHashMap::default(),
+            chains_by_anchor: FxHashMap::default(),
             chains_free: Vec::new(),
             others: Vec::new(),
         };
@@ -179,6 +159,8 @@ struct Walker<'a> {
     firings: Vec<Firing>,
     /// Reused for each node's candidates.
     candidates: Vec<Candidate>,
+    /// Reused for each chain node's view.
+    view: ChainView<'a>,
     /// Rules that fired on the node being walked through its base or operand (`\hat{y}_i` by
     /// `\hat{y}`): not fired again on that base or operand, so a slot is not listed twice.
     fired_around: Vec<usize>,
@@ -186,39 +168,62 @@ struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     fn new(source: &'a str, table: &'a SymbolTable, rules: &'a RuleSet) -> Self {
-        Walker { source, table, rules, firings: Vec::new(), candidates: Vec::new(), fired_around: Vec::new() }
+        Walker {
+            source,
+            table,
+            rules,
+            firings: Vec::new(),
+            candidates: Vec::new(),
+            view: ChainView::default(),
+            fired_around: Vec::new(),
+        }
     }
 
-    fn run(mut self, root: &Node) -> Vec<Firing> {
+    fn run(mut self, root: &'a Node) -> Vec<Firing> {
         self.walk(root, false, 0);
         self.firings
     }
 
-    fn walk(&mut self, node: &Node, in_script: bool, depth: usize) {
+    /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
+    fn conditions_hold(&self, rule: &Rule, bindings: &Bindings) -> bool {
+        rule.conditions.iter().all(|(name, kinds)| {
+            bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&kind_of(node, self.table)))
+        })
+    }
+
+    fn walk(&mut self, node: &'a Node, in_script: bool, depth: usize) {
         if depth > MAX_WALK_DEPTH {
             return;
         }
         self.other_rules(node, in_script);
         let table = self.table;
         let is_call = |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
-        let view = ChainView::new(node, &is_call);
+        let mut view = std::mem::take(&mut self.view);
+        let is_chain = view.fill(node, &is_call);
         let mut candidates = std::mem::take(&mut self.candidates);
-        self.rules.candidates(node, view.as_ref(), &mut candidates);
+        self.rules.candidates(node, is_chain.then_some(&view), &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {
             let Some(rule) = self.rules.rules.get(index) else { continue };
             let Matcher::Patterns(patterns) = &rule.matcher else { continue };
             let Some(pattern) = patterns.get(pattern_index) else { continue };
-            let found = match &view {
-                Some(view) if pattern.is_chain() => pattern
-                    .window_bindings(view, offset, &Bindings::new())
-                    .filter(|(_, bindings)| conditions_hold(rule, bindings, table))
-                    .and_then(|(span, bindings)| pattern.run_match(view, offset, span, bindings)),
-                _ if pattern.is_chain() || around.contains(&index) => None,
-                _ => pattern
-                    .whole_match(node, &Bindings::new())
-                    .filter(|found| conditions_hold(rule, &found.bindings, table)),
+            let mut bindings = Bindings::new();
+            let span = if pattern.is_chain() {
+                if !is_chain {
+                    continue;
+                }
+                pattern.window_bindings(&view, offset, &mut bindings)
+            } else if around.contains(&index) {
+                continue;
+            } else {
+                pattern.whole_bindings(node, &mut bindings).then_some(node.span)
+            };
+            let Some(span) = span.filter(|_| self.conditions_hold(rule, &bindings)) else { continue };
+            let found = if pattern.is_chain() {
+                pattern.run_match(&view, offset, span, bindings)
+            } else {
+                Some(Match { span, nodes: vec![node], bindings })
             };
             if let Some(found) = found {
                 if through_inner(pattern, node) {
@@ -229,6 +234,7 @@ impl<'a> Walker<'a> {
             }
         }
         self.candidates = candidates;
+        self.view = view;
         if inner_of(node).is_some() {
             // What fired further out (`-\hat{y}_i`) is not fired on the inner nodes either.
             fired_here.extend(around);
@@ -238,8 +244,12 @@ impl<'a> Walker<'a> {
 
     /// The rules that match symbols by kind and environments by name.
     fn other_rules(&mut self, node: &Node, in_script: bool) {
-        for &index in &self.rules.others {
-            let Some(rule) = self.rules.rules.get(index) else { continue };
+        let rules = self.rules;
+        // The kind of a symbol, asked once for all the symbol rules.
+        let mut symbol_kind = None;
+        let symbol_like = !in_script && is_symbol_like(node);
+        for &index in &rules.others {
+            let Some(rule) = rules.rules.get(index) else { continue };
             match &rule.matcher {
                 Matcher::Environment(names) => {
                     if let NodeKind::Rows { env: Some(env), .. } = &node.kind {
@@ -254,7 +264,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 Matcher::Symbol(kind) => {
-                    if !in_script && is_symbol_like(node) && kind_of(node, self.table) == *kind {
+                    if symbol_like && *symbol_kind.get_or_insert_with(|| kind_of(node, self.table)) == *kind {
                         self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
                     }
                 }
@@ -265,7 +275,7 @@ impl<'a> Walker<'a> {
 
     /// Walks the children of `node`; `fired_around` are the rules not to fire again on its
     /// base or operand.
-    fn walk_children(&mut self, node: &Node, in_script: bool, depth: usize, fired_around: Vec<usize>) {
+    fn walk_children(&mut self, node: &'a Node, in_script: bool, depth: usize, fired_around: Vec<usize>) {
         match &node.kind {
             // A named symbol such as `W_Q` is one symbol: its parts are not symbols of their own.
             NodeKind::Scripts { .. } if is_symbol_like(node) => {}
@@ -328,12 +338,6 @@ fn is_index_subscript(sub: &Node) -> bool {
         }
         _ => false,
     }
-}
-
-fn conditions_hold(rule: &Rule, bindings: &Bindings, table: &SymbolTable) -> bool {
-    rule.conditions.iter().all(|(name, kinds)| {
-        bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&kind_of(node, table)))
-    })
 }
 
 /// The slot's span within a match, as the rule's focus says.

@@ -23,8 +23,9 @@ pub struct Pattern {
 }
 
 /// A chain's operands with the operator before each, and whether each neighbouring pair is a
-/// call and its argument (which no run may split), computed once per chain node.
-#[derive(Debug)]
+/// call and its argument (which no run may split), computed once per chain node. A walk keeps
+/// one view and refills it ([`ChainView::fill`]) so that no chain allocates.
+#[derive(Debug, Default)]
 pub struct ChainView<'t> {
     operands: Vec<(Option<&'t InfixOp>, &'t Node)>,
     joined: Vec<bool>,
@@ -33,18 +34,24 @@ pub struct ChainView<'t> {
 impl<'t> ChainView<'t> {
     /// The view of `node` if it is a chain; `is_call(f, (x))` says which neighbours are one.
     pub fn new(node: &'t Node, is_call: &dyn Fn(&Node, &Node) -> bool) -> Option<ChainView<'t>> {
-        let NodeKind::Chain { first, rest } = &node.kind else { return None };
-        let operands: Vec<(Option<&InfixOp>, &Node)> = std::iter::once((None, first.as_ref()))
-            .chain(rest.iter().map(|l| (Some(&l.op), &l.operand)))
-            .collect();
-        let joined = operands
-            .windows(2)
-            .map(|pair| match pair {
-                [(_, callee), (Some(InfixOp::Juxt), argument)] => is_call(callee, argument),
-                _ => false,
-            })
-            .collect();
-        Some(ChainView { operands, joined })
+        let mut view = ChainView::default();
+        view.fill(node, is_call).then_some(view)
+    }
+
+    /// Makes this the view of `node`, reusing its buffers; false (and empty) if `node` is not
+    /// a chain.
+    pub fn fill(&mut self, node: &'t Node, is_call: &dyn Fn(&Node, &Node) -> bool) -> bool {
+        self.operands.clear();
+        self.joined.clear();
+        let NodeKind::Chain { first, rest } = &node.kind else { return false };
+        self.operands.push((None, first.as_ref()));
+        self.operands.extend(rest.iter().map(|l| (Some(&l.op), &l.operand)));
+        let joined = self.operands.windows(2).map(|pair| match pair {
+            [(_, callee), (Some(InfixOp::Juxt), argument)] => is_call(callee, argument),
+            _ => false,
+        });
+        self.joined.extend(joined);
+        true
     }
 
     /// The chain's operands, the first without an operator before it.
@@ -150,7 +157,8 @@ impl Pattern {
         }
         let view = ChainView::new(node, &|_, _| false)?;
         (0..view.operands.len()).find_map(|offset| {
-            let (span, bindings) = self.window_bindings(&view, offset, start)?;
+            let mut bindings = *start;
+            let span = self.window_bindings(&view, offset, &mut bindings)?;
             self.run_match(&view, offset, span, bindings)
         })
     }
@@ -170,11 +178,17 @@ impl Pattern {
     /// The match of this non-chain pattern on the whole of `node`, if any.
     pub fn whole_match<'t>(&'t self, node: &'t Node, start: &Bindings<'t>) -> Option<Match<'t>> {
         let mut bindings = *start;
-        matches(&self.root, node, &mut bindings).then(|| Match {
+        self.whole_bindings(node, &mut bindings).then(|| Match {
             span: node.span,
             nodes: vec![node],
             bindings,
         })
+    }
+
+    /// Whether this non-chain pattern matches the whole of `node`, extending `bindings` (left
+    /// partly extended when it does not): nothing copied or allocated, as most tries fail.
+    pub fn whole_bindings<'t>(&'t self, node: &'t Node, bindings: &mut Bindings<'t>) -> bool {
+        matches(&self.root, node, bindings)
     }
 
     /// The match that [`Pattern::window_bindings`] found at `offset`, with its run of nodes.
@@ -190,13 +204,14 @@ impl Pattern {
     }
 
     /// Whether this chain pattern matches the run of the chain's operands at `offset`: the
-    /// run's span and the bindings, with nothing allocated (most tries fail).
+    /// run's span, `bindings` extended (left partly extended when it does not match), with
+    /// nothing copied or allocated (most tries fail).
     pub fn window_bindings<'t>(
         &'t self,
         view: &ChainView<'t>,
         offset: usize,
-        start: &Bindings<'t>,
-    ) -> Option<(Span, Bindings<'t>)> {
+        bindings: &mut Bindings<'t>,
+    ) -> Option<Span> {
         let pattern = &self.operands;
         let end = offset + pattern.len();
         if (offset > 0 && view.joined(offset - 1)) || view.joined(end - 1) {
@@ -208,12 +223,7 @@ impl Pattern {
         if !ops_agree {
             return None;
         }
-        let mut bindings = *start;
-        if !pattern
-            .iter()
-            .zip(window)
-            .all(|((_, p_node), (_, t_node))| matches(p_node, t_node, &mut bindings))
-        {
+        if !pattern.iter().zip(window).all(|((_, p_node), (_, t_node))| matches(p_node, t_node, bindings)) {
             return None;
         }
         let span = match (pattern.first(), window.first(), window.last()) {
@@ -222,7 +232,7 @@ impl Pattern {
             }
             _ => Span::default(),
         };
-        Some((span, bindings))
+        Some(span)
     }
 
     /// The first node within `within` (itself included) that this pattern matches under

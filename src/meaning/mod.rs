@@ -19,7 +19,7 @@ mod kinds;
 pub use kinds::{kind_of, SymbolKind};
 
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What is known about the symbols of a formula or a document.
 #[derive(Debug, Clone, Default)]
