@@ -8,12 +8,17 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+pub mod keys;
 pub mod pattern;
 pub mod rules;
 
+#[cfg(test)]
+mod keys_tests;
+
 use crate::meaning::{has_binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use pattern::{for_each_key, key_of, Bindings, ChainView, Key, Match};
+use keys::{for_each_key, key_of, operator_key, Key};
+use pattern::{Bindings, ChainView, Match};
 use rules::{Focus, Matcher, Rule};
 use rustc_hash::FxHashMap;
 
@@ -69,16 +74,18 @@ pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleS
 type Candidate = (usize, usize, usize);
 
 /// Rules with their patterns indexed, so that each node is tried only against the patterns
-/// that could match it: non-chain patterns by the key of their root, chain patterns by the
-/// key of their first operand that is not a metavariable (see [`pattern::Pattern::chain_anchor`]).
+/// that could match it: non-chain patterns by their index key, chain patterns by their anchor
+/// (see [`keys`] and [`pattern::Pattern::chain_anchor`]).
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
     by_key: FxHashMap<Key, Vec<(usize, usize)>>,
+    /// Non-chain patterns that are one metavariable: tried on every node.
+    anywhere: Vec<(usize, usize)>,
     /// Chain patterns by their anchor's key: (rule, pattern, the anchor's position).
     chains_by_anchor: FxHashMap<Key, Vec<Candidate>>,
-    /// Chain patterns of metavariables only (`$A $B`): tried on every run.
+    /// Chain patterns without an anchor: tried on every run.
     chains_free: Vec<(usize, usize)>,
     others: Vec<usize>,
 }
@@ -89,6 +96,7 @@ impl RuleSet {
         let mut set = RuleSet {
             rules: Vec::new(),
             by_key: FxHashMap::default(),
+            anywhere: Vec::new(),
             chains_by_anchor: FxHashMap::default(),
             chains_free: Vec::new(),
             others: Vec::new(),
@@ -105,11 +113,12 @@ impl RuleSet {
                     }
                     (true, None) => set.chains_free.push((rule_index, pattern_index)),
                     (false, _) => {
-                        set.by_key.entry(pattern.key()).or_default().push((rule_index, pattern_index))
+                        set.by_key.entry(pattern.index_key()).or_default().push((rule_index, pattern_index))
                     }
                 }
             }
         }
+        set.anywhere = set.by_key.remove(&Key::Any).unwrap_or_default();
         set.rules = rules;
         set
     }
@@ -129,16 +138,20 @@ impl RuleSet {
             }
         };
         for_each_key(node, &mut add);
-        add(Key::Any);
+        found.extend(self.anywhere.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
         if let Some(view) = view {
-            for (position, operand) in view.operands().enumerate() {
-                for_each_key(operand, |key| {
+            for (position, (op, operand)) in view.links().enumerate() {
+                let mut add_runs = |key: Key| {
                     for &(rule, pattern, at) in self.chains_by_anchor.get(&key).into_iter().flatten() {
                         if let Some(offset) = position.checked_sub(at) {
                             found.push((rule, pattern, offset));
                         }
                     }
-                });
+                };
+                for_each_key(operand, &mut add_runs);
+                if let Some(op) = op {
+                    add_runs(operator_key(op));
+                }
                 for &(rule, pattern) in &self.chains_free {
                     found.push((rule, pattern, position));
                 }

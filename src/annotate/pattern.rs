@@ -8,6 +8,7 @@
 //! superscript in a pattern matches any; a pattern without a sign matches a signed operand.
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
+use super::keys::{index_key, key_of, operator_key, Key};
 use crate::syntax::ast::{InfixOp, Node, NodeKind, Span};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
@@ -54,9 +55,9 @@ impl<'t> ChainView<'t> {
         true
     }
 
-    /// The chain's operands, the first without an operator before it.
-    pub fn operands(&self) -> impl Iterator<Item = &'t Node> + '_ {
-        self.operands.iter().map(|(_, node)| *node)
+    /// The chain's operands with the operator before each (none before the first).
+    pub fn links(&self) -> impl Iterator<Item = (Option<&'t InfixOp>, &'t Node)> + '_ {
+        self.operands.iter().copied()
     }
 
     /// Whether operands `left` and `left + 1` are a call and its argument.
@@ -169,10 +170,17 @@ impl Pattern {
     }
 
     /// For a chain pattern: the first of its operands that is not a metavariable, by position,
-    /// with its key. A run can only match where the chain's operand at that position has the
-    /// key, so the rule index looks runs up by it instead of trying every run.
+    /// with its index key; if all are, the operator before the second operand, at position 1.
+    /// A run can only match where the chain has that key at that position, so the rule index
+    /// looks runs up by it instead of trying every run.
     pub fn chain_anchor(&self) -> Option<(usize, Key)> {
-        self.operands.iter().map(|(_, node)| key_of(node)).enumerate().find(|(_, key)| *key != Key::Any)
+        let by_operand = self
+            .operands
+            .iter()
+            .map(|(_, node)| index_key(node))
+            .enumerate()
+            .find(|(_, key)| *key != Key::Any);
+        by_operand.or_else(|| Some((1, operator_key(self.operands.get(1)?.0.as_ref()?))))
     }
 
     /// The match of this non-chain pattern on the whole of `node`, if any.
@@ -253,55 +261,15 @@ impl Pattern {
     }
 }
 
-/// What a node is, coarsely: its variant and, for names, a hash of the name. Patterns are
-/// indexed by the key of their root so that each node is tried only against patterns that
-/// could match it (a hash collision only costs a wasted attempt).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Key {
-    /// A chain (tried by run).
-    Chain,
-    /// A metavariable: matches anything.
-    Any,
-    /// A named leaf (symbol, word, large operator): its variant and the name's hash.
-    Named(std::mem::Discriminant<NodeKind>, u64),
-    /// Any other node, by variant.
-    Variant(std::mem::Discriminant<NodeKind>),
-}
-
-/// FNV-1a: a small, allocation-free hash of a name.
-fn name_hash(name: &str) -> u64 {
-    name.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
-}
-
-/// The key of a node.
-pub fn key_of(node: &Node) -> Key {
-    match &node.kind {
-        NodeKind::Chain { .. } => Key::Chain,
-        _ if metavariable(node).is_some() => Key::Any,
-        NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } | NodeKind::Word { text: name, .. } => {
-            Key::Named(std::mem::discriminant(&node.kind), name_hash(name))
-        }
-        kind => Key::Variant(std::mem::discriminant(kind)),
-    }
-}
-
-/// Calls `visit` with the keys a node can be matched under: its own, and those of the base
-/// of its scripts or the operand of its sign (the leniencies of matching).
-pub fn for_each_key(node: &Node, mut visit: impl FnMut(Key)) {
-    visit(key_of(node));
-    let mut current = node;
-    while let NodeKind::Scripts { base: inner, .. } | NodeKind::Prefix { operand: inner, .. } = &current.kind
-    {
-        visit(key_of(inner));
-        current = inner;
-    }
-}
-
 impl Pattern {
-    /// The key of the pattern's root.
+    /// The key of the pattern's root itself.
     pub fn key(&self) -> Key {
         key_of(&self.root)
+    }
+
+    /// The key the rule index files this (non-chain) pattern under.
+    pub fn index_key(&self) -> Key {
+        index_key(&self.root)
     }
 }
 
@@ -320,7 +288,7 @@ fn unsigned_start(pattern: &Node, target: &Node) -> usize {
 // Not inlined: decoding the inline string up front, as the optimiser otherwise does for every
 // arm of `matches`, costs more than the call.
 #[inline(never)]
-fn metavariable(node: &Node) -> Option<&str> {
+pub(super) fn metavariable(node: &Node) -> Option<&str> {
     match &node.kind {
         NodeKind::Unknown { name } => name.strip_prefix(PLACEHOLDER),
         _ => None,

@@ -430,7 +430,7 @@ pub enum WordStyle {
 }
 
 /// A delimiter of a [`NodeKind::Fenced`] group; side-less (`(` and `)` are both `Paren`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Delim {
     /// `( )`

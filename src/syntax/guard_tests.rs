@@ -41,7 +41,7 @@ fn agree(source: &str) -> bool {
 }
 
 /// The non-empty lines of the files of `dir` (relative to the repository), if it is there.
-pub(super) fn lines_in(dir: &Path) -> Vec<String> {
+pub(crate) fn lines_in(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

@@ -25,7 +25,7 @@ mod encode;
 pub mod error;
 pub mod grammar;
 #[cfg(test)]
-mod guard_tests;
+pub(crate) mod guard_tests;
 pub mod names;
 pub mod precedence;
 mod prescan;

@@ -1,0 +1,114 @@
+//! Keys: what the rule index knows of a node, so that each node is tried only against the
+//! patterns that could match it.
+//!
+//! A key is a necessary condition of a match, never a sufficient one: if a pattern matches a
+//! node, the pattern's index key is among the keys [`for_each_key`] gives for the node (a hash
+//! collision only costs a wasted try). Three refinements keep the tries few on real formulas:
+//! leaves by name, compound nodes (scripts, fractions) by one part that is not a metavariable
+//! (`$A^\top` by its `\top`, `e^{$A}` by its `e`), and chain patterns made of metavariables
+//! only (`$A \cdot $B`) by the operator between them.
+
+use super::pattern::metavariable;
+use crate::syntax::ast::{InfixOp, Node, NodeKind};
+use std::hash::{BuildHasher, Hash};
+use std::mem::{discriminant, Discriminant};
+
+/// What a node is, coarsely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A chain (tried by run).
+    Chain,
+    /// A metavariable: matches anything.
+    Any,
+    /// A node by its variant and a hash of what must be equal for a match: a leaf's name, an
+    /// accent's command, a font, a fence's opening delimiter.
+    Named(Discriminant<NodeKind>, u64),
+    /// Any other node, by variant.
+    Variant(Discriminant<NodeKind>),
+    /// A compound node by one of its parts: its variant, the part's place (see [`parts`]) and
+    /// a hash of the part's key.
+    Part(Discriminant<NodeKind>, u8, u64),
+    /// A chain operand by the operator before it: the operator's variant and a hash of its text.
+    Operator(Discriminant<InfixOp>, u64),
+}
+
+/// A small, allocation-free hash (FxHash) of anything hashable.
+fn hash_of(value: impl Hash) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(value)
+}
+
+/// The key of a node itself, as patterns are compared with it: the part that must be equal.
+pub fn key_of(node: &Node) -> Key {
+    let named = |what: u64| Key::Named(discriminant(&node.kind), what);
+    match &node.kind {
+        NodeKind::Chain { .. } => Key::Chain,
+        _ if metavariable(node).is_some() => Key::Any,
+        NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } | NodeKind::Word { text: name, .. } => {
+            named(hash_of(name.as_str()))
+        }
+        NodeKind::Accent { accent, .. } => named(hash_of(accent.as_str())),
+        NodeKind::Styled { font, .. } => named(hash_of(font)),
+        NodeKind::Fenced { open, .. } => named(hash_of(open)),
+        kind => Key::Variant(discriminant(kind)),
+    }
+}
+
+/// The key of the operator before a chain operand.
+pub fn operator_key(op: &InfixOp) -> Key {
+    let text = match op {
+        InfixOp::Separator(text)
+        | InfixOp::Relation(text)
+        | InfixOp::Additive(text)
+        | InfixOp::Multiplicative(text)
+        | InfixOp::Stacked { relation: text, .. } => text.as_str(),
+        InfixOp::Juxt => "",
+    };
+    Key::Operator(discriminant(op), hash_of(text))
+}
+
+/// The parts of a compound node that index it, by place: a script's base, superscript and
+/// subscript; a fraction's numerator and denominator.
+fn parts(node: &Node) -> [Option<&Node>; 3] {
+    match &node.kind {
+        NodeKind::Scripts { base, sub, sup, .. } => [Some(base), sup.as_deref(), sub.as_deref()],
+        NodeKind::Frac { num, den } => [Some(num), Some(den), None],
+        _ => [None, None, None],
+    }
+}
+
+/// The key a pattern is indexed under: for a compound node, its first part that is not a
+/// metavariable; otherwise its own key.
+pub fn index_key(pattern: &Node) -> Key {
+    let own = key_of(pattern);
+    let by_part = parts(pattern).into_iter().enumerate().find_map(|(place, part)| {
+        let key = key_of(part?);
+        (key != Key::Any).then(|| Key::Part(discriminant(&pattern.kind), place as u8, hash_of(key)))
+    });
+    by_part.unwrap_or(own)
+}
+
+/// Calls `visit` with every key under which a pattern could match `node`: the keys of the
+/// node and of the base of its scripts or the operand of its sign (the leniencies of
+/// matching), and for compound ones among them the keys of their parts.
+pub fn for_each_key(node: &Node, mut visit: impl FnMut(Key)) {
+    for_each_inner(node, |inner| {
+        visit(key_of(inner));
+        for (place, part) in parts(inner).into_iter().enumerate() {
+            let Some(part) = part else { continue };
+            let variant = discriminant(&inner.kind);
+            for_each_inner(part, |within| visit(Key::Part(variant, place as u8, hash_of(key_of(within)))));
+        }
+    });
+}
+
+/// Calls `visit` with `node`, the base of its scripts or the operand of its sign, their base
+/// or operand, and so on: the nodes a pattern is compared with through the leniencies.
+fn for_each_inner<'t>(node: &'t Node, mut visit: impl FnMut(&'t Node)) {
+    let mut current = node;
+    visit(current);
+    while let NodeKind::Scripts { base: inner, .. } | NodeKind::Prefix { operand: inner, .. } = &current.kind
+    {
+        visit(inner);
+        current = inner;
+    }
+}

@@ -1,0 +1,93 @@
+//! The rule index loses no match: wherever a pattern matches, the key it is filed under is
+//! among the keys the walk looks up there (the invariant [`super::keys`] promises). Checked by
+//! trying every pattern on every node and every run of the fixtures, the rules' examples and
+//! the corpora beside the repository, as an index-free walk would.
+
+use super::keys::{for_each_key, operator_key, Key};
+use super::pattern::{Bindings, ChainView, Pattern};
+use super::rules::Matcher;
+use super::RuleSet;
+use crate::syntax::ast::Node;
+use crate::syntax::guard_tests::lines_in;
+use std::path::Path;
+
+fn formulas(rules: &RuleSet) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut lines: Vec<String> = rules.rules.iter().flat_map(|rule| rule.examples.clone()).collect();
+    for dir in
+        ["tests/fixtures/seeds", "tests/fixtures/map", "tests/fixtures/unicode", "../shared/corpus-real"]
+    {
+        lines.extend(lines_in(&root.join(dir)));
+    }
+    lines
+}
+
+fn keys(node: &Node) -> Vec<Key> {
+    let mut keys = Vec::new();
+    for_each_key(node, |key| keys.push(key));
+    keys
+}
+
+/// Every match of `pattern` at `node` (whole, or by run if `node` is a chain) whose index
+/// entry the walk would not look up there, described.
+fn lost_matches(pattern: &Pattern, node: &Node, source: &str) -> Vec<String> {
+    let mut lost = Vec::new();
+    if !pattern.is_chain() {
+        if pattern.whole_bindings(node, &mut Bindings::new()) && !keys(node).contains(&pattern.index_key()) {
+            lost.push(format!("`{}` on `{}`", pattern.source, node.span.text(source)));
+        }
+        return lost;
+    }
+    let Some(view) = ChainView::new(node, &|_, _| false) else { return lost };
+    let links: Vec<_> = view.links().collect();
+    let Some((at, anchor)) = pattern.chain_anchor() else { return lost };
+    for offset in 0..links.len() {
+        if pattern.window_bindings(&view, offset, &mut Bindings::new()).is_none() {
+            continue;
+        }
+        let looked_up = links.get(offset + at).is_some_and(|(op, operand)| {
+            keys(operand).contains(&anchor) || op.is_some_and(|op| operator_key(op) == anchor)
+        });
+        if !looked_up {
+            lost.push(format!("`{}` at run {offset} of `{}`", pattern.source, node.span.text(source)));
+        }
+    }
+    lost
+}
+
+fn visit(node: &Node, check: &mut impl FnMut(&Node)) {
+    check(node);
+    node.for_each_child(|child| visit(child, check));
+}
+
+#[test]
+fn every_match_is_found_through_the_index() {
+    let rules = RuleSet::shipped().unwrap_or_else(|e| panic!("{e}"));
+    let patterns: Vec<&Pattern> = rules
+        .rules
+        .iter()
+        .filter_map(|rule| match &rule.matcher {
+            Matcher::Patterns(patterns) => Some(patterns),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let (mut lost, mut matched_formulas) = (Vec::new(), 0);
+    for source in formulas(&rules) {
+        let Ok(parsed) = crate::syntax::parse(&source) else { continue };
+        let before = lost.len();
+        visit(&parsed.root, &mut |node| {
+            for pattern in &patterns {
+                lost.extend(lost_matches(pattern, node, &source));
+            }
+        });
+        matched_formulas += usize::from(lost.len() == before);
+    }
+    assert!(matched_formulas > 100, "too few formulas were read: {matched_formulas}");
+    assert!(
+        lost.is_empty(),
+        "{} matches the index does not find, e.g. {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+}
