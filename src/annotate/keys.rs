@@ -42,7 +42,7 @@ pub fn key_of(node: &Node) -> Key {
     let named = |what: u64| Key::Named(discriminant(&node.kind), what);
     match &node.kind {
         NodeKind::Chain { .. } => Key::Chain,
-        _ if metavariable(node).is_some() => Key::Any,
+        NodeKind::Unknown { .. } if metavariable(node).is_some() => Key::Any,
         NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } | NodeKind::Word { text: name, .. } => {
             named(hash_of(name.as_str()))
         }
@@ -111,4 +111,56 @@ fn for_each_inner<'t>(node: &'t Node, mut visit: impl FnMut(&'t Node)) {
         visit(inner);
         current = inner;
     }
+}
+
+/// How many 64-bit words the filter of a [`KeyMap`] has.
+const FILTER_WORDS: usize = 16;
+
+/// A map from keys with a bit filter in front: most of a formula's keys (`x`, `2`, `i`) file
+/// no pattern, and the filter turns their lookups away for the price of one hash and a bit
+/// test.
+#[derive(Debug, Clone)]
+pub struct KeyMap<V> {
+    map: rustc_hash::FxHashMap<Key, V>,
+    filter: [u64; FILTER_WORDS],
+}
+
+impl<V> Default for KeyMap<V> {
+    fn default() -> Self {
+        KeyMap { map: rustc_hash::FxHashMap::default(), filter: [0; FILTER_WORDS] }
+    }
+}
+
+impl<V: Default> KeyMap<V> {
+    /// The value under `key`, inserted as the default if there is none.
+    pub fn entry(&mut self, key: Key) -> &mut V {
+        let (word, bit) = filter_place(key);
+        if let Some(word) = self.filter.get_mut(word) {
+            *word |= bit;
+        }
+        self.map.entry(key).or_default()
+    }
+}
+
+impl<V> KeyMap<V> {
+    /// The value under `key`, if any.
+    pub fn get(&self, key: Key) -> Option<&V> {
+        let (word, bit) = filter_place(key);
+        if self.filter.get(word).is_none_or(|word| word & bit == 0) {
+            return None;
+        }
+        self.map.get(&key)
+    }
+
+    /// Removes and returns the value under `key`.
+    pub fn remove(&mut self, key: Key) -> Option<V> {
+        self.map.remove(&key)
+    }
+}
+
+/// Where a key's bit is in the filter: a word and a mask.
+fn filter_place(key: Key) -> (usize, u64) {
+    let hash = hash_of(key);
+    let bit = (hash >> 40) as usize % (FILTER_WORDS * 64);
+    (bit / 64, 1 << (bit % 64))
 }

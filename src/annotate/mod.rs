@@ -17,10 +17,9 @@ mod keys_tests;
 
 use crate::meaning::{has_binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use keys::{for_each_key, key_of, operator_key, Key};
+use keys::{for_each_key, key_of, operator_key, Key, KeyMap};
 use pattern::{Bindings, ChainView, Match};
 use rules::{Focus, Matcher, Rule};
-use rustc_hash::FxHashMap;
 
 /// How deep the walk goes; deeper nodes are left unannotated (the parser's own limit keeps
 /// real formulas far below this).
@@ -80,11 +79,11 @@ type Candidate = (usize, usize, usize);
 pub struct RuleSet {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
-    by_key: FxHashMap<Key, Vec<(usize, usize)>>,
+    by_key: KeyMap<Vec<(usize, usize)>>,
     /// Non-chain patterns that are one metavariable: tried on every node.
     anywhere: Vec<(usize, usize)>,
     /// Chain patterns by their anchor's key: (rule, pattern, the anchor's position).
-    chains_by_anchor: FxHashMap<Key, Vec<Candidate>>,
+    chains_by_anchor: KeyMap<Vec<Candidate>>,
     /// Chain patterns without an anchor: tried on every run.
     chains_free: Vec<(usize, usize)>,
     others: Vec<usize>,
@@ -95,9 +94,9 @@ impl RuleSet {
     pub fn new(rules: Vec<Rule>) -> RuleSet {
         let mut set = RuleSet {
             rules: Vec::new(),
-            by_key: FxHashMap::default(),
+            by_key: KeyMap::default(),
             anywhere: Vec::new(),
-            chains_by_anchor: FxHashMap::default(),
+            chains_by_anchor: KeyMap::default(),
             chains_free: Vec::new(),
             others: Vec::new(),
         };
@@ -109,16 +108,16 @@ impl RuleSet {
             for (pattern_index, pattern) in patterns.iter().enumerate() {
                 match (pattern.is_chain(), pattern.chain_anchor()) {
                     (true, Some((at, key))) => {
-                        set.chains_by_anchor.entry(key).or_default().push((rule_index, pattern_index, at))
+                        set.chains_by_anchor.entry(key).push((rule_index, pattern_index, at))
                     }
                     (true, None) => set.chains_free.push((rule_index, pattern_index)),
                     (false, _) => {
-                        set.by_key.entry(pattern.index_key()).or_default().push((rule_index, pattern_index))
+                        set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index))
                     }
                 }
             }
         }
-        set.anywhere = set.by_key.remove(&Key::Any).unwrap_or_default();
+        set.anywhere = set.by_key.remove(Key::Any).unwrap_or_default();
         set.rules = rules;
         set
     }
@@ -133,7 +132,7 @@ impl RuleSet {
     fn candidates(&self, node: &Node, view: Option<&ChainView>, found: &mut Vec<Candidate>) {
         found.clear();
         let mut add = |key: Key| {
-            if let Some(list) = self.by_key.get(&key) {
+            if let Some(list) = self.by_key.get(key) {
                 found.extend(list.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
             }
         };
@@ -142,7 +141,7 @@ impl RuleSet {
         if let Some(view) = view {
             for (position, (op, operand)) in view.links().enumerate() {
                 let mut add_runs = |key: Key| {
-                    for &(rule, pattern, at) in self.chains_by_anchor.get(&key).into_iter().flatten() {
+                    for &(rule, pattern, at) in self.chains_by_anchor.get(key).into_iter().flatten() {
                         if let Some(offset) = position.checked_sub(at) {
                             found.push((rule, pattern, offset));
                         }
