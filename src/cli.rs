@@ -89,7 +89,7 @@ pub struct BatchArgs {
     #[arg(long)]
     pub jobs: Option<usize>,
     /// Records per chunk: the bound on records held in memory at once.
-    #[arg(long, default_value_t = 4096, hide = true)]
+    #[arg(long, default_value_t = 1024, hide = true)]
     pub chunk: usize,
     /// Curriculum: `ai-math` (default), `transformer-series`, or a TOML file of your own.
     #[arg(long, default_value = "ai-math")]

@@ -111,9 +111,7 @@ impl RuleSet {
                         set.chains_by_anchor.entry(key).push((rule_index, pattern_index, at))
                     }
                     (true, None) => set.chains_free.push((rule_index, pattern_index)),
-                    (false, _) => {
-                        set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index))
-                    }
+                    (false, _) => set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index)),
                 }
             }
         }

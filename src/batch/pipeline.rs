@@ -23,7 +23,8 @@ use std::io::{self, Write};
 /// How a batch runs.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
-    /// Records per chunk (default 4096): the bound on records held in memory.
+    /// Records per chunk (default 1024): with the chunk being written, the bound on records
+    /// held in memory.
     pub chunk: usize,
     /// The language of questions, math and places in the slots.
     pub lang: Lang,
@@ -35,15 +36,16 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { chunk: 4096, lang: Lang::En, limits: Limits::default(), format: Format::Jsonl }
+        Options { chunk: 1024, lang: Lang::En, limits: Limits::default(), format: Format::Jsonl }
     }
 }
 
 /// Annotates every unit of `units`, writing one record per input formula to `out` in input
 /// order, and returns the summary. `progress` is called after each chunk with the number of
-/// records written so far. Runs on the current rayon pool.
+/// records written so far. Runs on the current rayon pool; while the pool maps a chunk, the
+/// calling thread writes and counts the chunk before it, so two chunks at most are in memory.
 pub fn run<W: Write>(
-    units: impl Iterator<Item = Unit>,
+    mut units: impl Iterator<Item = Unit>,
     knowledge: &Knowledge,
     options: &Options,
     out: W,
@@ -52,26 +54,50 @@ pub fn run<W: Write>(
     let mut writer = RecordWriter::new(out, options.format);
     writer.start()?;
     let mut summary = Summary::new();
-    let mut units = units.peekable();
-    let mut chunk: Vec<Unit> = Vec::new();
-    while units.peek().is_some() {
-        let mut records = 0;
-        while records < options.chunk.max(1) {
-            let Some(unit) = units.next() else { break };
-            records += unit.len();
-            chunk.push(unit);
+    let mut done: Vec<Vec<(Outcome, String)>> = Vec::new();
+    std::thread::scope(|scope| -> io::Result<()> {
+        loop {
+            let chunk = next_chunk(&mut units, options.chunk);
+            if chunk.is_empty() {
+                return emit(done, &mut writer, &mut summary);
+            }
+            let mapping = scope.spawn(move || process_chunk(&chunk, knowledge, options));
+            let written = emit(std::mem::take(&mut done), &mut writer, &mut summary);
+            done = mapping.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            written?;
+            progress(summary.records);
         }
-        let done = process_chunk(&chunk, knowledge, options);
-        chunk.clear();
-        for (outcome, text) in done.iter().flatten() {
-            summary.add(outcome);
-            writer.record(text)?;
-        }
-        progress(summary.records);
-    }
+    })?;
+    progress(summary.records);
     writer.finish()?;
     summary.finish(knowledge);
     Ok(summary)
+}
+
+/// The next units of `units`, up to `records` records (at least one unit; a document is never
+/// split); empty at the end.
+fn next_chunk(units: &mut impl Iterator<Item = Unit>, records: usize) -> Vec<Unit> {
+    let mut chunk = Vec::new();
+    let mut held = 0;
+    while held < records.max(1) {
+        let Some(unit) = units.next() else { break };
+        held += unit.len();
+        chunk.push(unit);
+    }
+    chunk
+}
+
+/// Writes a mapped chunk's records and counts them in the summary.
+fn emit<W: Write>(
+    done: Vec<Vec<(Outcome, String)>>,
+    writer: &mut RecordWriter<W>,
+    summary: &mut Summary,
+) -> io::Result<()> {
+    for (outcome, text) in done.iter().flatten() {
+        summary.add(outcome);
+        writer.record(text)?;
+    }
+    Ok(())
 }
 
 /// The outcomes of a chunk and their output text, in input order.
