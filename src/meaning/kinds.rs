@@ -119,9 +119,8 @@ fn kind_at(node: &Node, table: &SymbolTable, depth: usize) -> SymbolKind {
         return SymbolKind::Unknown;
     }
     let recorded = match &node.kind {
-        NodeKind::Symbol { name, .. } => table.recorded(name),
-        NodeKind::Scripts { .. } | NodeKind::Word { .. } | NodeKind::Accent { .. } => {
-            binding_name(node).and_then(|name| table.recorded(&name))
+        NodeKind::Symbol { .. } | NodeKind::Scripts { .. } | NodeKind::Word { .. } | NodeKind::Accent { .. } => {
+            table.recorded_for(node)
         }
         _ => None,
     };

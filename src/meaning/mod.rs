@@ -25,6 +25,9 @@ use rustc_hash::FxHashMap as HashMap;
 #[derive(Debug, Clone, Default)]
 pub struct SymbolTable {
     kinds: HashMap<String, SymbolKind>,
+    /// Whether some recorded name is compound (`d_k`, `hat_y`, `W_Q`): only then can a
+    /// compound node's name be recorded, and is worth building to look it up.
+    compound_names: bool,
     /// Declared shapes, as the dimension nodes of `\mathbb{R}^{n \times d}` (empty: scalar).
     shapes: HashMap<String, Vec<Node>>,
     /// Functions defined in the document: name → (parameter names, body).
@@ -64,13 +67,26 @@ impl SymbolTable {
         self.kinds.get(name).copied()
     }
 
+    /// The kind recorded for `node`'s binding name, if it has one.
+    pub fn recorded_for(&self, node: &Node) -> Option<SymbolKind> {
+        match &node.kind {
+            NodeKind::Symbol { name, .. } => self.recorded(name),
+            NodeKind::Word { text, .. } if !text.contains(char::is_whitespace) => self.recorded(text),
+            // Every other binding name is compound (joined with `_`).
+            _ if !self.compound_names => None,
+            _ => binding_name(node).and_then(|name| self.recorded(&name)),
+        }
+    }
+
     /// Records `kind` for `name` unless a declaration already fixed it.
     pub(crate) fn suggest(&mut self, name: String, kind: SymbolKind) {
+        self.compound_names |= name.contains('_');
         self.kinds.entry(name).or_insert(kind);
     }
 
     /// Records `kind` for `name`, replacing what usage suggested.
     pub(crate) fn declare(&mut self, name: String, kind: SymbolKind) {
+        self.compound_names |= name.contains('_');
         self.kinds.insert(name, kind);
     }
 
