@@ -1,6 +1,6 @@
 //! Properties of the parser that must hold for any input.
 
-use eqmap::syntax::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, PrefixOp, Span, WordStyle};
+use eqmap::syntax::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, PrefixOp, Span, Table, WordStyle};
 use eqmap::syntax::print::to_latex;
 use proptest::prelude::*;
 
@@ -104,7 +104,11 @@ fn tree() -> impl Strategy<Value = Node> {
                         r
                     })
                     .collect();
-                node(NodeKind::Rows { env: Some("bmatrix".to_string()), columns: None, rows })
+                node(NodeKind::Rows(Box::new(Table {
+                    env: Some("bmatrix".to_string()),
+                    columns: None,
+                    rows,
+                })))
             }),
         ]
     })
@@ -144,11 +148,11 @@ fn flatten(node: Node) -> Node {
             NodeKind::Fenced { open, close, sized, body: flatten(*body).boxed() }
         }
         NodeKind::Prefix { op, operand } => NodeKind::Prefix { op, operand: flatten(*operand).boxed() },
-        NodeKind::Rows { env, columns, rows } => NodeKind::Rows {
-            env,
-            columns,
-            rows: rows.into_iter().map(|r| r.into_iter().map(flatten).collect()).collect(),
-        },
+        NodeKind::Rows(table) => {
+            let Table { env, columns, rows } = *table;
+            let rows = rows.into_iter().map(|r| r.into_iter().map(flatten).collect()).collect();
+            NodeKind::Rows(Box::new(Table { env, columns, rows }))
+        }
         kind => kind,
     };
     Node::new(kind, node.span)

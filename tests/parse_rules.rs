@@ -174,7 +174,8 @@ fn a_bracket_in_a_matrix_is_content_not_a_position() {
     // position argument such as `[t]`.
     let parsed = parse(r"\begin{bmatrix} [A] \end{bmatrix}").map(|p| p.root);
     match parsed.map(|r| r.kind) {
-        Ok(NodeKind::Rows { rows, .. }) => {
+        Ok(NodeKind::Rows(table)) => {
+            let rows = &table.rows;
             assert!(matches!(rows[0][0].kind, NodeKind::Fenced { .. }), "{:?}", rows[0][0]);
         }
         other => panic!("{other:?}"),

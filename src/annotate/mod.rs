@@ -262,7 +262,7 @@ impl<'a> Walker<'a> {
             let Some(rule) = rules.rules.get(index) else { continue };
             match &rule.matcher {
                 Matcher::Environment(names) => {
-                    if let NodeKind::Rows { env: Some(env), .. } = &node.kind {
+                    if let Some(env) = rows_env(node) {
                         if names.iter().any(|n| n == env) {
                             let head = Span::new(node.span.start, node.span.start + env.len() + 8);
                             self.firings.push(Firing {
@@ -480,7 +480,9 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         NodeKind::Scripts { .. } if is_symbol_like(node) => return,
         NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
         NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
-        NodeKind::Rows { env: Some(env), .. } if !is_layout(env) => out.push(node.span),
+        NodeKind::Rows(table) if table.env.as_deref().is_some_and(|env| !is_layout(env)) => {
+            out.push(node.span)
+        }
         NodeKind::Accent { .. } | NodeKind::Styled { .. } | NodeKind::Binom { .. } => out.push(node.span),
         NodeKind::Fenced {
             open: Delim::Angle | Delim::Floor | Delim::Ceil | Delim::DoubleBracket, ..
@@ -488,6 +490,14 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         _ => {}
     }
     node.for_each_child(|child| collect_notation(child, table, out, depth + 1));
+}
+
+/// The environment name of a rows node.
+fn rows_env(node: &Node) -> Option<&str> {
+    match &node.kind {
+        NodeKind::Rows(table) => table.env.as_deref(),
+        _ => None,
+    }
 }
 
 /// Environments that only lay out lines (`aligned`, `split`): not notation of their own.

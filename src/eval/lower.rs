@@ -119,7 +119,9 @@ impl<'a> Lowerer<'a> {
             NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => self.lower(body),
             NodeKind::Fenced { open, body, .. } => self.fenced(*open, body, span),
             NodeKind::Annotated { body, label, .. } => self.annotated(body, label.as_deref(), span),
-            NodeKind::Rows { env: Some(env), rows, .. } if env.ends_with("matrix") => self.matrix(rows, span),
+            NodeKind::Rows(table) if table.env.as_deref().is_some_and(|env| env.ends_with("matrix")) => {
+                self.matrix(&table.rows, span)
+            }
             NodeKind::Empty => Err(EvalError::new(EvalErrorKind::NothingToEvaluate, span)),
             NodeKind::Word { text, .. } => Err(unsupported(&format!("{text} without an argument"), span)),
             _ => Err(unsupported(&node_label(node), span)),
@@ -642,7 +644,7 @@ pub fn node_label(node: &Node) -> String {
         NodeKind::Symbol { name, .. } => name.to_string(),
         NodeKind::Factorial { .. } => "!".into(),
         NodeKind::Binom { .. } => "\\binom".into(),
-        NodeKind::Rows { env, .. } => env.clone().unwrap_or_else(|| "&".into()),
+        NodeKind::Rows(table) => table.env.clone().unwrap_or_else(|| "&".into()),
         NodeKind::Stacked { .. } => "\\overset".into(),
         NodeKind::Prefix { op, .. } => format!("{op:?}"),
         _ => binding_name(node).unwrap_or_else(|| "this".into()),

@@ -119,9 +119,10 @@ fn kind_at(node: &Node, table: &SymbolTable, depth: usize) -> SymbolKind {
         return SymbolKind::Unknown;
     }
     let recorded = match &node.kind {
-        NodeKind::Symbol { .. } | NodeKind::Scripts { .. } | NodeKind::Word { .. } | NodeKind::Accent { .. } => {
-            table.recorded_for(node)
-        }
+        NodeKind::Symbol { .. }
+        | NodeKind::Scripts { .. }
+        | NodeKind::Word { .. }
+        | NodeKind::Accent { .. } => table.recorded_for(node),
         _ => None,
     };
     if let Some(kind) = recorded {
@@ -144,7 +145,9 @@ fn kind_at(node: &Node, table: &SymbolTable, depth: usize) -> SymbolKind {
         NodeKind::Frac { num, .. } => kind_at(num, table, depth + 1),
         NodeKind::Prefix { operand, .. } => kind_at(operand, table, depth + 1),
         NodeKind::Chain { first, rest } => chain_kind(first, rest, table, depth),
-        NodeKind::Rows { env: Some(env), .. } if env.ends_with("matrix") => SymbolKind::Matrix,
+        NodeKind::Rows(table) if table.env.as_deref().is_some_and(|env| env.ends_with("matrix")) => {
+            SymbolKind::Matrix
+        }
         _ => SymbolKind::Unknown,
     }
 }

@@ -155,7 +155,7 @@ pub fn statements(root: &Node) -> Vec<&Node> {
         NodeKind::Chain { first, rest } if rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_))) => {
             std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect()
         }
-        NodeKind::Rows { rows, .. } => rows.iter().flatten().flat_map(statements).collect(),
+        NodeKind::Rows(table) => table.rows.iter().flatten().flat_map(statements).collect(),
         _ => vec![root],
     }
 }

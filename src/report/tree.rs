@@ -35,8 +35,8 @@ fn write_tree(out: &mut String, node: &Node, depth: usize) {
                 write_tree(out, sup, depth + 2);
             }
         }
-        NodeKind::Rows { rows, .. } => {
-            for (index, row) in rows.iter().enumerate() {
+        NodeKind::Rows(table) => {
+            for (index, row) in table.rows.iter().enumerate() {
                 let _ = writeln!(out, "{indent}  row {}", index + 1);
                 for cell in row {
                     write_tree(out, cell, depth + 2);
@@ -92,8 +92,10 @@ fn describe(node: &Node) -> String {
         }
         Annotated { place, .. } => format!("brace {place:?}").to_lowercase(),
         Stacked { place, .. } => format!("stacked {place:?}").to_lowercase(),
-        Rows { env: Some(env), .. } => format!("environment {env}"),
-        Rows { env: None, .. } => "rows".to_string(),
+        Rows(table) => match &table.env {
+            Some(env) => format!("environment {env}"),
+            None => "rows".to_string(),
+        },
     }
 }
 

@@ -125,7 +125,7 @@ impl Node {
                 visit(body);
                 label.as_deref().into_iter().for_each(visit);
             }
-            Rows { rows, .. } => rows.iter().flatten().for_each(visit),
+            Rows(table) => table.rows.iter().flatten().for_each(visit),
         }
     }
 
@@ -165,7 +165,7 @@ impl Node {
             Fenced { body, .. } => vec![body],
             Annotated { body, label, .. } => std::iter::once(body.as_ref()).chain(label.as_deref()).collect(),
             Stacked { over, base, .. } => vec![over, base],
-            Rows { rows, .. } => rows.iter().flatten().collect(),
+            Rows(table) => table.rows.iter().flatten().collect(),
         }
     }
 }
@@ -317,15 +317,20 @@ pub enum NodeKind {
         base: Box<Node>,
     },
     /// Rows of cells: an environment (`cases`, `bmatrix`, `aligned`, …) or a formula with
-    /// top-level `&` and `\\`.
-    Rows {
-        /// The environment name (`bmatrix`, `align*`), or `None` for top-level rows.
-        env: Option<String>,
-        /// The column specification of an `array`: `{cc|l}`.
-        columns: Option<String>,
-        /// The rows, each a list of cells.
-        rows: Vec<Vec<Node>>,
-    },
+    /// top-level `&` and `\\`. Boxed: the rare node that would make every node three times as
+    /// large.
+    Rows(Box<Table>),
+}
+
+/// The rows of a [`NodeKind::Rows`] node and how they were written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// The environment name (`bmatrix`, `align*`), or `None` for top-level rows.
+    pub env: Option<String>,
+    /// The column specification of an `array`: `{cc|l}`.
+    pub columns: Option<String>,
+    /// The rows, each a list of cells.
+    pub rows: Vec<Vec<Node>>,
 }
 
 /// One operator of a [`NodeKind::Chain`] with the operand after it. Equality ignores spans.

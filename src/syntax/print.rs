@@ -66,7 +66,7 @@ fn write_node(out: &mut String, node: &Node) {
             let name = if *place == Place::Over { "\\overset" } else { "\\underset" };
             write_command(out, name, &[over, base]);
         }
-        Rows { env, columns, rows } => write_rows(out, env.as_deref(), columns.as_deref(), rows),
+        Rows(table) => write_rows(out, table.env.as_deref(), table.columns.as_deref(), &table.rows),
     }
 }
 
@@ -222,17 +222,19 @@ fn write_prefix(out: &mut String, op: PrefixOp, operand: &Node) {
 
 /// Whether a base of scripts or a factorial needs braces to stay one base.
 fn needs_braces_as_base(node: &Node) -> bool {
-    matches!(
-        node.kind,
-        NodeKind::Chain { .. }
-            | NodeKind::Prefix { .. }
-            | NodeKind::Scripts { .. }
-            | NodeKind::Factorial { .. }
-            | NodeKind::Empty
-            | NodeKind::Annotated { .. }
-            | NodeKind::Rows { env: None, .. }
-            | NodeKind::Fenced { close: None, .. }
-    )
+    match &node.kind {
+        NodeKind::Rows(table) => table.env.is_none(),
+        kind => matches!(
+            kind,
+            NodeKind::Chain { .. }
+                | NodeKind::Prefix { .. }
+                | NodeKind::Scripts { .. }
+                | NodeKind::Factorial { .. }
+                | NodeKind::Empty
+                | NodeKind::Annotated { .. }
+                | NodeKind::Fenced { close: None, .. }
+        ),
+    }
 }
 
 fn write_scripts(out: &mut String, base: &Node, sub: Option<&Node>, sup: Option<&Node>, primes: u8) {

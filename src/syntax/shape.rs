@@ -2,7 +2,7 @@
 //! pairs ([`super::build`]) and the direct reader ([`super::direct`]). Both decide *what* was
 //! written; this module decides what tree it makes, so the two cannot drift apart.
 
-use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, PrefixOp, Span, WordStyle};
+use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, PrefixOp, Span, Table, WordStyle};
 use super::error::{ParseError, ParseErrorKind, Warning, WarningKind};
 use super::names::{self, CommandClass, UnicodeMeaning};
 use super::precedence::infix_level;
@@ -68,6 +68,22 @@ pub(super) fn chain(lhs: Node, op: InfixOp, op_span: Span, rhs: Node) -> Node {
             Node::new(NodeKind::Chain { first: Node::new(kind, lhs.span).boxed(), rest }, span)
         }
     }
+}
+
+/// What joining each link in turn with [`chain`] gives, for links whose operators are all of
+/// one precedence level: one chain, built in place instead of rebuilt at every link.
+pub(super) fn chain_all(first: Node, links: impl ExactSizeIterator<Item = (InfixOp, Span, Node)>) -> Node {
+    let mut links = links;
+    let Some((op, op_span, operand)) = links.next() else { return first };
+    let mut node = chain(first, op, op_span, operand);
+    if let Node { kind: NodeKind::Chain { rest, .. }, span } = &mut node {
+        rest.reserve(links.len());
+        for (op, op_span, operand) in links {
+            *span = span.join(operand.span);
+            rest.push(Link { op, op_span, operand });
+        }
+    }
+    node
 }
 
 /// Puts `script` in the free slot of `base`'s scripts, or starts new scripts on it; refuses
@@ -183,7 +199,7 @@ pub(super) fn rows(
             return cell;
         }
     }
-    Node::new(NodeKind::Rows { env, columns, rows }, span)
+    Node::new(NodeKind::Rows(Box::new(Table { env, columns, rows })), span)
 }
 
 /// `first \over second` (or `\choose`, `\atop`…, named by `word`) spanning `span`.

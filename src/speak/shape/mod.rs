@@ -111,7 +111,7 @@ impl<'a> Shaper<'a> {
             NodeKind::Stacked { base, .. } => self.shape(base, d),
             NodeKind::Fenced { open, close, body, .. } => self.fenced(*open, *close, body, d),
             NodeKind::Annotated { body, label, .. } => self.annotated(body, label.as_deref(), d),
-            NodeKind::Rows { env, rows, .. } => self.rows(env.as_deref(), rows, d),
+            NodeKind::Rows(table) => self.rows(table.env.as_deref(), &table.rows, d),
         }
     }
 

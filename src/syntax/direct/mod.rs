@@ -339,6 +339,16 @@ impl<'s> Reader<'s> {
             }
         }
         let mut operands = self.operands.drain(operands_base..);
+        let level = self.operators.get(operators_base).map(|(op, _)| infix_level(op));
+        if self.operators.iter().skip(operators_base).all(|(op, _)| Some(infix_level(op)) == level) {
+            // One level, as most expressions are (`QK^\top V`, `a + b - c`): no climbing.
+            let Some(first) = operands.next() else { return Ok(None) };
+            let links = self.operators.drain(operators_base..).zip(operands);
+            return Ok(Some(shape::chain_all(
+                first,
+                links.map(|((op, op_span), operand)| (op, op_span, operand)),
+            )));
+        }
         let mut operators = self.operators.drain(operators_base..).peekable();
         Ok(climb(&mut operands, &mut operators, None))
     }
