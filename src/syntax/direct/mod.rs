@@ -55,8 +55,10 @@ pub(super) fn read(source: &str, limits: &Limits) -> Option<Parsed> {
         at: 0,
         max_scripts: limits.max_scripts,
         warnings: Vec::new(),
-        operands: Vec::new(),
-        operators: Vec::new(),
+        // Room for a few operands from the start: growing from nothing reallocates several
+        // times a formula (measured: 8 is cheaper than both 0 and 32).
+        operands: Vec::with_capacity(8),
+        operators: Vec::with_capacity(8),
         failed_bar_groups: rustc_hash::FxHashSet::default(),
         steps_left: step_budget(source.len()),
     };
