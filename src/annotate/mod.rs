@@ -182,8 +182,8 @@ impl<'a> Walker<'a> {
             source,
             table,
             rules,
-            firings: Vec::new(),
-            candidates: Vec::new(),
+            firings: Vec::with_capacity(8),
+            candidates: Vec::with_capacity(8),
             view: ChainView::default(),
             fired_around: Vec::new(),
         }
