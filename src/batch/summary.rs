@@ -36,8 +36,13 @@ pub struct Counter {
 impl Counter {
     /// Counts one occurrence of `key` (cut to 60 characters).
     pub fn add(&mut self, key: &str) {
-        let key: String = key.chars().take(KEY_CHARS).collect();
-        *self.counts.entry(key).or_default() += 1;
+        let key = key.char_indices().nth(KEY_CHARS).map_or(key, |(end, _)| key.get(..end).unwrap_or(key));
+        match self.counts.get_mut(key) {
+            Some(count) => *count += 1,
+            None => {
+                self.counts.insert(key.to_string(), 1);
+            }
+        }
         if self.counts.len() > COUNTER_CAPACITY {
             self.prune();
         }
@@ -138,7 +143,12 @@ impl Summary {
             *self.articles.entry(*article).or_default() += 1;
         }
         for concept in super::output::concepts(map) {
-            *self.concepts.entry(concept.to_string()).or_default() += 1;
+            match self.concepts.get_mut(concept) {
+                Some(count) => *count += 1,
+                None => {
+                    self.concepts.insert(concept.to_string(), 1);
+                }
+            }
         }
         for warning in &map.warnings {
             match &warning.kind {
