@@ -35,7 +35,9 @@ fn main() {
             for notation in map.unknown_notation() {
                 *unknown.entry(notation.chars().take(40).collect()).or_default() += 1;
             }
-            for concept in map.slots.iter().flat_map(|s| s.concepts.iter()).filter(|c| *c != "unknown") {
+            for concept in
+                map.slots.iter().flat_map(|s| s.explanation.concepts.iter()).filter(|c| *c != "unknown")
+            {
                 *concepts.entry(concept.clone()).or_default() += 1;
             }
         }

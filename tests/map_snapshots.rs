@@ -23,8 +23,12 @@ fn map(source: &str, curriculum: &str, lang: Lang) -> SlotMap {
 }
 
 fn articles(map: &SlotMap, visible: bool) -> Vec<u32> {
-    let mut all: Vec<u32> =
-        map.slots.iter().filter(|s| s.visible == visible).flat_map(|s| s.articles.iter().copied()).collect();
+    let mut all: Vec<u32> = map
+        .slots
+        .iter()
+        .filter(|s| s.visible == visible)
+        .flat_map(|s| s.explanation.articles.iter().copied())
+        .collect();
     all.sort_unstable();
     all.dedup();
     all
@@ -34,11 +38,12 @@ fn articles(map: &SlotMap, visible: bool) -> Vec<u32> {
 fn attention_line_gives_the_seed_table() {
     let map = map(ATTENTION, "ai-math", Lang::Ko);
     assert_eq!(articles(&map, true), [2, 3, 4, 6, 9, 10, 18, 20, 21, 25, 40]);
-    let hidden: Vec<&Vec<Vec<u32>>> = map.slots.iter().filter(|s| !s.visible).map(|s| &s.paths).collect();
+    let hidden: Vec<&Vec<Vec<u32>>> =
+        map.slots.iter().filter(|s| !s.visible).map(|s| &s.explanation.paths).collect();
     assert_eq!(hidden, [&vec![vec![18, 58]], &vec![vec![33, 34, 41]]]);
     let sqrt = map.slots.iter().find(|s| s.latex == r"\sqrt{d_k}").unwrap_or_else(|| panic!("no sqrt slot"));
-    assert_eq!(sqrt.paths, [vec![21, 40]], "21 → 40 stays a chain");
-    assert!(map.slots.iter().all(|s| s.concepts.iter().all(|c| c != "unknown")), "{:?}", map.slots);
+    assert_eq!(sqrt.explanation.paths, [vec![21, 40]], "21 → 40 stays a chain");
+    assert!(map.slots.iter().all(|s| !s.is_unknown()), "{:?}", map.slots);
     insta::assert_snapshot!("attention-ko", render_table(&map, Lang::Ko, Style::default()));
     insta::assert_snapshot!(
         "attention-en",
@@ -50,7 +55,7 @@ fn attention_line_gives_the_seed_table() {
 fn cross_entropy_gives_its_five_rows() {
     let map = map(CROSS_ENTROPY, "ai-math", Lang::Ko);
     let rows: Vec<(String, Vec<u32>)> =
-        map.slots.iter().map(|s| (s.latex.clone(), s.articles.clone())).collect();
+        map.slots.iter().map(|s| (s.latex.clone(), s.explanation.articles.clone())).collect();
     assert_eq!(
         rows,
         [
@@ -111,10 +116,10 @@ fn a_curriculum_file_of_ones_own_is_used() {
     let map =
         map_source(ATTENTION, &knowledge, Lang::En).unwrap_or_else(|e| panic!("{}", e.message(Lang::En)));
     let sqrt = map.slots.iter().find(|s| s.latex == r"\sqrt{d_k}").unwrap_or_else(|| panic!("no sqrt slot"));
-    assert_eq!(sqrt.place, "lesson 7 → lesson 9");
+    assert_eq!(sqrt.explanation.place, "lesson 7 → lesson 9");
     let softmax =
         map.slots.iter().find(|s| s.latex == r"\mathrm{softmax}").unwrap_or_else(|| panic!("no softmax"));
-    assert_eq!(softmax.place, "not in this curriculum");
+    assert_eq!(softmax.explanation.place, "not in this curriculum");
 }
 
 #[test]
@@ -147,7 +152,12 @@ fn a_scripted_notation_is_one_row_not_two() {
         (r"- \hat{y}_i", "What does the hat mean?"),
     ] {
         let map = map(source, "ai-math", Lang::En);
-        let rows = map.slots.iter().filter(|slot| slot.question == question).count();
-        assert_eq!(rows, 1, "{source}: {:?}", map.slots.iter().map(|s| &s.question).collect::<Vec<_>>());
+        let rows = map.slots.iter().filter(|slot| slot.explanation.question == question).count();
+        assert_eq!(
+            rows,
+            1,
+            "{source}: {:?}",
+            map.slots.iter().map(|s| &s.explanation.question).collect::<Vec<_>>()
+        );
     }
 }

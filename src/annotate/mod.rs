@@ -25,19 +25,20 @@ use rules::{Focus, Matcher, Rule};
 /// real formulas far below this).
 const MAX_WALK_DEPTH: usize = 1_024;
 
-/// One row of the slot map before the curriculum is consulted.
+/// One row of the slot map before the curriculum is consulted; its texts borrow from the
+/// formula and the rules.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RawSlot {
+pub struct RawSlot<'a> {
     /// The slot's source span (the first one, for merged rows).
     pub span: Span,
     /// Every span the row stands for (all occurrences of a merged row).
     pub occurrences: Vec<Span>,
     /// The source text of each merged occurrence, in order, without repeats.
-    pub texts: Vec<String>,
+    pub texts: Vec<&'a str>,
     /// Concept ids, in rule order, without repeats.
-    pub concepts: Vec<String>,
+    pub concepts: Vec<&'a str>,
     /// Ids of the rules that made this row.
-    pub rules: Vec<String>,
+    pub rules: Vec<&'a str>,
     /// Whether the slot is printed in the formula.
     pub visible: bool,
     /// The rule index of the first rule (for question overrides and hidden-slot display).
@@ -54,7 +55,12 @@ struct Firing {
 
 /// Applies `rules` to the formula `root` (parsed from `source`), returning the slot rows in
 /// reading order: visible rows by position, then hidden ones.
-pub fn annotate(root: &Node, source: &str, table: &SymbolTable, rules: &RuleSet) -> Vec<RawSlot> {
+pub fn annotate<'a>(
+    root: &Node,
+    source: &'a str,
+    table: &SymbolTable,
+    rules: &'a RuleSet,
+) -> Vec<RawSlot<'a>> {
     let firings = Walker::new(source, table, rules).run(root);
     let firings = drop_overridden(firings, &rules.rules);
     rows(firings, source, &rules.rules)
@@ -391,14 +397,14 @@ fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
 
 /// Forms rows: a merged rule's firings make one row; firings of visible rules on one slot
 /// span make one row; hidden rules make a row each.
-fn rows(firings: Vec<Firing>, source: &str, rules: &[Rule]) -> Vec<RawSlot> {
+fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<RawSlot<'a>> {
     let mut rows: Vec<RawSlot> = Vec::new();
     for firing in firings {
         let Some(rule) = rules.get(firing.rule) else { continue };
-        let text = firing.slot.text(source).trim().to_string();
+        let text = firing.slot.text(source).trim();
         let existing = rows.iter_mut().find(|row| {
             if rule.merge || !rule.visible {
-                row.rules.first() == Some(&rule.id)
+                row.rules.first() == Some(&rule.id.as_str())
             } else {
                 row.visible && row.span == firing.slot
             }
@@ -411,12 +417,12 @@ fn rows(firings: Vec<Firing>, source: &str, rules: &[Rule]) -> Vec<RawSlot> {
                 if !row.texts.contains(&text) && (rule.merge || row.texts.is_empty()) {
                     row.texts.push(text);
                 }
-                if !row.rules.contains(&rule.id) {
-                    row.rules.push(rule.id.clone());
+                if !row.rules.contains(&rule.id.as_str()) {
+                    row.rules.push(&rule.id);
                 }
                 for concept in &rule.concepts {
-                    if !row.concepts.contains(concept) {
-                        row.concepts.push(concept.clone());
+                    if !row.concepts.contains(&concept.as_str()) {
+                        row.concepts.push(concept);
                     }
                 }
             }
@@ -424,8 +430,8 @@ fn rows(firings: Vec<Firing>, source: &str, rules: &[Rule]) -> Vec<RawSlot> {
                 span: firing.slot,
                 occurrences: vec![firing.slot],
                 texts: vec![text],
-                concepts: rule.concepts.clone(),
-                rules: vec![rule.id.clone()],
+                concepts: rule.concepts.iter().map(String::as_str).collect(),
+                rules: vec![&rule.id],
                 visible: rule.visible,
                 rule_index: firing.rule,
             }),

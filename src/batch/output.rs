@@ -153,7 +153,7 @@ fn jsonl(outcome: &Outcome) -> String {
 /// The concept ids of a map, once each, in slot order.
 pub fn concepts(map: &SlotMap) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
-    for concept in map.slots.iter().flat_map(|s| s.concepts.iter()) {
+    for concept in map.slots.iter().flat_map(|s| s.explanation.concepts.iter()) {
         if concept != "unknown" && !out.contains(&concept.as_str()) {
             out.push(concept);
         }
@@ -164,7 +164,7 @@ pub fn concepts(map: &SlotMap) -> Vec<&str> {
 /// The summary columns of a record: slots, known slots, concepts, articles, unknown notation.
 fn columns(outcome: &Outcome) -> [String; 5] {
     let Ok(map) = &outcome.result else { return Default::default() };
-    let known = map.slots.iter().filter(|s| s.concepts.iter().all(|c| c != "unknown")).count();
+    let known = map.slots.iter().filter(|s| !s.is_unknown()).count();
     let articles: Vec<String> = map.reading_path.iter().map(u32::to_string).collect();
     [
         map.slots.len().to_string(),

@@ -39,12 +39,12 @@ pub fn render_table(map: &SlotMap, lang: Lang, style: Style) -> String {
     });
     table.set_header(header);
     for slot in &map.slots {
-        let known = slot.concepts.iter().all(|c| c != "unknown");
+        let known = !slot.is_unknown();
         let mut cells = [
             Cell::new(&slot.latex),
-            Cell::new(&slot.question),
-            Cell::new(&slot.math),
-            Cell::new(&slot.place),
+            Cell::new(&slot.explanation.question),
+            Cell::new(&slot.explanation.math),
+            Cell::new(&slot.explanation.place),
         ];
         if style.color {
             let color = if !known {
@@ -89,9 +89,9 @@ pub fn render_markdown(map: &SlotMap, lang: Lang) -> String {
         };
         out.push_str(&format!(
             "| {latex} | {} | {} | {} |\n",
-            escape(&slot.question),
-            escape(&slot.math),
-            escape(&slot.place)
+            escape(&slot.explanation.question),
+            escape(&slot.explanation.math),
+            escape(&slot.explanation.place)
         ));
     }
     out.push('\n');

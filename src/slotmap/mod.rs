@@ -8,13 +8,19 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use crate::annotate::{self, RawSlot, RuleSet};
+mod explain;
+
+pub use explain::Explanation;
+
+use crate::annotate::{self, RuleSet};
 use crate::curriculum::{Concepts, Curriculum};
 use crate::meaning::SymbolTable;
 use crate::syntax::ast::{Node, Span};
 use crate::syntax::error::{ParseError, Warning};
 use crate::Lang;
+use explain::Explanations;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Everything the map needs to know: rules, concepts and a curriculum.
 #[derive(Debug, Clone)]
@@ -25,6 +31,8 @@ pub struct Knowledge {
     pub concepts: Concepts,
     /// The curriculum articles come from.
     pub curriculum: Curriculum,
+    /// What the rules' slots are told, worked out once.
+    explanations: Explanations,
 }
 
 impl Knowledge {
@@ -33,7 +41,8 @@ impl Knowledge {
         let rules = RuleSet::shipped().map_err(|e| e.to_string())?;
         let concepts = Concepts::load(crate::curriculum::DEFAULT_CONCEPTS)?;
         curriculum.validate()?;
-        Ok(Knowledge { rules, concepts, curriculum })
+        let explanations = Explanations::new(&rules.rules, &concepts, &curriculum);
+        Ok(Knowledge { rules, concepts, curriculum, explanations })
     }
 
     /// The shipped rules, concepts and default curriculum.
@@ -50,24 +59,23 @@ pub struct Slot {
     pub latex: String,
     /// Its byte span in the formula.
     pub span: Span,
-    /// Concept ids; `["unknown"]` for notation no rule knows.
-    pub concepts: Vec<String>,
-    /// The question that blocks a reader.
-    pub question: String,
-    /// The math that answers it.
-    pub math: String,
-    /// Article numbers, in order.
-    pub articles: Vec<u32>,
-    /// The prerequisite chains, one per concept that has articles (`[[21, 40]]`).
-    pub paths: Vec<Vec<u32>>,
-    /// Where the curriculum places the slot, as text: `21번 → 40번`, `4단원 (번호 없음)`.
-    pub place: String,
+    /// Its concepts, question, math and articles: shared by the slots of one rule (in JSON,
+    /// its fields are the slot's).
+    #[serde(flatten)]
+    pub explanation: Arc<Explanation>,
     /// Whether the slot is printed in the formula.
     pub visible: bool,
     /// Ids of the rules that made this row (empty for notation no rule knows); for rule
     /// coverage, not part of the JSON.
     #[serde(skip)]
-    pub rules: Vec<String>,
+    pub rules: Arc<[String]>,
+}
+
+impl Slot {
+    /// Whether no rule knows this slot's notation.
+    pub fn is_unknown(&self) -> bool {
+        self.explanation.concepts.iter().any(|c| c == "unknown")
+    }
 }
 
 /// A formula's slot map.
@@ -93,12 +101,12 @@ pub struct SlotMap {
 impl SlotMap {
     /// Whether at least one slot is known (not an unknown-notation row).
     pub fn has_known_slot(&self) -> bool {
-        self.slots.iter().any(|s| s.concepts.iter().all(|c| c != "unknown"))
+        self.slots.iter().any(|s| !s.is_unknown())
     }
 
     /// The texts of notation no rule knows.
     pub fn unknown_notation(&self) -> impl Iterator<Item = &str> {
-        self.slots.iter().filter(|s| s.concepts.iter().any(|c| c == "unknown")).map(|s| s.latex.as_str())
+        self.slots.iter().filter(|s| s.is_unknown()).map(|s| s.latex.as_str())
     }
 }
 
@@ -133,10 +141,13 @@ pub fn map_tree(
 ) -> SlotMap {
     let raw = annotate::annotate(root, source, table, &knowledge.rules);
     let unknown = annotate::unknown_notation(root, source, table, &raw);
-    let mut slots: Vec<Slot> = raw.iter().map(|row| known_slot(row, knowledge, lang)).collect();
+    let explanations = &knowledge.explanations;
+    let rule_of = |index: usize| knowledge.rules.rules.get(index);
+    let mut slots: Vec<Slot> =
+        raw.iter().map(|row| explanations.slot(row, rule_of(row.rule_index), knowledge, lang)).collect();
     let first_hidden = slots.iter().position(|s| !s.visible).unwrap_or(slots.len());
     let unknown_slots: Vec<Slot> =
-        unknown.into_iter().map(|(span, text)| unknown_slot(span, text, lang)).collect();
+        unknown.into_iter().map(|(span, text)| explanations.unknown_slot(span, text, lang)).collect();
     slots.splice(first_hidden..first_hidden, unknown_slots);
     slots.sort_by_key(|s| (!s.visible, s.span.start, std::cmp::Reverse(s.span.end)));
     let reading_path = reading_path(&slots);
@@ -149,85 +160,6 @@ pub fn map_tree(
         reading_path,
         reading_path_text,
         warnings,
-    }
-}
-
-fn known_slot(row: &RawSlot, knowledge: &Knowledge, lang: Lang) -> Slot {
-    let rule = knowledge.rules.rules.get(row.rule_index);
-    let concepts: Vec<_> = row.concepts.iter().filter_map(|id| knowledge.concepts.get(id)).collect();
-    let question = rule
-        .and_then(|r| r.question.as_ref())
-        .map(|q| q.get(lang).to_string())
-        .or_else(|| concepts.first().map(|c| c.question.get(lang).to_string()))
-        .unwrap_or_default();
-    let mut maths: Vec<&str> = Vec::new();
-    for concept in &concepts {
-        let math = concept.math.get(lang);
-        if !maths.contains(&math) {
-            maths.push(math);
-        }
-    }
-    let curriculum = &knowledge.curriculum;
-    let mut paths = Vec::new();
-    let mut places = Vec::new();
-    for id in &row.concepts {
-        match curriculum.placement(id) {
-            Some(placement) if !placement.path.is_empty() => {
-                if !paths.contains(&placement.path) {
-                    places.push(path_text(&placement.path, curriculum, lang));
-                    paths.push(placement.path.clone());
-                }
-            }
-            Some(placement) => places.push(unnumbered_text(placement.unit, curriculum, lang)),
-            None => places.push(lang.pick("이 커리큘럼에 없음", "not in this curriculum").to_string()),
-        }
-    }
-    places.dedup();
-    let mut articles: Vec<u32> = Vec::new();
-    for number in paths.iter().flatten() {
-        if !articles.contains(number) {
-            articles.push(*number);
-        }
-    }
-    let latex = match rule.and_then(|r| r.display.as_ref()).filter(|_| !row.visible) {
-        Some(display) => display.get(lang).to_string(),
-        None => row.texts.join(", "),
-    };
-    Slot {
-        latex,
-        span: row.span,
-        concepts: row.concepts.clone(),
-        question,
-        math: maths.join(lang.pick(", ", "; ")),
-        articles,
-        paths,
-        place: places.join(", "),
-        visible: row.visible,
-        rules: row.rules.clone(),
-    }
-}
-
-fn unknown_slot(span: Span, text: String, lang: Lang) -> Slot {
-    Slot {
-        latex: text,
-        span,
-        concepts: vec!["unknown".to_string()],
-        question: lang.pick("eqmap이 아직 모르는 표기", "notation eqmap does not know yet").to_string(),
-        math: String::new(),
-        articles: Vec::new(),
-        paths: Vec::new(),
-        place: lang.pick("규칙 없음", "no rule").to_string(),
-        visible: true,
-        rules: Vec::new(),
-    }
-}
-
-fn unnumbered_text(unit: Option<u32>, curriculum: &Curriculum, lang: Lang) -> String {
-    match unit {
-        Some(unit) => {
-            format!("{} ({})", curriculum.unit_name(unit, lang), lang.pick("번호 없음", "not numbered"))
-        }
-        None => lang.pick("번호 없음", "not numbered").to_string(),
     }
 }
 
@@ -246,7 +178,7 @@ pub fn path_text(path: &[u32], curriculum: &Curriculum, lang: Lang) -> String {
 /// Every article of the map, in prerequisite order (the curricula number articles so that an
 /// article's prerequisites come before it).
 fn reading_path(slots: &[Slot]) -> Vec<u32> {
-    let mut numbers: Vec<u32> = slots.iter().flat_map(|s| s.articles.iter().copied()).collect();
+    let mut numbers: Vec<u32> = slots.iter().flat_map(|s| s.explanation.articles.iter().copied()).collect();
     numbers.sort_unstable();
     numbers.dedup();
     numbers
@@ -272,8 +204,12 @@ pub struct Comparison {
 /// Overlays two maps (known concepts only).
 pub fn compare(first: &SlotMap, second: &SlotMap) -> Comparison {
     let concepts = |map: &SlotMap| -> Vec<String> {
-        let mut all: Vec<String> =
-            map.slots.iter().flat_map(|s| s.concepts.iter().cloned()).filter(|c| c != "unknown").collect();
+        let mut all: Vec<String> = map
+            .slots
+            .iter()
+            .flat_map(|s| s.explanation.concepts.iter().cloned())
+            .filter(|c| c != "unknown")
+            .collect();
         all.sort();
         all.dedup();
         all

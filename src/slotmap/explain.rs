@@ -1,0 +1,189 @@
+//! Explanations: what the concepts and the curriculum say about a slot — its question, the
+//! math that answers it, and the articles that teach it.
+//!
+//! An explanation depends only on the slot's concepts, the rule that made it and the language,
+//! not on the formula, so every slot a rule makes alone shares one: [`Explanations`] holds
+//! them, computed once when the knowledge is loaded, and a slot holds its explanation behind
+//! an [`Arc`]. Rows that merge several rules get one computed for them.
+
+use super::Slot;
+use crate::annotate::rules::{Bilingual, Rule};
+use crate::annotate::RawSlot;
+use crate::curriculum::{Concepts, Curriculum};
+use crate::syntax::ast::Span;
+use crate::Lang;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// What a slot's concepts and the curriculum say about it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Explanation {
+    /// Concept ids; `["unknown"]` for notation no rule knows.
+    pub concepts: Vec<String>,
+    /// The question that blocks a reader.
+    pub question: String,
+    /// The math that answers it.
+    pub math: String,
+    /// Article numbers, in order.
+    pub articles: Vec<u32>,
+    /// The prerequisite chains, one per concept that has articles (`[[21, 40]]`).
+    pub paths: Vec<Vec<u32>>,
+    /// Where the curriculum places the slot, as text: `21번 → 40번`, `4단원 (번호 없음)`.
+    pub place: String,
+}
+
+/// One thing in both languages: Korean, English.
+#[derive(Debug, Clone)]
+struct Both<T> {
+    ko: T,
+    en: T,
+}
+
+impl<T> Both<T> {
+    fn new(make: impl Fn(Lang) -> T) -> Self {
+        Both { ko: make(Lang::Ko), en: make(Lang::En) }
+    }
+
+    fn get(&self, lang: Lang) -> &T {
+        match lang {
+            Lang::Ko => &self.ko,
+            Lang::En => &self.en,
+        }
+    }
+}
+
+/// What a slot made by one rule alone shares with the others of that rule.
+#[derive(Debug, Clone)]
+struct RuleSlot {
+    /// The explanation of the rule's concepts.
+    explanation: Both<Arc<Explanation>>,
+    /// The rule's id, as the slot's list of rules.
+    rules: Arc<[String]>,
+}
+
+/// The explanations of every rule's own slots and of unknown notation, in both languages.
+#[derive(Debug, Clone)]
+pub struct Explanations {
+    /// By rule index.
+    by_rule: Vec<RuleSlot>,
+    unknown: Both<Arc<Explanation>>,
+}
+
+impl Explanations {
+    /// Explains the slots of each of `rules`.
+    pub fn new(rules: &[Rule], concepts: &Concepts, curriculum: &Curriculum) -> Self {
+        let by_rule = rules
+            .iter()
+            .map(|rule| {
+                let ids: Vec<&str> = rule.concepts.iter().map(String::as_str).collect();
+                let explain =
+                    |lang| Arc::new(explain(&ids, rule.question.as_ref(), concepts, curriculum, lang));
+                RuleSlot { explanation: Both::new(explain), rules: Arc::from([rule.id.clone()]) }
+            })
+            .collect();
+        Explanations { by_rule, unknown: Both::new(|lang| Arc::new(unknown(lang))) }
+    }
+
+    /// The slot of `row`: the rule's shared explanation when the row has the rule's concepts,
+    /// one of its own otherwise (rows merging several rules).
+    pub fn slot(&self, row: &RawSlot, rule: Option<&Rule>, knowledge: &super::Knowledge, lang: Lang) -> Slot {
+        let latex = match rule.and_then(|r| r.display.as_ref()).filter(|_| !row.visible) {
+            Some(display) => display.get(lang).to_string(),
+            None => row.texts.join(", "),
+        };
+        let own = |r: &Rule| r.concepts.iter().map(String::as_str).eq(row.concepts.iter().copied());
+        let shared = self.by_rule.get(row.rule_index).filter(|_| rule.is_some_and(own));
+        let explanation = match shared {
+            Some(shared) => Arc::clone(shared.explanation.get(lang)),
+            None => {
+                let question = rule.and_then(|r| r.question.as_ref());
+                Arc::new(explain(&row.concepts, question, &knowledge.concepts, &knowledge.curriculum, lang))
+            }
+        };
+        let rules = match shared {
+            Some(shared) if row.rules.len() == 1 => Arc::clone(&shared.rules),
+            _ => row.rules.iter().map(|id| id.to_string()).collect(),
+        };
+        Slot { latex, span: row.span, explanation, visible: row.visible, rules }
+    }
+
+    /// The slot of notation no rule knows.
+    pub fn unknown_slot(&self, span: Span, text: String, lang: Lang) -> Slot {
+        let explanation = Arc::clone(self.unknown.get(lang));
+        Slot { latex: text, span, explanation, visible: true, rules: Arc::from([]) }
+    }
+}
+
+/// What `ids` (concept ids, in order) and the curriculum say; `question` overrides the first
+/// concept's question.
+fn explain(
+    ids: &[&str],
+    question: Option<&Bilingual>,
+    concepts: &Concepts,
+    curriculum: &Curriculum,
+    lang: Lang,
+) -> Explanation {
+    let known: Vec<_> = ids.iter().filter_map(|id| concepts.get(id)).collect();
+    let question = question
+        .map(|q| q.get(lang).to_string())
+        .or_else(|| known.first().map(|c| c.question.get(lang).to_string()))
+        .unwrap_or_default();
+    let mut maths: Vec<&str> = Vec::new();
+    for concept in &known {
+        let math = concept.math.get(lang);
+        if !maths.contains(&math) {
+            maths.push(math);
+        }
+    }
+    let mut paths = Vec::new();
+    let mut places = Vec::new();
+    for id in ids {
+        match curriculum.placement(id) {
+            Some(placement) if !placement.path.is_empty() => {
+                if !paths.contains(&placement.path) {
+                    places.push(super::path_text(&placement.path, curriculum, lang));
+                    paths.push(placement.path.clone());
+                }
+            }
+            Some(placement) => places.push(unnumbered_text(placement.unit, curriculum, lang)),
+            None => places.push(lang.pick("이 커리큘럼에 없음", "not in this curriculum").to_string()),
+        }
+    }
+    places.dedup();
+    let mut articles: Vec<u32> = Vec::new();
+    for number in paths.iter().flatten() {
+        if !articles.contains(number) {
+            articles.push(*number);
+        }
+    }
+    let concepts = ids.iter().map(|id| id.to_string()).collect();
+    Explanation {
+        concepts,
+        question,
+        math: maths.join(lang.pick(", ", "; ")),
+        articles,
+        paths,
+        place: places.join(", "),
+    }
+}
+
+/// What is said of notation no rule knows.
+fn unknown(lang: Lang) -> Explanation {
+    Explanation {
+        concepts: vec!["unknown".to_string()],
+        question: lang.pick("eqmap이 아직 모르는 표기", "notation eqmap does not know yet").to_string(),
+        math: String::new(),
+        articles: Vec::new(),
+        paths: Vec::new(),
+        place: lang.pick("규칙 없음", "no rule").to_string(),
+    }
+}
+
+fn unnumbered_text(unit: Option<u32>, curriculum: &Curriculum, lang: Lang) -> String {
+    match unit {
+        Some(unit) => {
+            format!("{} ({})", curriculum.unit_name(unit, lang), lang.pick("번호 없음", "not numbered"))
+        }
+        None => lang.pick("번호 없음", "not numbered").to_string(),
+    }
+}
