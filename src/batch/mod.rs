@@ -23,6 +23,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 pub mod extract;
+pub mod jsonl;
 pub mod macros;
 pub mod output;
 pub mod pipeline;

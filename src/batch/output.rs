@@ -14,7 +14,6 @@
 
 use super::{Failure, Outcome};
 use crate::slotmap::SlotMap;
-use serde::Serialize;
 use std::io::{self, Write};
 
 /// An output format.
@@ -58,7 +57,7 @@ impl Format {
     /// One record, with its line ending.
     pub fn render(self, outcome: &Outcome) -> String {
         match self {
-            Format::Jsonl => jsonl(outcome),
+            Format::Jsonl => super::jsonl::record(outcome),
             Format::Csv => csv_row(outcome),
             Format::Markdown => markdown_row(outcome),
         }
@@ -91,63 +90,6 @@ impl<W: Write> RecordWriter<W> {
     pub fn finish(&mut self) -> io::Result<()> {
         self.out.flush()
     }
-}
-
-#[derive(Serialize)]
-struct JsonRecord<'a> {
-    id: &'a str,
-    source: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<usize>,
-    latex: &'a str,
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<JsonError<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    slots: Option<&'a [crate::slotmap::Slot]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reading_path: Option<&'a [u32]>,
-}
-
-#[derive(Serialize)]
-struct JsonError<'a> {
-    kind: &'static str,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    span: Option<crate::syntax::ast::Span>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    opened: Option<crate::syntax::ast::Span>,
-}
-
-fn json_error(failure: &Failure) -> JsonError<'_> {
-    let (span, opened) = match failure {
-        Failure::Parse { span, opened, .. } => (Some(*span), *opened),
-        Failure::Read { .. } => (None, None),
-    };
-    JsonError { kind: failure.kind(), message: failure.message(), span, opened }
-}
-
-fn jsonl(outcome: &Outcome) -> String {
-    let map = outcome.result.as_ref().ok();
-    let record = JsonRecord {
-        id: &outcome.id,
-        source: &outcome.source,
-        line: outcome.line,
-        latex: &outcome.latex,
-        ok: outcome.is_ok(),
-        error: outcome.result.as_ref().err().map(json_error),
-        slots: map.map(|m| m.slots.as_slice()),
-        reading_path: map.map(|m| m.reading_path.as_slice()),
-    };
-    let mut text = serde_json::to_string(&record).unwrap_or_else(|e| {
-        format!(
-            "{{\"id\":{:?},\"ok\":false,\"error\":{{\"kind\":\"output\",\"message\":{:?}}}}}",
-            outcome.id,
-            e.to_string()
-        )
-    });
-    text.push('\n');
-    text
 }
 
 /// The concept ids of a map, once each, in slot order.

@@ -30,6 +30,33 @@ pub struct Explanation {
     pub paths: Vec<Vec<u32>>,
     /// Where the curriculum places the slot, as text: `21번 → 40번`, `4단원 (번호 없음)`.
     pub place: String,
+    /// The fields above as JSON, without the braces, written once for every record of it.
+    #[serde(skip)]
+    json: String,
+}
+
+impl Explanation {
+    fn new(
+        concepts: Vec<String>,
+        question: String,
+        math: String,
+        articles: Vec<u32>,
+        paths: Vec<Vec<u32>>,
+        place: String,
+    ) -> Self {
+        let mut explanation =
+            Explanation { concepts, question, math, articles, paths, place, json: String::new() };
+        // Strings and numbers only: serde_json cannot fail on them.
+        let json = serde_json::to_string(&explanation).unwrap_or_default();
+        explanation.json = json.get(1..json.len().saturating_sub(1)).unwrap_or("").to_string();
+        explanation
+    }
+
+    /// The explanation's fields as JSON, as serde_json writes them, without the braces:
+    /// `"concepts":[…],…,"place":"…"`.
+    pub fn json_fields(&self) -> &str {
+        &self.json
+    }
 }
 
 /// One thing in both languages: Korean, English.
@@ -157,26 +184,26 @@ fn explain(
         }
     }
     let concepts = ids.iter().map(|id| id.to_string()).collect();
-    Explanation {
+    Explanation::new(
         concepts,
         question,
-        math: maths.join(lang.pick(", ", "; ")),
+        maths.join(lang.pick(", ", "; ")),
         articles,
         paths,
-        place: places.join(", "),
-    }
+        places.join(", "),
+    )
 }
 
 /// What is said of notation no rule knows.
 fn unknown(lang: Lang) -> Explanation {
-    Explanation {
-        concepts: vec!["unknown".to_string()],
-        question: lang.pick("eqmap이 아직 모르는 표기", "notation eqmap does not know yet").to_string(),
-        math: String::new(),
-        articles: Vec::new(),
-        paths: Vec::new(),
-        place: lang.pick("규칙 없음", "no rule").to_string(),
-    }
+    Explanation::new(
+        vec!["unknown".to_string()],
+        lang.pick("eqmap이 아직 모르는 표기", "notation eqmap does not know yet").to_string(),
+        String::new(),
+        Vec::new(),
+        Vec::new(),
+        lang.pick("규칙 없음", "no rule").to_string(),
+    )
 }
 
 fn unnumbered_text(unit: Option<u32>, curriculum: &Curriculum, lang: Lang) -> String {
