@@ -73,17 +73,24 @@ pub(super) fn chain(lhs: Node, op: InfixOp, op_span: Span, rhs: Node) -> Node {
 /// What joining each link in turn with [`chain`] gives, for links whose operators are all of
 /// one precedence level: one chain, built in place instead of rebuilt at every link.
 pub(super) fn chain_all(first: Node, links: impl ExactSizeIterator<Item = (InfixOp, Span, Node)>) -> Node {
-    let mut links = links;
-    let Some((op, op_span, operand)) = links.next() else { return first };
-    let mut node = chain(first, op, op_span, operand);
-    if let Node { kind: NodeKind::Chain { rest, .. }, span } = &mut node {
-        rest.reserve(links.len());
-        for (op, op_span, operand) in links {
-            *span = span.join(operand.span);
-            rest.push(Link { op, op_span, operand });
+    let mut span = first.span;
+    let links: Vec<Link> = links
+        .map(|(op, op_span, operand)| {
+            span = span.join(operand.span);
+            Link { op, op_span, operand }
+        })
+        .collect();
+    let Some(level) = links.first().map(|link| infix_level(&link.op)) else { return first };
+    match first.kind {
+        // A group of the same level (`{a b} c`) is extended, as `chain` extends it.
+        NodeKind::Chain { first: inner, mut rest }
+            if rest.first().is_some_and(|l| infix_level(&l.op) == level) =>
+        {
+            rest.extend(links);
+            Node::new(NodeKind::Chain { first: inner, rest }, span)
         }
+        kind => Node::new(NodeKind::Chain { first: Node::new(kind, first.span).boxed(), rest: links }, span),
     }
-    node
 }
 
 /// Puts `script` in the free slot of `base`'s scripts, or starts new scripts on it; refuses
