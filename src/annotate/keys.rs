@@ -11,26 +11,34 @@
 use super::pattern::metavariable;
 use crate::syntax::ast::{InfixOp, Node, NodeKind};
 use std::hash::{BuildHasher, Hash};
-use std::mem::{discriminant, Discriminant};
+use std::mem::discriminant;
 
-/// What a node is, coarsely.
+/// What a node is, coarsely, as a 64-bit fingerprint: its variant, and what must be equal for
+/// a match (a leaf's name, an accent's command, a font, a fence's opening delimiter); for a
+/// compound node looked up by a part, the part's place and key; for a chain operand looked up
+/// by its operator, the operator. Computed once and hashed no further: a fingerprint that two
+/// different keys share would only cost wasted tries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Key {
+pub struct Key(u64);
+
+impl Key {
     /// A chain (tried by run).
-    Chain,
+    pub const CHAIN: Key = Key(1);
     /// A metavariable: matches anything.
-    Any,
-    /// A node by its variant and a hash of what must be equal for a match: a leaf's name, an
-    /// accent's command, a font, a fence's opening delimiter.
-    Named(Discriminant<NodeKind>, u64),
-    /// Any other node, by variant.
-    Variant(Discriminant<NodeKind>),
-    /// A compound node by one of its parts: its variant, the part's place (see [`parts`]) and
-    /// a hash of the part's key.
-    Part(Discriminant<NodeKind>, u8, u64),
-    /// A chain operand by the operator before it: the operator's variant and a hash of its text.
-    Operator(Discriminant<InfixOp>, u64),
+    pub const ANY: Key = Key(2);
+
+    /// The key of a kind of key (`what`) about a variant (`variant`) with a detail.
+    fn new(what: u8, variant: u64, detail: u64) -> Key {
+        let mixed = (variant ^ u64::from(what).rotate_left(56)).rotate_left(26) ^ detail;
+        Key(mixed.wrapping_mul(0xf135_7aea_2e62_a9c5).rotate_left(26) | 4)
+    }
 }
+
+/// What a key says of its node.
+const NAMED: u8 = 1;
+const VARIANT: u8 = 2;
+const PART: u8 = 3;
+const OPERATOR: u8 = 4;
 
 /// A small, allocation-free hash (FxHash) of anything hashable.
 fn hash_of(value: impl Hash) -> u64 {
@@ -39,17 +47,34 @@ fn hash_of(value: impl Hash) -> u64 {
 
 /// The key of a node itself, as patterns are compared with it: the part that must be equal.
 pub fn key_of(node: &Node) -> Key {
-    let named = |what: u64| Key::Named(discriminant(&node.kind), what);
+    let variant = hash_of(discriminant(&node.kind));
+    let named = |detail: u64| Key::new(NAMED, variant, detail);
     match &node.kind {
-        NodeKind::Chain { .. } => Key::Chain,
-        NodeKind::Unknown { .. } if metavariable(node).is_some() => Key::Any,
+        NodeKind::Chain { .. } => Key::CHAIN,
+        NodeKind::Unknown { .. } if metavariable(node).is_some() => Key::ANY,
         NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } | NodeKind::Word { text: name, .. } => {
             named(hash_of(name.as_str()))
         }
         NodeKind::Accent { accent, .. } => named(hash_of(accent.as_str())),
         NodeKind::Styled { font, .. } => named(hash_of(font)),
         NodeKind::Fenced { open, .. } => named(hash_of(open)),
-        kind => Key::Variant(discriminant(kind)),
+        _ => Key::new(VARIANT, variant, 0),
+    }
+}
+
+/// Whether two nodes have the same key, exactly (a key is a hash): the same variant and, for
+/// names, accents, fonts and fences, the same one.
+pub fn same_head(a: &Node, b: &Node) -> bool {
+    use NodeKind::*;
+    match (&a.kind, &b.kind) {
+        (Symbol { name: x, .. }, Symbol { name: y, .. })
+        | (LargeOp { name: x }, LargeOp { name: y })
+        | (Word { text: x, .. }, Word { text: y, .. })
+        | (Accent { accent: x, .. }, Accent { accent: y, .. }) => x == y,
+        (Styled { font: x, .. }, Styled { font: y, .. }) => x == y,
+        (Fenced { open: x, .. }, Fenced { open: y, .. }) => x == y,
+        (Unknown { .. }, Unknown { .. }) => metavariable(a).is_some() == metavariable(b).is_some(),
+        (x, y) => discriminant(x) == discriminant(y),
     }
 }
 
@@ -63,7 +88,7 @@ pub fn operator_key(op: &InfixOp) -> Key {
         | InfixOp::Stacked { relation: text, .. } => text.as_str(),
         InfixOp::Juxt => "",
     };
-    Key::Operator(discriminant(op), hash_of(text))
+    Key::new(OPERATOR, hash_of(discriminant(op)), hash_of(text))
 }
 
 /// The parts of a compound node that index it, by place: a script's base, superscript and
@@ -82,9 +107,14 @@ pub fn index_key(pattern: &Node) -> Key {
     let own = key_of(pattern);
     let by_part = parts(pattern).into_iter().enumerate().find_map(|(place, part)| {
         let key = key_of(part?);
-        (key != Key::Any).then(|| Key::Part(discriminant(&pattern.kind), place as u8, hash_of(key)))
+        (key != Key::ANY).then(|| part_key(pattern, place, key))
     });
     by_part.unwrap_or(own)
+}
+
+/// The key of a compound node by its part at `place` (see [`parts`]), whose key is `key`.
+fn part_key(node: &Node, place: usize, key: Key) -> Key {
+    Key::new(PART, hash_of((discriminant(&node.kind), place)), key.0)
 }
 
 /// Calls `visit` with every key under which a pattern could match `node`: the keys of the
@@ -95,8 +125,7 @@ pub fn for_each_key(node: &Node, mut visit: impl FnMut(Key)) {
         visit(key_of(inner));
         for (place, part) in parts(inner).into_iter().enumerate() {
             let Some(part) = part else { continue };
-            let variant = discriminant(&inner.kind);
-            for_each_inner(part, |within| visit(Key::Part(variant, place as u8, hash_of(key_of(within)))));
+            for_each_inner(part, |within| visit(part_key(inner, place, key_of(within))));
         }
     });
 }
@@ -158,9 +187,8 @@ impl<V> KeyMap<V> {
     }
 }
 
-/// Where a key's bit is in the filter: a word and a mask.
+/// Where a key's bit is in the filter: a word and a mask (the key is a hash already).
 fn filter_place(key: Key) -> (usize, u64) {
-    let hash = hash_of(key);
-    let bit = (hash >> 40) as usize % (FILTER_WORDS * 64);
+    let bit = (key.0 >> 40) as usize % (FILTER_WORDS * 64);
     (bit / 64, 1 << (bit % 64))
 }

@@ -17,7 +17,7 @@ mod keys_tests;
 
 use crate::meaning::{has_binding_name, kind_of, SymbolTable};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use keys::{for_each_key, key_of, operator_key, Key, KeyMap};
+use keys::{for_each_key, operator_key, Key, KeyMap};
 use pattern::{Bindings, ChainView, Match};
 use rules::{Focus, Matcher, Rule};
 
@@ -121,7 +121,7 @@ impl RuleSet {
                 }
             }
         }
-        set.anywhere = set.by_key.remove(Key::Any).unwrap_or_default();
+        set.anywhere = set.by_key.remove(Key::ANY).unwrap_or_default();
         set.rules = rules;
         set
     }
@@ -320,8 +320,7 @@ impl<'a> Walker<'a> {
 /// Whether `pattern` matches `node` only through the leniencies (by the base of its scripts
 /// or the operand of its sign).
 fn through_inner(pattern: &pattern::Pattern, node: &Node) -> bool {
-    let key = pattern.key();
-    inner_of(node).is_some() && key != Key::Any && key != key_of(node)
+    inner_of(node).is_some() && !pattern.root_is_like(node)
 }
 
 /// The base of a node's scripts or the operand of its sign.

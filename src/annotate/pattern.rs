@@ -8,7 +8,7 @@
 //! superscript in a pattern matches any; a pattern without a sign matches a signed operand.
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
-use super::keys::{index_key, key_of, operator_key, Key};
+use super::keys::{index_key, operator_key, same_head, Key};
 use crate::syntax::ast::{InfixOp, Node, NodeKind, Span};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
@@ -179,7 +179,7 @@ impl Pattern {
             .iter()
             .map(|(_, node)| index_key(node))
             .enumerate()
-            .find(|(_, key)| *key != Key::Any);
+            .find(|(_, key)| *key != Key::ANY);
         by_operand.or_else(|| Some((1, operator_key(self.operands.get(1)?.0.as_ref()?))))
     }
 
@@ -262,9 +262,11 @@ impl Pattern {
 }
 
 impl Pattern {
-    /// The key of the pattern's root itself.
-    pub fn key(&self) -> Key {
-        key_of(&self.root)
+    /// Whether the pattern's root is a metavariable, or `node` itself is what the root is
+    /// (its variant and, for names, accents, fonts and fences, the same one): so that a match
+    /// did not need a leniency.
+    pub fn root_is_like(&self, node: &Node) -> bool {
+        metavariable(&self.root).is_some() || same_head(&self.root, node)
     }
 
     /// The key the rule index files this (non-chain) pattern under.
