@@ -94,6 +94,8 @@ pub struct Explanations {
     /// By rule index.
     by_rule: Vec<RuleSlot>,
     unknown: Both<Arc<Explanation>>,
+    /// Every article's label (`21번`, `part 3`), by number.
+    labels: Both<rustc_hash::FxHashMap<u32, String>>,
 }
 
 impl Explanations {
@@ -108,7 +110,19 @@ impl Explanations {
                 RuleSlot { explanation: Both::new(explain), rules: Arc::from([rule.id.clone()]) }
             })
             .collect();
-        Explanations { by_rule, unknown: Both::new(|lang| Arc::new(unknown(lang))) }
+        let labels = Both::new(|lang| {
+            curriculum.articles.iter().map(|a| (a.number, curriculum.article_label(a.number, lang))).collect()
+        });
+        Explanations { by_rule, unknown: Both::new(|lang| Arc::new(unknown(lang))), labels }
+    }
+
+    /// [`super::path_text`] with the labels written once.
+    pub fn path_text(&self, path: &[u32], curriculum: &Curriculum, lang: Lang) -> String {
+        let labels = self.labels.get(lang);
+        super::joined_path(path, |number, text| match labels.get(&number) {
+            Some(label) => text.push_str(label),
+            None => curriculum.push_article_label(number, lang, text),
+        })
     }
 
     /// The slot of `row`: the rule's shared explanation when the row has the rule's concepts,

@@ -151,7 +151,7 @@ pub fn map_tree(
     slots.splice(first_hidden..first_hidden, unknown_slots);
     slots.sort_by_key(|s| (!s.visible, s.span.start, std::cmp::Reverse(s.span.end)));
     let reading_path = reading_path(&slots);
-    let reading_path_text = path_text(&reading_path, &knowledge.curriculum, lang);
+    let reading_path_text = explanations.path_text(&reading_path, &knowledge.curriculum, lang);
     SlotMap {
         formula: source.to_string(),
         reading: None,
@@ -165,12 +165,17 @@ pub fn map_tree(
 
 /// A chain of articles as text: `21번 → 40번`.
 pub fn path_text(path: &[u32], curriculum: &Curriculum, lang: Lang) -> String {
+    joined_path(path, |number, text| curriculum.push_article_label(number, lang, text))
+}
+
+/// The articles of `path` joined with arrows, each written by `label`.
+fn joined_path(path: &[u32], mut label: impl FnMut(u32, &mut String)) -> String {
     let mut text = String::new();
     for (index, number) in path.iter().enumerate() {
         if index > 0 {
             text.push_str(" → ");
         }
-        curriculum.push_article_label(*number, lang, &mut text);
+        label(*number, &mut text);
     }
     text
 }
