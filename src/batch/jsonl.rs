@@ -13,19 +13,37 @@ use std::fmt::Write;
 
 /// The record of `outcome`, with its newline.
 pub fn record(outcome: &Outcome) -> String {
-    let map = outcome.result.as_ref().ok();
-    let slots_room = map.map_or(0, |m| m.slots.iter().map(|s| s.latex.len() + 400).sum());
-    let mut out = String::with_capacity(2 * outcome.latex.len() + slots_room + 128);
+    thread_local! {
+        /// Where a thread writes its records before each is copied out at its exact length: a
+        /// string grown or reserved per record is a large allocation, which makes the
+        /// allocator sort its free lists every time.
+        static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BUFFER.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut out) => {
+            out.clear();
+            write_record(&mut out, outcome);
+            out.as_str().to_owned()
+        }
+        Err(_) => {
+            let mut out = String::new();
+            write_record(&mut out, outcome);
+            out
+        }
+    })
+}
+
+fn write_record(out: &mut String, outcome: &Outcome) {
     out.push_str("{\"id\":");
-    string(&mut out, &outcome.id);
+    string(out, &outcome.id);
     out.push_str(",\"source\":");
-    string(&mut out, &outcome.source);
+    string(out, &outcome.source);
     if let Some(line) = outcome.line {
         out.push_str(",\"line\":");
-        number(&mut out, line);
+        number(out, line);
     }
     out.push_str(",\"latex\":");
-    string(&mut out, &outcome.latex);
+    string(out, &outcome.latex);
     out.push_str(if outcome.is_ok() { ",\"ok\":true" } else { ",\"ok\":false" });
     match &outcome.result {
         Ok(map) => {
@@ -34,15 +52,14 @@ pub fn record(outcome: &Outcome) -> String {
                 if index > 0 {
                     out.push(',');
                 }
-                write_slot(&mut out, slot);
+                write_slot(out, slot);
             }
             out.push_str("],\"reading_path\":");
-            numbers(&mut out, &map.reading_path);
+            numbers(out, &map.reading_path);
         }
-        Err(failure) => write_error(&mut out, failure),
+        Err(failure) => write_error(out, failure),
     }
     out.push_str("}\n");
-    out
 }
 
 fn write_slot(out: &mut String, slot: &Slot) {
