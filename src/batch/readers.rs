@@ -285,7 +285,13 @@ impl LineUnits {
     }
 
     fn input(&self, content: Result<String, String>) -> Unit {
-        let id = format!("{}:{}", self.source, self.line);
+        // `FILE:LINE`, written without the formatting machinery (it costs as much as a
+        // short formula's reading).
+        let line = self.line.to_string();
+        let mut id = String::with_capacity(self.source.len() + 1 + line.len());
+        id.push_str(&self.source);
+        id.push(':');
+        id.push_str(&line);
         Unit::Single(Input { id, source: self.source.clone(), line: Some(self.line), content })
     }
 
