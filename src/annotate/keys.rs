@@ -27,17 +27,22 @@ impl Key {
     /// A metavariable: matches anything.
     pub const ANY: Key = Key(2);
 
-    /// The key of a kind of key (`what`) about a variant (`variant`) with a detail.
+    /// The key of one kind of key (`what`: [`NAMED`], [`VARIANT`], [`PART`], [`OPERATOR`])
+    /// about a variant, with a detail; bit 2 is set, so it is never [`Key::CHAIN`] or
+    /// [`Key::ANY`].
     fn new(what: u8, variant: u64, detail: u64) -> Key {
         let mixed = (variant ^ u64::from(what).rotate_left(56)).rotate_left(26) ^ detail;
         Key(mixed.wrapping_mul(0xf135_7aea_2e62_a9c5).rotate_left(26) | 4)
     }
 }
 
-/// What a key says of its node.
+/// A node by its variant and what must be equal (name, accent, font, fence).
 const NAMED: u8 = 1;
+/// Any other node, by its variant.
 const VARIANT: u8 = 2;
+/// A compound node by one of its parts.
 const PART: u8 = 3;
+/// A chain operand by the operator before it.
 const OPERATOR: u8 = 4;
 
 /// A small, allocation-free hash (FxHash) of anything hashable.
