@@ -9,9 +9,9 @@
 //! only (`$A \cdot $B`) by the operator between them.
 
 use super::pattern::metavariable;
-use crate::syntax::ast::{InfixOp, Node, NodeKind};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 use std::hash::{BuildHasher, Hash};
-use std::mem::discriminant;
+use std::mem::{discriminant, Discriminant};
 
 /// What a node is, coarsely, as a 64-bit fingerprint: its variant, and what must be equal for
 /// a match (a leaf's name, an accent's command, a font, a fence's opening delimiter); for a
@@ -50,37 +50,53 @@ fn hash_of(value: impl Hash) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(value)
 }
 
-/// The key of a node itself, as patterns are compared with it: the part that must be equal.
-pub fn key_of(node: &Node) -> Key {
-    let variant = hash_of(discriminant(&node.kind));
-    let named = |detail: u64| Key::new(NAMED, variant, detail);
+/// What of a node a pattern's root must equal for a match without leniency: its variant and,
+/// for names, accents, fonts and fences, which one. [`key_of`] hashes it, [`same_head`]
+/// compares it exactly, so the two cannot disagree.
+#[derive(PartialEq)]
+enum Head<'n> {
+    Chain,
+    Any,
+    Named(Discriminant<NodeKind>, Detail<'n>),
+    Variant(Discriminant<NodeKind>),
+}
+
+/// What must be equal besides the variant.
+#[derive(PartialEq, Hash)]
+enum Detail<'n> {
+    Name(&'n str),
+    Font(Font),
+    Delim(Delim),
+}
+
+fn head(node: &Node) -> Head<'_> {
+    let named = |detail| Head::Named(discriminant(&node.kind), detail);
     match &node.kind {
-        NodeKind::Chain { .. } => Key::CHAIN,
-        NodeKind::Unknown { .. } if metavariable(node).is_some() => Key::ANY,
-        NodeKind::Symbol { name, .. } | NodeKind::LargeOp { name } | NodeKind::Word { text: name, .. } => {
-            named(hash_of(name.as_str()))
-        }
-        NodeKind::Accent { accent, .. } => named(hash_of(accent.as_str())),
-        NodeKind::Styled { font, .. } => named(hash_of(font)),
-        NodeKind::Fenced { open, .. } => named(hash_of(open)),
-        _ => Key::new(VARIANT, variant, 0),
+        NodeKind::Chain { .. } => Head::Chain,
+        NodeKind::Unknown { .. } if metavariable(node).is_some() => Head::Any,
+        NodeKind::Symbol { name, .. }
+        | NodeKind::LargeOp { name }
+        | NodeKind::Word { text: name, .. }
+        | NodeKind::Accent { accent: name, .. } => named(Detail::Name(name.as_str())),
+        NodeKind::Styled { font, .. } => named(Detail::Font(*font)),
+        NodeKind::Fenced { open, .. } => named(Detail::Delim(*open)),
+        kind => Head::Variant(discriminant(kind)),
     }
 }
 
-/// Whether two nodes have the same key, exactly (a key is a hash): the same variant and, for
-/// names, accents, fonts and fences, the same one.
-pub fn same_head(a: &Node, b: &Node) -> bool {
-    use NodeKind::*;
-    match (&a.kind, &b.kind) {
-        (Symbol { name: x, .. }, Symbol { name: y, .. })
-        | (LargeOp { name: x }, LargeOp { name: y })
-        | (Word { text: x, .. }, Word { text: y, .. })
-        | (Accent { accent: x, .. }, Accent { accent: y, .. }) => x == y,
-        (Styled { font: x, .. }, Styled { font: y, .. }) => x == y,
-        (Fenced { open: x, .. }, Fenced { open: y, .. }) => x == y,
-        (Unknown { .. }, Unknown { .. }) => metavariable(a).is_some() == metavariable(b).is_some(),
-        (x, y) => discriminant(x) == discriminant(y),
+/// The key of a node itself, as patterns are compared with it: the part that must be equal.
+pub fn key_of(node: &Node) -> Key {
+    match head(node) {
+        Head::Chain => Key::CHAIN,
+        Head::Any => Key::ANY,
+        Head::Named(variant, detail) => Key::new(NAMED, hash_of(variant), hash_of(detail)),
+        Head::Variant(variant) => Key::new(VARIANT, hash_of(variant), 0),
     }
+}
+
+/// Whether two nodes have the same key, exactly (a key is a hash).
+pub fn same_head(a: &Node, b: &Node) -> bool {
+    head(a) == head(b)
 }
 
 /// The key of the operator before a chain operand.
