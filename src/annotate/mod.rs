@@ -268,7 +268,7 @@ impl<'a> Walker<'a> {
             let Some(rule) = rules.rules.get(index) else { continue };
             match &rule.matcher {
                 Matcher::Environment(names) => {
-                    if let Some(env) = rows_env(node) {
+                    if let Some(env) = node.environment() {
                         if names.iter().any(|n| n == env) {
                             let head = Span::new(node.span.start, node.span.start + env.len() + 8);
                             self.firings.push(Firing {
@@ -485,9 +485,7 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         NodeKind::Scripts { .. } if is_symbol_like(node) => return,
         NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
         NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
-        NodeKind::Rows(table) if table.env.as_deref().is_some_and(|env| !is_layout(env)) => {
-            out.push(node.span)
-        }
+        NodeKind::Rows(_) if node.environment().is_some_and(|env| !is_layout(env)) => out.push(node.span),
         NodeKind::Accent { .. } | NodeKind::Styled { .. } | NodeKind::Binom { .. } => out.push(node.span),
         NodeKind::Fenced {
             open: Delim::Angle | Delim::Floor | Delim::Ceil | Delim::DoubleBracket, ..
@@ -495,14 +493,6 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         _ => {}
     }
     node.for_each_child(|child| collect_notation(child, table, out, depth + 1));
-}
-
-/// The environment name of a rows node.
-fn rows_env(node: &Node) -> Option<&str> {
-    match &node.kind {
-        NodeKind::Rows(table) => table.env.as_deref(),
-        _ => None,
-    }
 }
 
 /// Environments that only lay out lines (`aligned`, `split`): not notation of their own.

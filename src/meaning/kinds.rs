@@ -145,7 +145,7 @@ fn kind_at(node: &Node, table: &SymbolTable, depth: usize) -> SymbolKind {
         NodeKind::Frac { num, .. } => kind_at(num, table, depth + 1),
         NodeKind::Prefix { operand, .. } => kind_at(operand, table, depth + 1),
         NodeKind::Chain { first, rest } => chain_kind(first, rest, table, depth),
-        NodeKind::Rows(table) if table.env.as_deref().is_some_and(|env| env.ends_with("matrix")) => {
+        NodeKind::Rows(_) if node.environment().is_some_and(|env| env.ends_with("matrix")) => {
             SymbolKind::Matrix
         }
         _ => SymbolKind::Unknown,

@@ -129,6 +129,14 @@ impl Node {
         }
     }
 
+    /// The environment name of a rows node (`bmatrix`, `cases`), if it was written as one.
+    pub fn environment(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Rows(table) => table.env.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The direct children, in source order.
     pub fn children(&self) -> Vec<&Node> {
         use NodeKind::*;
