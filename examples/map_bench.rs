@@ -10,6 +10,11 @@ use eqmap::slotmap::{map_tree, Knowledge};
 use eqmap::Lang;
 use std::time::Instant;
 
+/// The allocator the `eqmap` binary uses (src/main.rs), so that this measures annotation as the
+/// command annotates.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let path =

@@ -19,6 +19,11 @@ use eqmap::{Lang, Limits};
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
+/// The allocator: mimalloc. Parsing and annotating make many small, short-lived allocations
+/// (tree nodes, chains, bindings); with glibc's malloc they cost about a sixth of the work.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Stack of the thread that does the work: the layers after the parser walk trees recursively,
 /// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
 /// in a debug build too. Only the pages used are committed.
