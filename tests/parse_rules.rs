@@ -1,7 +1,7 @@
 //! Unit tests of the parser's rules: precedence, Unicode, limits, and the table itself.
 
 use eqmap::syntax::ast::NodeKind;
-use eqmap::syntax::error::ParseErrorKind;
+use eqmap::syntax::error::{ParseError, ParseErrorKind};
 use eqmap::syntax::precedence::TABLE;
 use eqmap::{parse, parse_with, Limits};
 
@@ -145,6 +145,29 @@ fn malformed_input_is_refused_with_a_position() {
         error,
         Some((eqmap::syntax::ast::Span::new(11, 11), Some(eqmap::syntax::ast::Span::new(3, 8))))
     );
+}
+
+#[test]
+fn a_run_of_signs_is_broken_by_anything_but_blanks() {
+    let limits = Limits { max_signs: 3, ..Limits::default() };
+    let too_many = |source: &str| {
+        matches!(
+            parse_with(source, &limits),
+            Err(ParseError { kind: ParseErrorKind::TooManySigns { .. }, .. })
+        )
+    };
+    // Blanks of every kind keep a run going; sign commands and Unicode signs count.
+    assert!(too_many("- - - - x"));
+    assert!(too_many("-\t-\n-\r-x"));
+    assert!(too_many("- \\pm \\mp - x"));
+    assert!(too_many("− ± - + x"));
+    // Operands, spacing commands, escapes and groups break it.
+    for source in ["- - - x - - - y", "- - -\\,- - - y", "- - - {} - - - y", "- - -\\quad - - - y"] {
+        assert!(!too_many(source), "{source}");
+    }
+    // The error points at the first sign over the limit.
+    let error = parse_with("x = - - - - y", &limits).err().map(|e| e.span);
+    assert_eq!(error, Some(eqmap::syntax::ast::Span::new(10, 11)));
 }
 
 #[test]

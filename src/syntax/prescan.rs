@@ -33,7 +33,7 @@ pub fn prescan(source: &str, limits: &Limits) -> Result<(), ParseError> {
             Span::new(0, 0),
         ));
     }
-    Scanner { source, bytes: source.as_bytes(), stack: Vec::new(), limits, signs: 0 }.run()
+    Scanner { source, bytes: source.as_bytes(), stack: Vec::new(), limits, signs: 0, sign_end: 0 }.run()
 }
 
 struct Scanner<'a> {
@@ -41,26 +41,47 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     stack: Vec<Open>,
     limits: &'a Limits,
+    /// Signs in the current run: signs with only blanks between them.
     signs: usize,
+    /// Where the last sign ended.
+    sign_end: usize,
 }
+
+/// Bytes the scan acts on: backslashes, braces, brackets, ASCII signs, and the lead bytes of
+/// non-ASCII characters (which may be signs). Every other byte is passed over in one tight
+/// loop; a run of signs is broken by anything but blanks between them, which [`Scanner::sign`]
+/// checks when the next sign comes, so plain bytes need no work of their own.
+const ACTS_ON: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0x80;
+    while byte < 256 {
+        table[byte] = true;
+        byte += 1;
+    }
+    let ascii = b"\\{}()[]+-";
+    let mut i = 0;
+    while i < ascii.len() {
+        table[ascii[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 impl Scanner<'_> {
     fn run(mut self) -> Result<(), ParseError> {
         let mut at = 0;
-        while at < self.bytes.len() {
-            at = self.step(at)?;
+        while let Some(&byte) = self.bytes.get(at) {
+            at = if ACTS_ON[usize::from(byte)] { self.step(at, byte)? } else { at + 1 };
         }
         self.finish()
     }
 
-    /// Handles the token at `at`, returning where the next one starts.
-    fn step(&mut self, at: usize) -> Result<usize, ParseError> {
-        let byte = self.bytes.get(at).copied().unwrap_or(b' ');
+    /// Handles the token at `at` (one the scan acts on), returning where the next one starts.
+    fn step(&mut self, at: usize, byte: u8) -> Result<usize, ParseError> {
         match byte {
             b'\\' => self.command(at),
             b'{' => {
                 self.push(Frame::Brace, Span::new(at, at + 1))?;
-                self.signs = 0;
                 Ok(at + 1)
             }
             b'}' => {
@@ -69,41 +90,39 @@ impl Scanner<'_> {
             }
             b'(' | b'[' => {
                 self.push(Frame::Bracket, Span::new(at, at + 1))?;
-                self.signs = 0;
                 Ok(at + 1)
             }
             b')' | b']' => {
                 if matches!(self.stack.last(), Some(Open { frame: Frame::Bracket, .. })) {
                     self.stack.pop();
                 }
-                self.signs = 0;
                 Ok(at + 1)
             }
             b'-' | b'+' => {
                 self.sign(at, 1)?;
                 Ok(at + 1)
             }
-            b' ' | b'\t' | b'\n' | b'\r' => Ok(at + 1),
-            _ if byte >= 0x80 => self.unicode(at),
-            _ => {
-                self.signs = 0;
-                Ok(at + 1)
-            }
+            _ => self.unicode(at),
         }
     }
 
     fn unicode(&mut self, at: usize) -> Result<usize, ParseError> {
         let c = self.source.get(at..).and_then(|rest| rest.chars().next());
         let width = c.map_or(1, char::len_utf8);
-        match c {
-            Some('−' | '±' | '∓' | '¬') => self.sign(at, width)?,
-            _ => self.signs = 0,
+        if let Some('−' | '±' | '∓' | '¬') = c {
+            self.sign(at, width)?;
         }
         Ok(at + width)
     }
 
+    /// Counts the sign at `at`: one more in the run if only blanks came since the last sign.
     fn sign(&mut self, at: usize, width: usize) -> Result<(), ParseError> {
-        self.signs += 1;
+        let blanks_between = self
+            .bytes
+            .get(self.sign_end..at)
+            .is_some_and(|between| between.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')));
+        self.signs = if self.signs > 0 && blanks_between { self.signs + 1 } else { 1 };
+        self.sign_end = at + width;
         if self.signs > self.limits.max_signs {
             return Err(ParseError::new(
                 ParseErrorKind::TooManySigns { limit: self.limits.max_signs },
@@ -118,7 +137,6 @@ impl Scanner<'_> {
         if name_end == at + 1 {
             // `\{`, `\}`, `\\`, `\|`, `\,`: escaped, never structure. Skip the next char whole.
             let next = self.source.get(at + 1..).and_then(|rest| rest.chars().next());
-            self.signs = 0;
             return Ok(at + 1 + next.map_or(0, char::len_utf8));
         }
         let name = self.source.get(at + 1..name_end).unwrap_or("");
@@ -144,14 +162,12 @@ impl Scanner<'_> {
             }
             _ => {}
         }
-        self.signs = 0;
         Ok(name_end)
     }
 
     /// Skips the delimiter after `\left`, `\right` or `\middle`, so that its bracket opens no
     /// group of its own.
-    fn skip_delimiter(&mut self, from: usize) -> usize {
-        self.signs = 0;
+    fn skip_delimiter(&self, from: usize) -> usize {
         let mut at = from;
         while self.bytes.get(at).is_some_and(|b| *b == b' ') {
             at += 1;
@@ -232,7 +248,6 @@ impl Scanner<'_> {
     }
 
     fn close_brace(&mut self, at: usize) -> Result<(), ParseError> {
-        self.signs = 0;
         self.pop_implicit();
         let span = Span::new(at, at + 1);
         match self.stack.pop() {
