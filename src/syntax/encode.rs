@@ -435,54 +435,70 @@ pub(super) fn encode(source: &str) -> String {
 
 /// [`encode`] as bytes, which is all the direct reader needs.
 pub(super) fn encode_bytes(source: &str) -> Vec<u8> {
-    let mut encoder = Encoder { source, bytes: source.as_bytes(), out: Vec::with_capacity(source.len()) };
-    encoder.run();
-    encoder.out
+    Encoder::new(source, &[]).run()
 }
 
 /// [`GUARD_MARK`], then the encoded form of `source`: pest's positions in it are one byte
 /// ahead of the source's.
 pub(super) fn encode_guarded(source: &str) -> String {
-    let mut encoder = Encoder { source, bytes: source.as_bytes(), out: Vec::with_capacity(source.len() + 1) };
-    encoder.out.push(GUARD_MARK as u8);
-    encoder.run();
-    String::from_utf8(encoder.out).unwrap_or_default()
+    String::from_utf8(Encoder::new(source, &[GUARD_MARK as u8]).run()).unwrap_or_default()
 }
+
+/// The bytes the encoder acts on: backslashes, `~` and control bytes. The encoding starts as a
+/// copy of the source and only these places are written over, so the bytes between them cost
+/// one test each.
+// Indexing here runs at compile time: an index out of bounds would not compile.
+#[allow(clippy::indexing_slicing)]
+const ENCODED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[0x7f] = true;
+    table[b'\\' as usize] = true;
+    table[b'~' as usize] = true;
+    table
+};
 
 struct Encoder<'s> {
     source: &'s str,
     bytes: &'s [u8],
-    /// The encoding so far: the source's bytes, or ASCII codes in place of whole characters.
+    /// A prefix, then the source, written over where it is encoded.
     out: Vec<u8>,
+    /// The length of the prefix: where the source starts in `out`.
+    base: usize,
 }
 
-impl Encoder<'_> {
-    fn run(&mut self) {
-        let mut copied = 0;
+impl<'s> Encoder<'s> {
+    fn new(source: &'s str, prefix: &[u8]) -> Self {
+        let mut out = Vec::with_capacity(prefix.len() + source.len());
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(source.as_bytes());
+        Encoder { source, bytes: source.as_bytes(), out, base: prefix.len() }
+    }
+
+    fn run(mut self) -> Vec<u8> {
         let mut at = 0;
         while let Some(&byte) = self.bytes.get(at) {
-            let next = match byte {
-                b'\\' | b'~' | 0..=0x1f | 0x7f => {
-                    self.copy(copied, at);
-                    let next = self.special(at, byte);
-                    copied = next;
-                    next
-                }
-                _ => at + 1,
-            };
-            at = next;
+            at = if ENCODED.get(usize::from(byte)) == Some(&true) { self.special(at, byte) } else { at + 1 };
         }
-        self.copy(copied, at);
+        self.out
     }
 
-    /// Copies the source from `from` to `to` unchanged.
-    fn copy(&mut self, from: usize, to: usize) {
-        self.out.extend_from_slice(self.bytes.get(from..to).unwrap_or(&[]));
+    /// Writes `byte` in place of the source's byte at `at`.
+    fn put(&mut self, at: usize, byte: u8) {
+        if let Some(slot) = self.out.get_mut(self.base + at) {
+            *slot = byte;
+        }
     }
 
+    /// Writes `with` in place of the source's bytes from `from` to `to`.
     fn fill(&mut self, from: usize, to: usize, with: char) {
-        let length = self.out.len() + to.saturating_sub(from);
-        self.out.resize(length, with as u8);
+        if let Some(range) = self.out.get_mut(self.base + from..self.base + to) {
+            range.fill(with as u8);
+        }
     }
 
     /// Encodes the backslash, blank or control byte at `at`; returns where to go on.
@@ -490,7 +506,7 @@ impl Encoder<'_> {
         match byte {
             b'\\' => self.backslash(at),
             _ => {
-                self.out.push(plain(byte) as u8);
+                self.put(at, plain(byte) as u8);
                 at + 1
             }
         }
@@ -505,12 +521,10 @@ impl Encoder<'_> {
             // `\\`, `\{`, `\|`, an accent such as `\'`…: the backslash and the next character
             // stay together as they are (a control character still becomes JUNK or FILLER).
             Some(&next) => {
-                self.out.push(b'\\');
                 if next == b'~' {
-                    self.out.push(b'~');
                     at + 2
                 } else if next < 0x80 {
-                    self.out.push(plain(next) as u8);
+                    self.put(at + 1, plain(next) as u8);
                     at + 2
                 } else {
                     at + 1
@@ -542,8 +556,7 @@ impl Encoder<'_> {
             Some(Class(class)) => class,
             _ => SYMBOL,
         };
-        self.out.push(b'\\');
-        self.out.push(class);
+        self.put(at + 1, class);
         self.fill(at + 2, name_end, PAD);
         name_end
     }
