@@ -463,8 +463,23 @@ impl<'s> Reader<'s> {
     // ------------------------------------------------------------ postfix operators
 
     /// `~ postfix*` after an operand, applied to it.
-    fn postfixes(&mut self, mut node: Node) -> Result<Node, GiveUp> {
+    fn postfixes(&mut self, node: Node) -> Result<Node, GiveUp> {
         self.skip();
+        // Most operands have none: answered here, without the loop's marks.
+        let next = match self.peek() {
+            b'\\' => matches!(self.peek_second(), b'S' | b'P'),
+            byte => matches!(byte, b'_' | b'^' | b'\'' | b'!'),
+        };
+        if next {
+            self.postfix_loop(node)
+        } else {
+            Ok(node)
+        }
+    }
+
+    /// The loop of [`Reader::postfixes`], once a postfix is next.
+    #[inline(never)]
+    fn postfix_loop(&mut self, mut node: Node) -> Result<Node, GiveUp> {
         let mut first = true;
         loop {
             let before = self.mark();
