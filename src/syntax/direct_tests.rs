@@ -4,7 +4,7 @@
 
 use super::error::{ParseError, ParseErrorKind};
 use super::guard_tests::{lines_in, TOKENS};
-use super::{direct, parse_with_grammar_only, prescan, Limits};
+use super::{direct, parse_prescanned, parse_with, parse_with_grammar_only, prescan, Limits};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -16,7 +16,7 @@ fn agrees(source: &str) -> Result<bool, String> {
         return Ok(false);
     }
     let Some(direct) = direct::read(source, &limits) else { return Ok(false) };
-    let direct = format!("{direct:?}");
+    let direct = format!("{:?}", direct.parsed);
     let too_complex = |result: &Result<_, ParseError>| matches!(result, Err(error) if matches!(error.kind, ParseErrorKind::TooComplex { .. }));
     let mut grammar = parse_with_grammar_only(source, &limits);
     // pest ran out of steps where the direct reader did not: give pest what it needs. Its step
@@ -34,6 +34,22 @@ fn agrees(source: &str) -> Result<bool, String> {
         Ok(true)
     } else {
         Err(format!("{source:?}\n direct: {direct}\ngrammar: {grammar}"))
+    }
+}
+
+/// Whether `parse_with`, which lets the direct reader go before the pre-scan where counting
+/// bounds the nesting, answers as the pre-scan first would: the same tree or the same error.
+fn same_as_prescan_first(source: &str) -> Result<(), String> {
+    let limits = Limits::default();
+    let first = prescan::prescan(source, &limits).and_then(|()| match direct::read(source, &limits) {
+        Some(reading) => Ok(reading.parsed),
+        None => parse_prescanned(source, &limits),
+    });
+    let (first, now) = (format!("{first:?}"), format!("{:?}", parse_with(source, &limits)));
+    if first == now {
+        Ok(())
+    } else {
+        Err(format!("{source:?}\nprescan first: {first}\n   parse_with: {now}"))
     }
 }
 
@@ -58,6 +74,44 @@ fn the_direct_reader_reads_the_corpus_as_pest_does() {
         read += usize::from(agreement == Ok(true));
     }
     assert!(read > 0);
+}
+
+#[test]
+fn the_pre_scan_after_the_reader_answers_as_before_on_the_corpus() {
+    for line in corpus_lines() {
+        let same = same_as_prescan_first(&line);
+        assert!(same.is_ok(), "{same:?}");
+    }
+}
+
+#[test]
+fn what_the_pre_scan_alone_sees_is_still_found() {
+    // Structure inside text the reader does not read, environment names it reads differently,
+    // and the limits: each is the pre-scan's error (or tree) as before.
+    let cases = [
+        "\\begin{a} x \\end{b}",
+        "\\begin{a } x \\end{ a}",
+        "\\begin\\quad{matrix} a \\end{matrix}",
+        "\\begin{matrix} a \\end\\quad{matrix}",
+        "\\begin{a~} x \\end{a}",
+        "\\text{\\left(} x",
+        "\\text{\\{}} x",
+        "x \\hspace{\\left(} y",
+        "x \\label{\\begin{a}} y",
+        "\\begin{array}{c\\left(} a \\end{array}",
+        "\\kern{-3mu} - - x",
+    ];
+    for source in cases {
+        assert_eq!(same_as_prescan_first(source), Ok(()));
+    }
+    let deep = format!("{}x{}", "{".repeat(300), "}".repeat(300));
+    assert_eq!(same_as_prescan_first(&deep), Ok(()));
+    assert!(parse_with(&deep, &Limits::default()).is_err());
+    let signs = format!("a{} b", " -".repeat(65));
+    assert_eq!(same_as_prescan_first(&signs), Ok(()));
+    assert!(parse_with(&signs, &Limits::default()).is_err());
+    let text = "\\text{\\left(} x";
+    assert!(parse_with(text, &Limits::default()).is_err(), "the pre-scan still reads inside text");
 }
 
 #[test]
@@ -114,6 +168,9 @@ proptest! {
             if let Err(disagreement) = agrees(&source) {
                 prop_assert!(false, "{}", disagreement);
             }
+            if let Err(difference) = same_as_prescan_first(&source) {
+                prop_assert!(false, "{}", difference);
+            }
         }
     }
 
@@ -121,6 +178,9 @@ proptest! {
     fn the_direct_reader_reads_any_ascii_as_pest_does(source in "[ -~]{0,60}") {
         if let Err(disagreement) = agrees(&source) {
             prop_assert!(false, "{}", disagreement);
+        }
+        if let Err(difference) = same_as_prescan_first(&source) {
+            prop_assert!(false, "{}", difference);
         }
     }
 }

@@ -430,18 +430,24 @@ fn class_of(name: &str) -> Option<Kind> {
 
 /// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
 pub(super) fn encode(source: &str) -> String {
-    String::from_utf8(encode_bytes(source)).unwrap_or_default()
+    String::from_utf8(encode_bytes(source).0).unwrap_or_default()
 }
 
-/// [`encode`] as bytes, which is all the direct reader needs.
-pub(super) fn encode_bytes(source: &str) -> Vec<u8> {
-    Encoder::new(source, &[]).run()
+/// [`encode`] as bytes, which is all the direct reader needs, and whether the encoding passed
+/// over text in braces or a dimension (`\label{…}`, `\hspace{…}`, `\kern 2pt`): filler hides
+/// what is inside from the reader, though the pre-scan still reads it.
+pub(super) fn encode_bytes(source: &str) -> (Vec<u8>, bool) {
+    let mut encoder = Encoder::new(source, &[]);
+    encoder.run();
+    (encoder.out, encoder.passed_over_text)
 }
 
 /// [`GUARD_MARK`], then the encoded form of `source`: pest's positions in it are one byte
 /// ahead of the source's.
 pub(super) fn encode_guarded(source: &str) -> String {
-    String::from_utf8(Encoder::new(source, &[GUARD_MARK as u8]).run()).unwrap_or_default()
+    let mut encoder = Encoder::new(source, &[GUARD_MARK as u8]);
+    encoder.run();
+    String::from_utf8(encoder.out).unwrap_or_default()
 }
 
 /// The bytes the encoder acts on: backslashes, `~` and control bytes. The encoding starts as a
@@ -469,6 +475,8 @@ struct Encoder<'s> {
     out: Vec<u8>,
     /// The length of the prefix: where the source starts in `out`.
     base: usize,
+    /// Whether a group or a dimension became filler.
+    passed_over_text: bool,
 }
 
 impl<'s> Encoder<'s> {
@@ -476,15 +484,14 @@ impl<'s> Encoder<'s> {
         let mut out = Vec::with_capacity(prefix.len() + source.len());
         out.extend_from_slice(prefix);
         out.extend_from_slice(source.as_bytes());
-        Encoder { source, bytes: source.as_bytes(), out, base: prefix.len() }
+        Encoder { source, bytes: source.as_bytes(), out, base: prefix.len(), passed_over_text: false }
     }
 
-    fn run(mut self) -> Vec<u8> {
+    fn run(&mut self) {
         let mut at = 0;
         while let Some(&byte) = self.bytes.get(at) {
             at = if ENCODED.get(usize::from(byte)) == Some(&true) { self.special(at, byte) } else { at + 1 };
         }
-        self.out
     }
 
     /// Writes `byte` in place of the source's byte at `at`.
@@ -550,6 +557,7 @@ impl<'s> Encoder<'s> {
             Some(Class(_)) | None => None,
         };
         if let Some(end) = trivia_end {
+            self.passed_over_text |= end > name_end;
             return self.trivia(at, end);
         }
         let class = match kind {

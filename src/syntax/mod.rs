@@ -1,8 +1,12 @@
 //! Syntax: LaTeX text → a typed tree with spans, and back.
 //!
-//! The language is the pest grammar (`grammar/latex.pest`). [`parse`] first runs a linear
-//! pre-scan ([`prescan`]) that enforces the limits and finds unbalanced delimiters, then the
-//! direct reader ([`direct`]), a recursive-descent reader of the encoded text ([`encode`]) that
+//! The language is the pest grammar (`grammar/latex.pest`). [`parse`] runs a linear pre-scan
+//! ([`prescan`]) that enforces the limits and finds unbalanced delimiters, and the direct reader
+//! ([`direct`]). Where counting the formula's brackets, signs and commands shows that the
+//! limits cannot be reached, the reader goes first, and the pre-scan runs only if the reader
+//! gives up or passed over text it does not read (`\text{…}`, `\hspace{…}`): anything else it
+//! reads is structure the pre-scan would find balanced. The direct reader is a recursive-descent
+//! reader of the encoded text ([`encode`]) that
 //! follows the path the guarded grammar takes and builds the tree as pest's builder would; it
 //! takes nearly every formula of real corpora at a fraction of pest's cost. Where it gives up
 //! (an error, text it does not read, a place where pest would backtrack), pest parses: with the
@@ -107,10 +111,22 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 /// would overflow the stack of the layers that walk them.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     let limits = &limits.capped();
-    prescan::prescan(source, limits)?;
+    if !prescan::within_limits_by_count(source, limits) {
+        prescan::prescan(source, limits)?;
+        return match direct::read(source, limits) {
+            Some(reading) => Ok(reading.parsed),
+            None => parse_prescanned(source, limits),
+        };
+    }
+    // The counts bound the nesting, so the direct reader may go first; where it reads the
+    // whole formula, the pre-scan could not fail (`src/syntax/direct_tests.rs` checks it).
     match direct::read(source, limits) {
-        Some(parsed) => Ok(parsed),
-        None => parse_prescanned(source, limits),
+        Some(reading) if !reading.passed_over_text => Ok(reading.parsed),
+        Some(reading) => prescan::prescan(source, limits).map(|()| reading.parsed),
+        None => {
+            prescan::prescan(source, limits)?;
+            parse_prescanned(source, limits)
+        }
     }
 }
 
@@ -120,7 +136,7 @@ pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
 pub fn read_directly(source: &str, limits: &Limits) -> Option<Parsed> {
     let limits = &limits.capped();
     prescan::prescan(source, limits).ok()?;
-    direct::read(source, limits)
+    direct::read(source, limits).map(|reading| reading.parsed)
 }
 
 /// Parses `source` with `limits` through the pest grammar alone, without the direct reader

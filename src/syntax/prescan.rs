@@ -5,6 +5,10 @@
 //! grammar recurses opens a frame here: `{`, `(`/`[` groups, `\left`, `\begin`, and font
 //! switches such as `{\bf …}` (each styles the rest of its group). The scan also gives the
 //! better errors for unbalanced input: which delimiter is unclosed and where it was opened.
+//!
+//! [`within_limits_by_count`] tells, from a count of bytes alone, when no frame or run of signs
+//! can reach the limits: then the direct reader may run first (its recursion bounded as well),
+//! and the scan is needed only where that reader leaves the formula to pest or passed over text.
 
 use super::ast::Span;
 use super::error::{ParseError, ParseErrorKind};
@@ -34,6 +38,48 @@ pub fn prescan(source: &str, limits: &Limits) -> Result<(), ParseError> {
         ));
     }
     Scanner { source, bytes: source.as_bytes(), stack: Vec::new(), limits, signs: 0, sign_end: 0 }.run()
+}
+
+/// Whether the pre-scan's limits on depth and on signs cannot be reached in `source`, counted
+/// without scanning its structure: every frame the scan opens starts with `{`, `(`, `[` or a
+/// backslash (`\left`, `\begin`, a font switch), and every sign is a `+`, a `-` or a backslash
+/// (`\pm`, `\neg`…) in ASCII text. The count takes one pass the compiler vectorizes.
+pub(super) fn within_limits_by_count(source: &str, limits: &Limits) -> bool {
+    let (mut openers, mut signs, mut commands) = (0usize, 0usize, 0usize);
+    // Counts of at most 255 a chunk fit bytes, which the compiler adds 32 at a time.
+    for chunk in source.as_bytes().chunks(255) {
+        let (mut chunk_openers, mut chunk_signs, mut chunk_commands) = (0u8, 0u8, 0u8);
+        for &byte in chunk {
+            chunk_openers += u8::from((byte == b'{') | (byte == b'(') | (byte == b'['));
+            chunk_signs += u8::from((byte == b'+') | (byte == b'-'));
+            chunk_commands += u8::from(byte == b'\\');
+        }
+        openers += usize::from(chunk_openers);
+        signs += usize::from(chunk_signs);
+        commands += usize::from(chunk_commands);
+    }
+    source.len() <= limits.max_bytes
+        && source.is_ascii()
+        && openers + commands <= limits.max_depth
+        && signs + commands <= limits.max_signs
+}
+
+/// Reads `{name}` after `\begin` or `\end` (at `from`, after the command's name) as the scan
+/// does: blanks, then a brace, the name up to the first `}` with its white space dropped.
+/// Returns the name and where it ends. The direct reader asks it too, so that it reads an
+/// environment only where the scan sees the same one.
+pub(super) fn environment_name(source: &str, from: usize) -> Option<(String, usize)> {
+    let bytes = source.as_bytes();
+    let mut at = from;
+    while bytes.get(at).is_some_and(|b| *b == b' ') {
+        at += 1;
+    }
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    let close = source.get(at..)?.find('}')? + at;
+    let name: String = source.get(at + 1..close)?.split_whitespace().collect();
+    Some((name, close + 1))
 }
 
 struct Scanner<'a> {
@@ -188,22 +234,8 @@ impl Scanner<'_> {
         end
     }
 
-    /// Reads `{name}` after `\begin` or `\end`, returning the name and where it ends.
-    fn environment_name(&self, from: usize) -> Option<(String, usize)> {
-        let mut at = from;
-        while self.bytes.get(at).is_some_and(|b| *b == b' ') {
-            at += 1;
-        }
-        if self.bytes.get(at) != Some(&b'{') {
-            return None;
-        }
-        let close = self.source.get(at..)?.find('}')? + at;
-        let name: String = self.source.get(at + 1..close)?.split_whitespace().collect();
-        Some((name, close + 1))
-    }
-
     fn begin(&mut self, at: usize, name_end: usize) -> Result<usize, ParseError> {
-        match self.environment_name(name_end) {
+        match environment_name(self.source, name_end) {
             Some((name, end)) => {
                 self.push(Frame::Environment(name), Span::new(at, end))?;
                 Ok(end)
@@ -213,7 +245,7 @@ impl Scanner<'_> {
     }
 
     fn end(&mut self, at: usize, name_end: usize) -> Result<usize, ParseError> {
-        let Some((name, end)) = self.environment_name(name_end) else {
+        let Some((name, end)) = environment_name(self.source, name_end) else {
             return Ok(name_end);
         };
         let span = Span::new(at, end);

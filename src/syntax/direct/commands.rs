@@ -5,6 +5,7 @@ use super::{Context, GiveUp, Read, Reader};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Place, Span};
 use crate::syntax::encode;
 use crate::syntax::names;
+use crate::syntax::prescan;
 use crate::syntax::shape;
 
 /// A body read from `{ group_body }`: the first part and its optional `\over` part.
@@ -525,7 +526,10 @@ impl Reader<'_> {
     /// `environment`: `\begin{name}` with its position and column specification, rows,
     /// `\end{name}`. Only the common forms; the rest is left to pest.
     fn environment(&mut self) -> Read<Node> {
-        self.take_command();
+        let begin = self.take_command();
+        // The pre-scan's reading of the two names must agree with this one's (it may not see a
+        // name where this reader skips filler first, and it compares names without blanks).
+        let begin_name = prescan::environment_name(self.source, begin.end).map(|(name, _)| name);
         self.skip();
         self.expect(b'{')?;
         self.skip();
@@ -558,7 +562,10 @@ impl Reader<'_> {
         if !self.at_command(b'E') {
             return Err(GiveUp);
         }
-        self.take_command();
+        let end = self.take_command();
+        if prescan::environment_name(self.source, end.end).map(|(name, _)| name) != begin_name {
+            return Err(GiveUp);
+        }
         self.skip();
         self.expect(b'{')?;
         self.skip();
@@ -601,6 +608,7 @@ impl Reader<'_> {
     /// A brace group of raw text (braces nest, nothing else counts), taken; its span.
     fn raw_group(&mut self) -> Option<Span> {
         let end = encode::raw_group_end(self.code, self.at)?;
+        self.passed_over_text = true;
         Some(self.take(end - self.at))
     }
 }

@@ -39,13 +39,25 @@ struct GiveUp;
 /// What a reading step found: a match, pest's failure here, or [`GiveUp`].
 type Read<T> = Result<Option<T>, GiveUp>;
 
+/// A tree read directly, and whether the reader passed over text whose structure it did not
+/// read.
+pub(super) struct Reading {
+    /// The tree and its warnings.
+    pub parsed: Parsed,
+    /// Whether some text went unread: raw text (`\text{…}`, column specifications) or spacing
+    /// and labels with their arguments (`\hspace{…}`, `\label{…}`). The pre-scan reads all
+    /// of it, and may find fault there (an unclosed `\left` inside `\text{…}`).
+    pub passed_over_text: bool,
+}
+
 /// The tree of `source`, read without pest, or `None` where this reader leaves it to pest.
-/// `source` must have passed the pre-scan.
-pub(super) fn read(source: &str, limits: &Limits) -> Option<Parsed> {
+/// `source` must have passed the pre-scan, or [`super::prescan::within_limits_by_count`]: its
+/// nesting is then bounded, and this reader's recursion with it.
+pub(super) fn read(source: &str, limits: &Limits) -> Option<Reading> {
     if !source.is_ascii() {
         return None;
     }
-    let code = encode::encode_bytes(source);
+    let (code, passed_over_text) = encode::encode_bytes(source);
     if code.contains(&(JUNK as u8)) {
         return None;
     }
@@ -61,9 +73,10 @@ pub(super) fn read(source: &str, limits: &Limits) -> Option<Parsed> {
         operators: Vec::with_capacity(8),
         failed_bar_groups: rustc_hash::FxHashSet::default(),
         steps_left: step_budget(source.len()),
+        passed_over_text,
     };
     let root = reader.formula().ok()?;
-    Some(Parsed::new(root, reader.warnings))
+    Some(Reading { parsed: Parsed::new(root, reader.warnings), passed_over_text: reader.passed_over_text })
 }
 
 /// How many reading steps a text of `length` bytes may take: real formulas take a few a byte;
@@ -113,6 +126,8 @@ struct Reader<'s> {
     failed_bar_groups: rustc_hash::FxHashSet<usize>,
     /// Reading steps left before giving up, which keeps the work linear in the length.
     steps_left: usize,
+    /// Whether text went unread (see [`Reading::passed_over_text`]).
+    passed_over_text: bool,
 }
 
 impl<'s> Reader<'s> {
