@@ -218,6 +218,15 @@ mod tests {
         serde_json::to_string(&record).map(|text| text + "\n").unwrap_or_else(|e| e.to_string())
     }
 
+    proptest::proptest! {
+        #[test]
+        fn strings_are_escaped_as_serde_escapes_them(text in "(\\PC|[\\x00-\\x1f\"\\\\])*") {
+            let mut ours = String::new();
+            super::string(&mut ours, &text);
+            proptest::prop_assert_eq!(ours, serde_json::to_string(&text).unwrap_or_default());
+        }
+    }
+
     fn input(index: usize, content: Result<String, String>) -> Input {
         let line = (index % 3 != 0).then_some(index);
         Input { id: format!("f\"{index}\\\u{1}"), source: Arc::from("dir/\tfile"), line, content }
