@@ -46,7 +46,7 @@ pub fn prescan(source: &str, limits: &Limits) -> Result<(), ParseError> {
 /// (`\pm`, `\neg`…) in ASCII text. The count takes one pass the compiler vectorizes.
 pub(super) fn within_limits_by_count(source: &str, limits: &Limits) -> bool {
     let (mut openers, mut signs, mut commands) = (0usize, 0usize, 0usize);
-    // Counts of at most 255 a chunk fit bytes, which the compiler adds 32 at a time.
+    // Counts of at most 255 a chunk fit in bytes, which the compiler adds 16 at a time.
     for chunk in source.as_bytes().chunks(255) {
         let (mut chunk_openers, mut chunk_signs, mut chunk_commands) = (0u8, 0u8, 0u8);
         for &byte in chunk {
