@@ -437,9 +437,26 @@ pub(super) fn encode(source: &str) -> String {
 /// over text in braces or a dimension (`\label{…}`, `\hspace{…}`, `\kern 2pt`): filler hides
 /// what is inside from the reader, though the pre-scan still reads it.
 pub(super) fn encode_bytes(source: &str) -> (Vec<u8>, bool) {
-    let mut encoder = Encoder::new(source, &[]);
+    let mut out = Vec::new();
+    let passed_over_text = encode_into(source, &mut out);
+    (out, passed_over_text)
+}
+
+/// [`encode_bytes`] into `out` (cleared first, its room kept), returning whether the encoding
+/// passed over text.
+pub(super) fn encode_into(source: &str, out: &mut Vec<u8>) -> bool {
+    out.clear();
+    out.extend_from_slice(source.as_bytes());
+    let mut encoder = Encoder {
+        source,
+        bytes: source.as_bytes(),
+        out: std::mem::take(out),
+        base: 0,
+        passed_over_text: false,
+    };
     encoder.run();
-    (encoder.out, encoder.passed_over_text)
+    *out = encoder.out;
+    encoder.passed_over_text
 }
 
 /// [`GUARD_MARK`], then the encoded form of `source`: pest's positions in it are one byte

@@ -57,26 +57,51 @@ pub(super) fn read(source: &str, limits: &Limits) -> Option<Reading> {
     if !source.is_ascii() {
         return None;
     }
-    let (code, passed_over_text) = encode::encode_bytes(source);
-    if code.contains(&(JUNK as u8)) {
+    thread_local! {
+        /// The encoding and the operand stacks of the last formula this thread read, kept for
+        /// the next one: allocating them anew for every formula cost more than reading a short
+        /// one.
+        static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+    }
+    let mut scratch = SCRATCH.take();
+    let reading = read_with(source, limits, &mut scratch);
+    scratch.operands.clear();
+    scratch.operators.clear();
+    SCRATCH.set(scratch);
+    reading
+}
+
+/// Buffers [`read`] reuses from one formula to the next.
+#[derive(Default)]
+struct Scratch {
+    code: Vec<u8>,
+    operands: Vec<Node>,
+    operators: Vec<(InfixOp, Span)>,
+}
+
+fn read_with(source: &str, limits: &Limits, scratch: &mut Scratch) -> Option<Reading> {
+    let passed_over_text = encode::encode_into(source, &mut scratch.code);
+    if scratch.code.contains(&(JUNK as u8)) {
         return None;
     }
     let mut reader = Reader {
         source,
-        code: &code,
+        code: &scratch.code,
         at: 0,
         max_scripts: limits.max_scripts,
         warnings: Vec::new(),
-        // Room for a few operands from the start: growing from nothing reallocates several
-        // times a formula (measured: 8 is cheaper than both 0 and 32).
-        operands: Vec::with_capacity(8),
-        operators: Vec::with_capacity(8),
+        operands: std::mem::take(&mut scratch.operands),
+        operators: std::mem::take(&mut scratch.operators),
         failed_bar_groups: rustc_hash::FxHashSet::default(),
         steps_left: step_budget(source.len()),
         passed_over_text,
     };
-    let root = reader.formula().ok()?;
-    Some(Reading { parsed: Parsed::new(root, reader.warnings), passed_over_text: reader.passed_over_text })
+    let root = reader.formula();
+    (scratch.operands, scratch.operators) = (reader.operands, reader.operators);
+    Some(Reading {
+        parsed: Parsed::new(root.ok()?, reader.warnings),
+        passed_over_text: reader.passed_over_text,
+    })
 }
 
 /// How many reading steps a text of `length` bytes may take: real formulas take a few a byte;
