@@ -13,7 +13,7 @@ use std::time::Instant;
 /// The allocator the `eqmap` binary uses (src/main.rs), so that this measures annotation as the
 /// command annotates.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 
 fn main() {
     let mut args = std::env::args().skip(1);

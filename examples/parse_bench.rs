@@ -24,7 +24,7 @@ use std::hint::black_box;
 /// The allocator the `eqmap` binary uses (src/main.rs), so that this measures parsing as the
 /// command parses.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 use std::time::Instant;
 
 const DEFAULT_FILE: &str = "../shared/corpus-real/im2latex100k_norm_test_val.txt";

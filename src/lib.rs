@@ -7,6 +7,7 @@
 //! map) → [`report`] (text, tables, JSON); [`batch`] drives the pipeline over many formulas.
 //! The command line in `main.rs` only turns arguments into calls of this library.
 
+pub mod alloc;
 pub mod annotate;
 pub mod batch;
 pub mod curriculum;

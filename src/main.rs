@@ -22,7 +22,7 @@ use std::process::ExitCode;
 /// The allocator: mimalloc. Parsing and annotating make many small, short-lived allocations
 /// (tree nodes, chains, bindings); with glibc's malloc they cost about a sixth of the work.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 
 /// Stack of the thread that does the work: the layers after the parser walk trees recursively,
 /// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
