@@ -16,6 +16,7 @@ use libmimalloc_sys::{
     mi_free, mi_malloc, mi_malloc_aligned, mi_realloc, mi_realloc_aligned, mi_zalloc, mi_zalloc_aligned,
 };
 use std::alloc::{GlobalAlloc, Layout};
+use std::ffi::c_void;
 
 /// mimalloc as a global allocator (see the module documentation).
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,6 +30,26 @@ fn naturally_aligned(align: usize, size: usize) -> bool {
     align <= NATURAL_ALIGN && align <= size
 }
 
+/// A block for `layout` from `plain` where its natural alignment suffices, else from `aligned`.
+///
+/// # Safety
+/// `plain` and `aligned` must be mimalloc's allocation functions of those shapes.
+#[inline]
+unsafe fn allocate(
+    layout: Layout,
+    plain: unsafe extern "C" fn(usize) -> *mut c_void,
+    aligned: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+) -> *mut u8 {
+    let block = if naturally_aligned(layout.align(), layout.size()) {
+        // SAFETY: any size may be asked of mimalloc; null reports failure, as Rust expects.
+        unsafe { plain(layout.size()) }
+    } else {
+        // SAFETY: `Layout` guarantees a power-of-two alignment.
+        unsafe { aligned(layout.size(), layout.align()) }
+    };
+    block.cast()
+}
+
 // SAFETY: every method passes its arguments to the mimalloc function that honours them: the
 // plain functions only where their natural alignment satisfies the layout (see
 // `naturally_aligned`), the aligned ones otherwise; blocks from either are freed by `mi_free`
@@ -36,26 +57,14 @@ fn naturally_aligned(align: usize, size: usize) -> bool {
 unsafe impl GlobalAlloc for Allocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let block = if naturally_aligned(layout.align(), layout.size()) {
-            // SAFETY: any size may be asked of mimalloc; null reports failure, as Rust expects.
-            unsafe { mi_malloc(layout.size()) }
-        } else {
-            // SAFETY: `Layout` guarantees a power-of-two alignment.
-            unsafe { mi_malloc_aligned(layout.size(), layout.align()) }
-        };
-        block.cast()
+        // SAFETY: the two functions allocate as their names say.
+        unsafe { allocate(layout, mi_malloc, mi_malloc_aligned) }
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let block = if naturally_aligned(layout.align(), layout.size()) {
-            // SAFETY: as in `alloc`.
-            unsafe { mi_zalloc(layout.size()) }
-        } else {
-            // SAFETY: as in `alloc`.
-            unsafe { mi_zalloc_aligned(layout.size(), layout.align()) }
-        };
-        block.cast()
+        // SAFETY: the two functions allocate zeroed blocks as their names say.
+        unsafe { allocate(layout, mi_zalloc, mi_zalloc_aligned) }
     }
 
     #[inline]
