@@ -410,9 +410,12 @@ impl<'s> Reader<'s> {
             let juxt = Span::new(self.at, self.at);
             return Ok(self.term(context)?.map(|term| (InfixOp::Juxt, juxt, term)));
         }
-        let stop = match context {
-            Context::Braces => self.peek() == b'}',
-            _ => matches!(self.peek(), b')' | b']' | b'}'),
+        let stop = match (context, self.peek()) {
+            // The end of the text, a cell or a row: nothing below would match.
+            (_, 0 | b'&') => true,
+            (_, b'\\') if matches!(self.peek_second(), b'\\' | b'K') => true,
+            (Context::Braces, next) => next == b'}',
+            (_, next) => matches!(next, b')' | b']' | b'}'),
         };
         if stop {
             return Ok(None);
