@@ -5,7 +5,8 @@
 #   bash benches/batch_bench.sh [FILE]
 #
 # FILE defaults to ../shared/corpus-real/im2latex100k_norm_test_val.txt (relative to the repo
-# root). Environment: PAIRS (default 3) alternated runs of eqmap and KaTeX on FILE; JOBS
+# root). Environment: PAIRS (default 9: fewer medians drift with this machine's load) alternated
+# runs of eqmap and KaTeX on FILE; JOBS
 # (default: all cores) threads for eqmap. Every run is measured with /usr/bin/time -v (wall
 # clock, user and system CPU, peak resident set size). Then, once each: eqmap on one thread,
 # on the shipped corpus (corpus/), and on FILE repeated 10 times (memory must stay flat);
@@ -17,7 +18,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 FILE="${1:-../shared/corpus-real/im2latex100k_norm_test_val.txt}"
-PAIRS="${PAIRS:-3}"
+PAIRS="${PAIRS:-9}"
 JOBS="${JOBS:-$(nproc)}"
 
 if [ ! -r "$FILE" ]; then

@@ -4,7 +4,7 @@
 #   bash benches/run-parse-bench.sh [FILE]
 #
 # FILE defaults to ../shared/corpus-real/im2latex100k_norm_test_val.txt (relative to the repo
-# root). Environment: PAIRS (default 5) invocations of each side, alternated eqmap, katex,
+# root). Environment: PAIRS (default 9) invocations of each side, alternated eqmap, katex,
 # eqmap, katex...; ROUNDS (default 3) rounds per invocation, of which the first WARMUP
 # (default 1) are discarded (KaTeX's JIT warms up in round 1). Every process is pinned to core
 # CPU (default 0) with taskset. Prints each kept round as a Markdown table row with the ratio
@@ -15,7 +15,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 FILE="${1:-../shared/corpus-real/im2latex100k_norm_test_val.txt}"
-PAIRS="${PAIRS:-5}"
+PAIRS="${PAIRS:-9}"
 ROUNDS="${ROUNDS:-3}"
 WARMUP="${WARMUP:-1}"
 CPU="${CPU:-0}"
