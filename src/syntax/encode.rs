@@ -430,30 +430,17 @@ fn class_of(name: &str) -> Option<Kind> {
 
 /// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
 pub(super) fn encode(source: &str) -> String {
-    String::from_utf8(encode_bytes(source).0).unwrap_or_default()
-}
-
-/// [`encode`] as bytes, which is all the direct reader needs, and whether the encoding passed
-/// over text in braces or a dimension (`\label{…}`, `\hspace{…}`, `\kern 2pt`): filler hides
-/// what is inside from the reader, though the pre-scan still reads it.
-pub(super) fn encode_bytes(source: &str) -> (Vec<u8>, bool) {
     let mut out = Vec::new();
-    let passed_over_text = encode_into(source, &mut out);
-    (out, passed_over_text)
+    encode_into(source, &mut out);
+    String::from_utf8(out).unwrap_or_default()
 }
 
-/// [`encode_bytes`] into `out` (cleared first, its room kept), returning whether the encoding
-/// passed over text.
+/// [`encode`] as bytes, which is all the direct reader needs, into `out` (its room kept from
+/// one formula to the next). Returns whether the encoding passed over text in braces or a
+/// dimension (`\label{…}`, `\hspace{…}`, `\kern 2pt`): filler hides what is inside from the
+/// reader, though the pre-scan still reads it.
 pub(super) fn encode_into(source: &str, out: &mut Vec<u8>) -> bool {
-    out.clear();
-    out.extend_from_slice(source.as_bytes());
-    let mut encoder = Encoder {
-        source,
-        bytes: source.as_bytes(),
-        out: std::mem::take(out),
-        base: 0,
-        passed_over_text: false,
-    };
+    let mut encoder = Encoder::new(source, &[], std::mem::take(out));
     encoder.run();
     *out = encoder.out;
     encoder.passed_over_text
@@ -462,28 +449,34 @@ pub(super) fn encode_into(source: &str, out: &mut Vec<u8>) -> bool {
 /// [`GUARD_MARK`], then the encoded form of `source`: pest's positions in it are one byte
 /// ahead of the source's.
 pub(super) fn encode_guarded(source: &str) -> String {
-    let mut encoder = Encoder::new(source, &[GUARD_MARK as u8]);
+    let mut encoder = Encoder::new(source, &[GUARD_MARK as u8], Vec::new());
     encoder.run();
     String::from_utf8(encoder.out).unwrap_or_default()
+}
+
+/// A table of the bytes in the inclusive `ranges`, for loops that pass over all other bytes
+/// with one test each. Used to build constants.
+// The indices are bytes, always inside the table's 256 entries.
+#[allow(clippy::indexing_slicing)]
+pub(super) const fn byte_set(ranges: &[(u8, u8)]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut range = 0;
+    while range < ranges.len() {
+        let (first, last) = ranges[range];
+        let mut byte = first as usize;
+        while byte <= last as usize {
+            table[byte] = true;
+            byte += 1;
+        }
+        range += 1;
+    }
+    table
 }
 
 /// The bytes the encoder acts on: backslashes, `~` and control bytes. The encoding starts as a
 /// copy of the source and only these places are written over, so the bytes between them cost
 /// one test each.
-// Indexing here runs at compile time: an index out of bounds would not compile.
-#[allow(clippy::indexing_slicing)]
-const ENCODED: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = true;
-        byte += 1;
-    }
-    table[0x7f] = true;
-    table[b'\\' as usize] = true;
-    table[b'~' as usize] = true;
-    table
-};
+const ENCODED: [bool; 256] = byte_set(&[(0, 0x1f), (0x7f, 0x7f), (b'\\', b'\\'), (b'~', b'~')]);
 
 struct Encoder<'s> {
     source: &'s str,
@@ -497,8 +490,10 @@ struct Encoder<'s> {
 }
 
 impl<'s> Encoder<'s> {
-    fn new(source: &'s str, prefix: &[u8]) -> Self {
-        let mut out = Vec::with_capacity(prefix.len() + source.len());
+    /// An encoder writing `prefix`, then `source`, into `out` (cleared first).
+    fn new(source: &'s str, prefix: &[u8], mut out: Vec<u8>) -> Self {
+        out.clear();
+        out.reserve(prefix.len() + source.len());
         out.extend_from_slice(prefix);
         out.extend_from_slice(source.as_bytes());
         Encoder { source, bytes: source.as_bytes(), out, base: prefix.len(), passed_over_text: false }
