@@ -111,20 +111,20 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 /// would overflow the stack of the layers that walk them.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     let limits = &limits.capped();
-    if !prescan::within_limits_by_count(source, limits) {
+    // Where the counts bound the nesting, the direct reader may go before the pre-scan; where
+    // it then reads every byte's structure, the pre-scan could not fail
+    // (`src/syntax/direct_tests.rs` checks it).
+    let scanned = !prescan::within_limits_by_count(source, limits);
+    if scanned {
         prescan::prescan(source, limits)?;
-        return match direct::read(source, limits) {
-            Some(reading) => Ok(reading.parsed),
-            None => parse_prescanned(source, limits),
-        };
     }
-    // The counts bound the nesting, so the direct reader may go first; where it reads the
-    // whole formula, the pre-scan could not fail (`src/syntax/direct_tests.rs` checks it).
     match direct::read(source, limits) {
-        Some(reading) if !reading.passed_over_text => Ok(reading.parsed),
+        Some(reading) if scanned || !reading.passed_over_text => Ok(reading.parsed),
         Some(reading) => prescan::prescan(source, limits).map(|()| reading.parsed),
         None => {
-            prescan::prescan(source, limits)?;
+            if !scanned {
+                prescan::prescan(source, limits)?;
+            }
             parse_prescanned(source, limits)
         }
     }

@@ -11,6 +11,7 @@
 //! and the scan is needed only where that reader leaves the formula to pest or passed over text.
 
 use super::ast::Span;
+use super::encode::byte_set;
 use super::error::{ParseError, ParseErrorKind};
 use super::Limits;
 
@@ -43,7 +44,9 @@ pub fn prescan(source: &str, limits: &Limits) -> Result<(), ParseError> {
 /// Whether the pre-scan's limits on depth and on signs cannot be reached in `source`, counted
 /// without scanning its structure: every frame the scan opens starts with `{`, `(`, `[` or a
 /// backslash (`\left`, `\begin`, a font switch), and every sign is a `+`, a `-` or a backslash
-/// (`\pm`, `\neg`…) in ASCII text. The count takes one pass the compiler vectorizes.
+/// (`\pm`, `\neg`…). Signs outside ASCII (`−`, `±`) go uncounted: the direct reader leaves
+/// text that is not ASCII to pest, after the scan. The count takes one pass the compiler
+/// vectorizes.
 pub(super) fn within_limits_by_count(source: &str, limits: &Limits) -> bool {
     let (mut openers, mut signs, mut commands) = (0usize, 0usize, 0usize);
     // Counts of at most 255 a chunk fit in bytes, which the compiler adds 16 at a time.
@@ -59,7 +62,6 @@ pub(super) fn within_limits_by_count(source: &str, limits: &Limits) -> bool {
         commands += usize::from(chunk_commands);
     }
     source.len() <= limits.max_bytes
-        && source.is_ascii()
         && openers + commands <= limits.max_depth
         && signs + commands <= limits.max_signs
 }
@@ -97,23 +99,17 @@ struct Scanner<'a> {
 /// of non-ASCII characters (which may be signs). Every other byte is passed over in one tight
 /// loop; a run of signs is broken by anything but blanks between them, which
 /// [`Scanner::sign`] checks when the next sign comes, so plain bytes need no work of their own.
-// Indexing here runs at compile time: an index out of bounds would not compile.
-#[allow(clippy::indexing_slicing)]
-const ACTS_ON: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0x80;
-    while byte < 256 {
-        table[byte] = true;
-        byte += 1;
-    }
-    let ascii = b"\\{}()[]+-";
-    let mut i = 0;
-    while i < ascii.len() {
-        table[ascii[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+const ACTS_ON: [bool; 256] = byte_set(&[
+    (0x80, 0xff),
+    (b'\\', b'\\'),
+    (b'{', b'{'),
+    (b'}', b'}'),
+    (b'(', b')'),
+    (b'[', b'['),
+    (b']', b']'),
+    (b'+', b'+'),
+    (b'-', b'-'),
+]);
 
 impl Scanner<'_> {
     fn run(mut self) -> Result<(), ParseError> {
