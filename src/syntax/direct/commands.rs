@@ -144,6 +144,9 @@ impl Reader<'_> {
     fn braced_body(&mut self) -> Read<Body> {
         self.at += 1;
         self.skip();
+        if let Some(lone) = self.lone_operand()? {
+            return Ok(Some((lone, None)));
+        }
         let Some(body) = self.group_body()? else { return Ok(None) };
         self.skip();
         if self.peek() != b'}' {
@@ -151,6 +154,37 @@ impl Reader<'_> {
         }
         self.at += 1;
         Ok(Some(body))
+    }
+
+    /// A group's body that is one letter, number or symbol command and its closing brace
+    /// (`{ 0 }`, `{ i }`, `{ \infty }`, half the groups of papers): read here, as
+    /// [`Reader::group_body`] would, without its expression machinery. `None`, having read
+    /// nothing, for any other body.
+    fn lone_operand(&mut self) -> Result<Option<Node>, GiveUp> {
+        let start = self.at;
+        let end = match (self.peek(), self.peek_second()) {
+            (b'a'..=b'z' | b'A'..=b'Z', _) => start + 1,
+            (b'0'..=b'9', _) => {
+                self.number();
+                std::mem::replace(&mut self.at, start)
+            }
+            (b'\\', b'o') => {
+                self.take_command();
+                std::mem::replace(&mut self.at, start)
+            }
+            _ => return Ok(None),
+        };
+        let close = self.blanks_end(end);
+        if self.byte(close) != b'}' {
+            return Ok(None);
+        }
+        let node = match self.peek() {
+            b'\\' => self.symbol_command()?,
+            b'0'..=b'9' => self.number(),
+            _ => self.symbol_token(1),
+        };
+        self.at = close + 1;
+        Ok(Some(node))
     }
 
     /// `group_body = _{ (styled_rest | expr) ~ fraction_tail }`

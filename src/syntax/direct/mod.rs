@@ -172,9 +172,15 @@ impl<'s> Reader<'s> {
 
     /// The grammar's implicit `WHITESPACE*`: blanks and filler.
     fn skip(&mut self) {
-        while matches!(self.peek(), b' ') || self.peek() == FILLER as u8 {
-            self.at += 1;
+        self.at = self.blanks_end(self.at);
+    }
+
+    /// Where the blanks and filler from `at` end.
+    fn blanks_end(&self, mut at: usize) -> usize {
+        while matches!(self.byte(at), b' ') || self.byte(at) == FILLER as u8 {
+            at += 1;
         }
+        at
     }
 
     fn mark(&self) -> Mark {
