@@ -26,7 +26,7 @@
 mod commands;
 
 use super::ast::{InfixOp, Node, NodeKind, Span};
-use super::encode::{self, FILLER, JUNK, PAD};
+use super::encode::{self, FILLER, PAD};
 use super::error::Warning;
 use super::precedence::infix_level;
 use super::shape::{self, Slot};
@@ -80,8 +80,8 @@ struct Scratch {
 }
 
 fn read_with(source: &str, limits: &Limits, scratch: &mut Scratch) -> Option<Reading> {
-    let passed_over_text = encode::encode_into(source, &mut scratch.code);
-    if scratch.code.contains(&(JUNK as u8)) {
+    let encoded = encode::encode_into(source, &mut scratch.code);
+    if encoded.junk {
         return None;
     }
     let mut reader = Reader {
@@ -94,7 +94,7 @@ fn read_with(source: &str, limits: &Limits, scratch: &mut Scratch) -> Option<Rea
         operators: std::mem::take(&mut scratch.operators),
         failed_bar_groups: rustc_hash::FxHashSet::default(),
         steps_left: step_budget(source.len()),
-        passed_over_text,
+        passed_over_text: encoded.passed_over_text,
     };
     let root = reader.formula();
     (scratch.operands, scratch.operators) = (reader.operands, reader.operators);
@@ -258,7 +258,15 @@ impl<'s> Reader<'s> {
     /// `rows = { row ~ (row_separator ~ row)* }`
     fn rows(&mut self, env: Option<String>, columns: Option<String>) -> Read<Node> {
         let start = self.at;
-        let Some(rows) = self.separated(Self::row, Self::row_separator)? else { return Ok(None) };
+        let Some((first, more)) = self.separated(Self::row, Self::row_separator)? else { return Ok(None) };
+        if env.is_none() && more.is_empty() && first.1.is_empty() {
+            // One cell, as most formulas are: what `shape::rows` gives, without building rows.
+            return Ok(Some(first.0));
+        }
+        let rows = std::iter::once(first)
+            .chain(more)
+            .map(|(cell, cells)| std::iter::once(cell).chain(cells).collect())
+            .collect();
         Ok(Some(shape::rows(rows, env, columns, Span::new(start, self.at))))
     }
 
@@ -268,13 +276,13 @@ impl<'s> Reader<'s> {
         &mut self,
         item: fn(&mut Self) -> Read<T>,
         separator: fn(&mut Self) -> Result<bool, GiveUp>,
-    ) -> Read<Vec<T>> {
+    ) -> Read<(T, Vec<T>)> {
         let Some(first) = item(self)? else { return Ok(None) };
-        let mut items = vec![first];
+        let mut rest = Vec::new();
         self.skip();
         loop {
             let before = self.mark();
-            if items.len() > 1 {
+            if !rest.is_empty() {
                 self.skip();
             }
             if !separator(self)? {
@@ -283,14 +291,14 @@ impl<'s> Reader<'s> {
             }
             self.skip();
             match item(self)? {
-                Some(next) => items.push(next),
+                Some(next) => rest.push(next),
                 None => {
                     self.reset(before);
                     break;
                 }
             }
         }
-        Ok(Some(items))
+        Ok(Some((first, rest)))
     }
 
     /// `row_separator = _{ ("\\\\" | cr) ~ ("[" ~ dimen_body ~ "]")? }`; a `[` after it is
@@ -312,8 +320,8 @@ impl<'s> Reader<'s> {
         Ok(true)
     }
 
-    /// `row = { cell ~ ("&" ~ cell)* }`
-    fn row(&mut self) -> Read<Vec<Node>> {
+    /// `row = { cell ~ ("&" ~ cell)* }`: the first cell and the others.
+    fn row(&mut self) -> Read<(Node, Vec<Node>)> {
         self.separated(Self::cell, Self::cell_separator)
     }
 
