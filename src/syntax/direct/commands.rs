@@ -8,9 +8,6 @@ use crate::syntax::names;
 use crate::syntax::prescan;
 use crate::syntax::shape;
 
-/// A body read from `{ group_body }`: the first part and its optional `\over` part.
-type Body = (Node, Option<(Span, Node)>);
-
 impl Reader<'_> {
     /// The next `length` bytes as a symbol named by their text (`x`, `\%`).
     fn symbol_token(&mut self, length: usize) -> Node {
@@ -72,18 +69,25 @@ impl Reader<'_> {
     /// `number = @{ ASCII_DIGIT+ ~ ("." ~ ASCII_DIGIT+)? | "." ~ ASCII_DIGIT+ }`
     fn number(&mut self) -> Node {
         let start = self.at;
-        let digits = |reader: &mut Self| {
-            while reader.peek().is_ascii_digit() {
-                reader.at += 1;
-            }
-        };
-        digits(self);
-        if self.peek() == b'.' && self.peek_second().is_ascii_digit() {
-            self.at += 1;
-            digits(self);
-        }
+        self.at = self.number_end(start);
         let span = Span::new(start, self.at);
         Node::new(NodeKind::Number { text: self.text(span).into(), font: Font::Normal }, span)
+    }
+
+    /// Where the number at `from` ends.
+    fn number_end(&self, from: usize) -> usize {
+        let digits_end = |mut at: usize| {
+            while self.byte(at).is_ascii_digit() {
+                at += 1;
+            }
+            at
+        };
+        let end = digits_end(from);
+        if self.byte(end) == b'.' && self.byte(end + 1).is_ascii_digit() {
+            digits_end(end + 1)
+        } else {
+            end
+        }
     }
 
     /// An operand that starts with a backslash: a command, a bracket word, an escaped symbol.
@@ -133,45 +137,48 @@ impl Reader<'_> {
     /// `group = { "{" ~ group_body ~ "}" }`: the node covers its braces.
     fn group(&mut self) -> Read<Node> {
         let start = self.at;
-        let Some(body) = self.braced_body()? else { return Ok(None) };
-        let span = Span::new(start, self.at);
-        let mut node = self.body(body.0, body.1, span);
-        node.span = span;
+        let Some(mut node) = self.braced_body(start)? else { return Ok(None) };
+        node.span = Span::new(start, self.at);
         Ok(Some(node))
     }
 
-    /// `"{" ~ group_body ~ "}"`, at a `{`.
-    fn braced_body(&mut self) -> Read<Body> {
+    /// `"{" ~ group_body ~ "}"` at a `{`, where `group_body = _{ (styled_rest | expr) ~
+    /// fraction_tail }`: the body, or the fraction it makes with its `\over` part, which spans
+    /// from `start` to the closing brace. One function, so that no body is moved through
+    /// another `Result`.
+    fn braced_body(&mut self, start: usize) -> Read<Node> {
         self.at += 1;
         self.skip();
         if let Some(lone) = self.lone_operand()? {
-            return Ok(Some((lone, None)));
+            return Ok(Some(lone));
         }
-        let Some(body) = self.group_body()? else { return Ok(None) };
+        self.step()?;
+        let first = if self.at_command(b'h') || self.at_command(b'g') {
+            self.styled_rest()?.ok_or(GiveUp)?
+        } else {
+            let Some(expr) = self.expr(Context::Braces)? else { return Ok(None) };
+            expr
+        };
+        self.skip();
+        let tail = self.fraction_tail()?;
         self.skip();
         if self.peek() != b'}' {
             return Ok(None);
         }
         self.at += 1;
-        Ok(Some(body))
+        Ok(Some(self.body(first, tail, Span::new(start, self.at))))
     }
 
     /// A group's body that is one letter, number or symbol command and its closing brace
     /// (`{ 0 }`, `{ i }`, `{ \infty }`, half the groups of papers): read here, as
-    /// [`Reader::group_body`] would, without its expression machinery. `None`, having read
+    /// [`Reader::braced_body`] would, without its expression machinery. `None`, having read
     /// nothing, for any other body.
     fn lone_operand(&mut self) -> Result<Option<Node>, GiveUp> {
         let start = self.at;
         let end = match (self.peek(), self.peek_second()) {
             (b'a'..=b'z' | b'A'..=b'Z', _) => start + 1,
-            (b'0'..=b'9', _) => {
-                self.number();
-                std::mem::replace(&mut self.at, start)
-            }
-            (b'\\', b'o') => {
-                self.take_command();
-                std::mem::replace(&mut self.at, start)
-            }
+            (b'0'..=b'9', _) => self.number_end(start),
+            (b'\\', b'o') => self.command_end(start),
             _ => return Ok(None),
         };
         let close = self.blanks_end(end);
@@ -185,20 +192,6 @@ impl Reader<'_> {
         };
         self.at = close + 1;
         Ok(Some(node))
-    }
-
-    /// `group_body = _{ (styled_rest | expr) ~ fraction_tail }`
-    fn group_body(&mut self) -> Read<Body> {
-        self.step()?;
-        let first = if self.at_command(b'h') || self.at_command(b'g') {
-            self.styled_rest()?.ok_or(GiveUp)?
-        } else {
-            let Some(expr) = self.expr(Context::Braces)? else { return Ok(None) };
-            expr
-        };
-        self.skip();
-        let tail = self.fraction_tail()?;
-        Ok(Some((first, tail)))
     }
 
     /// `styled_rest = { font_switch ~ expr }`: `{\bf x}`.
@@ -235,8 +228,7 @@ impl Reader<'_> {
 
     /// An argument in braces: its body, spanning the braces if it is a fraction.
     fn argument_body(&mut self, start: usize) -> Result<Node, GiveUp> {
-        let (first, tail) = self.braced_body()?.ok_or(GiveUp)?;
-        Ok(self.body(first, tail, Span::new(start, self.at)))
+        self.braced_body(start)?.ok_or(GiveUp)
     }
 
     /// `script_argument`: a brace body, a command, or one character.
@@ -439,9 +431,8 @@ impl Reader<'_> {
         if self.peek() != b'{' {
             return Ok(None);
         }
-        let Some((first, tail)) = self.braced_body()? else { return Ok(None) };
+        let Some(body) = self.braced_body(start)? else { return Ok(None) };
         let span = Span::new(start, self.at);
-        let body = self.body(first, tail, span);
         Ok(Some(shape::apply_font(names::font_of(self.text(name).trim_start_matches('\\')), body, span)))
     }
 

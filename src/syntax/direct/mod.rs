@@ -217,11 +217,17 @@ impl<'s> Reader<'s> {
     /// Takes the command at the position (backslash, class, padding); its span.
     fn take_command(&mut self) -> Span {
         let start = self.at;
-        self.at += 2;
-        while self.peek() == PAD as u8 {
-            self.at += 1;
-        }
+        self.at = self.command_end(start);
         Span::new(start, self.at)
+    }
+
+    /// Where the command at `from` (backslash, class, padding) ends.
+    fn command_end(&self, from: usize) -> usize {
+        let mut end = from + 2;
+        while self.byte(end) == PAD as u8 {
+            end += 1;
+        }
+        end
     }
 
     /// A token that starts an operand and nothing else (the grammar's `starts_plain`).
