@@ -373,38 +373,26 @@ impl<'s> Reader<'s> {
     }
 
     /// `expr`, `pexpr` or `bexpr`: operands and operators, given structure by precedence.
-    /// They are gathered on the reader's stacks, which nested expressions share.
+    /// The operators and the operands after them are gathered on the reader's stacks, which
+    /// nested expressions share.
     fn expr(&mut self, context: Context) -> Read<Node> {
         self.step()?;
         let Some(first) = self.operand(context)? else { return Ok(None) };
         self.skip();
-        let before = self.mark();
-        let Some((op, op_span, operand)) = self.link(context)? else {
-            self.reset(before);
-            return Ok(Some(first));
-        };
         let (operands_base, operators_base) = (self.operands.len(), self.operators.len());
-        self.operands.extend([first, operand]);
-        self.operators.push((op, op_span));
-        loop {
-            let before = self.mark();
+        let mut before = self.mark();
+        while self.link(context)? {
+            before = self.mark();
             self.skip();
-            match self.link(context)? {
-                Some((op, op_span, operand)) => {
-                    self.operators.push((op, op_span));
-                    self.operands.push(operand);
-                }
-                None => {
-                    self.reset(before);
-                    break;
-                }
-            }
+        }
+        self.reset(before);
+        if self.operators.len() == operators_base {
+            return Ok(Some(first));
         }
         let mut operands = self.operands.drain(operands_base..);
         let level = self.operators.get(operators_base).map(|(op, _)| infix_level(op));
         if self.operators.iter().skip(operators_base).all(|(op, _)| Some(infix_level(op)) == level) {
             // One level, as most expressions are (`QK^\top V`, `a + b - c`): no climbing.
-            let Some(first) = operands.next() else { return Ok(None) };
             let links = self.operators.drain(operators_base..).zip(operands);
             return Ok(Some(shape::chain_all(
                 first,
@@ -412,23 +400,24 @@ impl<'s> Reader<'s> {
             )));
         }
         let mut operators = self.operators.drain(operators_base..).peekable();
-        Ok(climb(&mut operands, &mut operators, None))
+        Ok(climb(first, &mut operands, &mut operators, None))
     }
 
     /// One repetition of an expression's loop: an operator (juxtaposition too) and its right
-    /// operand.
-    fn link(&mut self, context: Context) -> Read<(InfixOp, Span, Node)> {
+    /// operand, pushed on the reader's stacks. Whether there was one.
+    fn link(&mut self, context: Context) -> Result<bool, GiveUp> {
         let after_blank = self.mark();
         if context == Context::Bars {
             if let Some((op, op_span)) = self.infix(true)? {
                 self.skip();
                 if let Some(operand) = self.operand(context)? {
-                    return Ok(Some((op, op_span, operand)));
+                    return Ok(self.push_link(op, op_span, operand));
                 }
                 self.reset(after_blank);
             }
             let juxt = Span::new(self.at, self.at);
-            return Ok(self.term(context)?.map(|term| (InfixOp::Juxt, juxt, term)));
+            let Some(term) = self.term(context)? else { return Ok(false) };
+            return Ok(self.push_link(InfixOp::Juxt, juxt, term));
         }
         let stop = match (context, self.peek()) {
             // The end of the text, a cell or a row: nothing below would match.
@@ -438,30 +427,38 @@ impl<'s> Reader<'s> {
             (_, next) => matches!(next, b')' | b']' | b'}'),
         };
         if stop {
-            return Ok(None);
+            return Ok(false);
         }
         let juxt = Span::new(self.at, self.at);
         if self.starts_plain() {
             // No other alternative starts with such a token.
-            let Some(operand) = self.bprimary()? else { return Ok(None) };
+            let Some(operand) = self.bprimary()? else { return Ok(false) };
             let operand = self.postfixes(operand)?;
-            return Ok(Some((InfixOp::Juxt, juxt, operand)));
+            return Ok(self.push_link(InfixOp::Juxt, juxt, operand));
         }
         if self.starts_bar() {
             if let Some(group) = self.bar_group()? {
                 let operand = self.postfixes(group)?;
-                return Ok(Some((InfixOp::Juxt, juxt, operand)));
+                return Ok(self.push_link(InfixOp::Juxt, juxt, operand));
             }
             self.reset(after_blank);
         }
         if let Some((op, op_span)) = self.infix(false)? {
             self.skip();
             if let Some(operand) = self.operand(context)? {
-                return Ok(Some((op, op_span, operand)));
+                return Ok(self.push_link(op, op_span, operand));
             }
             self.reset(after_blank);
         }
-        Ok(self.term(context)?.map(|term| (InfixOp::Juxt, juxt, term)))
+        let Some(term) = self.term(context)? else { return Ok(false) };
+        Ok(self.push_link(InfixOp::Juxt, juxt, term))
+    }
+
+    /// Pushes an operator and the operand after it on the stacks; `true`.
+    fn push_link(&mut self, op: InfixOp, op_span: Span, operand: Node) -> bool {
+        self.operators.push((op, op_span));
+        self.operands.push(operand);
+        true
     }
 
     /// `operand`, `poperand` or `boperand`: a plain operand and its scripts, a term, or an
@@ -696,17 +693,18 @@ impl<'s> Reader<'s> {
 /// Gives a flat run of operands and operators its structure, as pest's Pratt parser does with
 /// the precedence table: all operators are left-associative, and a tighter one binds first.
 fn climb(
+    first: Node,
     operands: &mut std::vec::Drain<Node>,
     operators: &mut std::iter::Peekable<std::vec::Drain<(InfixOp, Span)>>,
     bound: Option<super::precedence::Level>,
 ) -> Option<Node> {
-    let mut lhs = operands.next()?;
+    let mut lhs = first;
     while let Some(level) = operators.peek().map(|(op, _)| infix_level(op)) {
         if bound.is_some_and(|bound| bound >= level) {
             break;
         }
         let (op, op_span) = operators.next()?;
-        let rhs = climb(operands, operators, Some(level))?;
+        let rhs = climb(operands.next()?, operands, operators, Some(level))?;
         lhs = shape::chain(lhs, op, op_span, rhs);
     }
     Some(lhs)
