@@ -123,13 +123,6 @@ enum Context {
     Bars,
 }
 
-/// A postfix operator as read, before it is applied.
-enum Postfix {
-    Script(Slot, Node, Span),
-    Primes(u8, Span),
-    Factorial(Span),
-}
-
 /// A place to go back to: the position and how many warnings there were.
 #[derive(Clone, Copy)]
 struct Mark {
@@ -546,34 +539,30 @@ impl<'s> Reader<'s> {
             if !first {
                 self.skip();
             }
-            let Some(postfix) = self.postfix()? else {
+            if !self.postfix(&mut node)? {
                 self.reset(before);
                 return Ok(node);
-            };
-            node = self.apply(node, postfix)?;
+            }
             first = false;
         }
     }
 
-    fn apply(&self, node: Node, postfix: Postfix) -> Result<Node, GiveUp> {
-        let max = self.max_scripts;
-        match postfix {
-            Postfix::Script(slot, script, span) => shape::attach_script(node, slot, script, span, max),
-            Postfix::Primes(count, span) => shape::attach_primes(node, count, span, max),
-            Postfix::Factorial(span) => shape::factorial(node, span, max),
-        }
-        .map_err(|_| GiveUp)
-    }
-
-    /// `postfix`: a sub- or superscript, primes, or a factorial.
-    fn postfix(&mut self) -> Read<Postfix> {
+    /// `postfix`: a sub- or superscript, primes, or a factorial, applied to `node` in place;
+    /// whether there was one.
+    fn postfix(&mut self, node: &mut Node) -> Result<bool, GiveUp> {
         let start = self.at;
         let slot = match (self.peek(), self.peek_second()) {
             (b'_', _) | (b'\\', b'S') => Slot::Sub,
             (b'^', _) | (b'\\', b'P') => Slot::Sup,
-            (b'\'', _) => return Ok(Some(self.primes())),
-            (b'!', _) => return Ok(Some(Postfix::Factorial(self.take(1)))),
-            _ => return Ok(None),
+            (b'\'', _) => {
+                let (count, span) = self.primes();
+                return self.apply(node, |base, max| shape::attach_primes(base, count, span, max));
+            }
+            (b'!', _) => {
+                let span = self.take(1);
+                return self.apply(node, |base, max| shape::factorial(base, span, max));
+            }
+            _ => return Ok(false),
         };
         if self.peek() == b'\\' {
             self.take_command();
@@ -581,13 +570,26 @@ impl<'s> Reader<'s> {
             self.at += 1;
         }
         self.skip();
-        let Some(script) = self.script_argument()? else { return Ok(None) };
-        Ok(Some(Postfix::Script(slot, script, Span::new(start, self.at))))
+        let Some(script) = self.script_argument()? else { return Ok(false) };
+        let span = Span::new(start, self.at);
+        self.apply(node, |base, max| shape::attach_script(base, slot, script, span, max))
     }
 
-    /// `primes = { ("'")+ }`, with blanks allowed between. pest reads `x+` as `x ~ x*`, so
-    /// the blanks after a single prime belong to it.
-    fn primes(&mut self) -> Postfix {
+    /// Replaces `node` by what `postfix` makes of it; `true`. A script, prime or factorial
+    /// the limits refuse is left to pest, which words the error.
+    fn apply<E>(
+        &self,
+        node: &mut Node,
+        postfix: impl FnOnce(Node, usize) -> Result<Node, E>,
+    ) -> Result<bool, GiveUp> {
+        let base = std::mem::replace(node, Node::new(NodeKind::Empty, Span::default()));
+        *node = postfix(base, self.max_scripts).map_err(|_| GiveUp)?;
+        Ok(true)
+    }
+
+    /// `primes = { ("'")+ }`, with blanks allowed between: how many, and their span. pest
+    /// reads `x+` as `x ~ x*`, so the blanks after a single prime belong to it.
+    fn primes(&mut self) -> (u8, Span) {
         let start = self.at;
         self.at += 1;
         let mut count: u8 = 1;
@@ -606,7 +608,7 @@ impl<'s> Reader<'s> {
                 count = count.saturating_add(1);
             }
         }
-        Postfix::Primes(count, Span::new(start, self.at))
+        (count, Span::new(start, self.at))
     }
 
     // ------------------------------------------------------------ infix operators
