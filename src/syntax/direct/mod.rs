@@ -392,7 +392,7 @@ impl<'s> Reader<'s> {
                 links.map(|((op, op_span), operand)| (op, op_span, operand)),
             )));
         }
-        let mut operators = self.operators.drain(operators_base..).peekable();
+        let mut operators = self.operators.drain(operators_base..);
         Ok(climb(first, &mut operands, &mut operators, None))
     }
 
@@ -697,11 +697,11 @@ impl<'s> Reader<'s> {
 fn climb(
     first: Node,
     operands: &mut std::vec::Drain<Node>,
-    operators: &mut std::iter::Peekable<std::vec::Drain<(InfixOp, Span)>>,
+    operators: &mut std::vec::Drain<(InfixOp, Span)>,
     bound: Option<super::precedence::Level>,
 ) -> Option<Node> {
     let mut lhs = first;
-    while let Some(level) = operators.peek().map(|(op, _)| infix_level(op)) {
+    while let Some(level) = operators.as_slice().first().map(|(op, _)| infix_level(op)) {
         if bound.is_some_and(|bound| bound >= level) {
             break;
         }
