@@ -12,7 +12,10 @@
 //! next token, or by a required token missing after parts that were read exactly); or
 //! `Err(GiveUp)`, anything else: input it does not read (non-ASCII text, control characters,
 //! rare constructs), an error, or a place where pest would backtrack further than this reader
-//! follows. On `GiveUp` [`read`] returns `None` and `parse_with` runs pest as before, so pest
+//! follows. (The expression loop's `link` and the postfix reader answer `Ok(true)` and push
+//! their operand on the reader's stacks, or apply their postfix in place, instead of
+//! `Ok(Some(..))`: a node moved out of a `Result` is copied around its tag, and those copies
+//! were the hottest instructions of a parse.) On `GiveUp` [`read`] returns `None` and `parse_with` runs pest as before, so pest
 //! remains the definition of the language and the source of every error message. The tests in
 //! `src/syntax/direct_tests.rs` compare the two readers' trees, spans and warnings on every corpus
 //! line and on generated input.
