@@ -105,8 +105,8 @@ pub fn operator_key(op: &InfixOp) -> Key {
         InfixOp::Separator(text)
         | InfixOp::Relation(text)
         | InfixOp::Additive(text)
-        | InfixOp::Multiplicative(text)
-        | InfixOp::Stacked { relation: text, .. } => text.as_str(),
+        | InfixOp::Multiplicative(text) => text.as_str(),
+        InfixOp::Stacked(stacked) => stacked.relation.as_str(),
         InfixOp::Juxt => "",
     };
     Key::new(OPERATOR, hash_of(discriminant(op)), hash_of(text))

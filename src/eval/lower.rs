@@ -303,7 +303,7 @@ impl<'a> Lowerer<'a> {
             }
             InfixOp::Separator(_) => Err(unsupported("a list", span)),
             InfixOp::Relation(r) => Err(unsupported(r, link.op_span)),
-            InfixOp::Stacked { relation, .. } => Err(unsupported(relation, link.op_span)),
+            InfixOp::Stacked(stacked) => Err(unsupported(&stacked.relation, link.op_span)),
         }
     }
 

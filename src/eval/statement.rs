@@ -90,9 +90,13 @@ fn equation_sides(node: &Node) -> Result<Option<Vec<&Node>>, EvalError> {
     for link in rest {
         match &link.op {
             InfixOp::Relation(r) if r == "=" => {}
-            InfixOp::Stacked { relation, .. } if relation == "=" => {}
-            InfixOp::Relation(r) | InfixOp::Stacked { relation: r, .. } => {
+            InfixOp::Stacked(stacked) if stacked.relation == "=" => {}
+            InfixOp::Relation(r) => {
                 return Err(EvalError::new(EvalErrorKind::Unsupported { what: r.to_string() }, link.op_span))
+            }
+            InfixOp::Stacked(stacked) => {
+                let what = stacked.relation.to_string();
+                return Err(EvalError::new(EvalErrorKind::Unsupported { what }, link.op_span));
             }
             _ => return Ok(None),
         }

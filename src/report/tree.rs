@@ -18,8 +18,8 @@ fn write_tree(out: &mut String, node: &Node, depth: usize) {
             write_tree(out, first, depth + 1);
             for link in rest {
                 let _ = writeln!(out, "{indent}  · {}", op_name(&link.op));
-                if let InfixOp::Stacked { label, .. } = &link.op {
-                    write_tree(out, label, depth + 2);
+                if let InfixOp::Stacked(stacked) = &link.op {
+                    write_tree(out, &stacked.label, depth + 2);
                 }
                 write_tree(out, &link.operand, depth + 1);
             }
@@ -58,7 +58,7 @@ fn op_name(op: &InfixOp) -> String {
         InfixOp::Relation(text) => format!("relation {text}"),
         InfixOp::Additive(text) => format!("additive {text}"),
         InfixOp::Multiplicative(text) => format!("multiplicative {text}"),
-        InfixOp::Stacked { relation, .. } => format!("stacked relation {relation}"),
+        InfixOp::Stacked(stacked) => format!("stacked relation {}", stacked.relation),
     }
 }
 

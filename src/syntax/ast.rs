@@ -101,8 +101,8 @@ impl Node {
             Chain { first, rest } => {
                 visit(first);
                 for link in rest {
-                    if let InfixOp::Stacked { label, .. } = &link.op {
-                        visit(label);
+                    if let InfixOp::Stacked(stacked) = &link.op {
+                        visit(&stacked.label);
                     }
                     visit(&link.operand);
                 }
@@ -152,8 +152,8 @@ impl Node {
             Chain { first, rest } => {
                 let mut out = vec![first.as_ref()];
                 for link in rest {
-                    if let InfixOp::Stacked { label, .. } = &link.op {
-                        out.push(label);
+                    if let InfixOp::Stacked(stacked) = &link.op {
+                        out.push(&stacked.label);
                     }
                     out.push(&link.operand);
                 }
@@ -365,29 +365,35 @@ impl PartialEq for Link {
     }
 }
 
-/// An operator between two operands.
+/// An operator between two operands. Its tag is a whole word, as [`NodeKind`]'s is.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "op", content = "name", rename_all = "snake_case")]
+#[repr(u64)]
 pub enum InfixOp {
     /// `,` or `;`: a list.
     Separator(Text),
     /// A relation, by its canonical LaTeX: `=`, `\le`, `\in`, `\sim`, `\mid`, `\to`, `\neq`.
     Relation(Text),
-    /// A relation with a label stacked on it: `\stackrel{\text{def}}{=}`.
-    Stacked {
-        /// Over or under.
-        place: Place,
-        /// The label.
-        label: Box<Node>,
-        /// The relation underneath, by its canonical LaTeX.
-        relation: Text,
-    },
+    /// A relation with a label stacked on it: `\stackrel{\text{def}}{=}`. Boxed, as it is
+    /// rare: the other operators take four words.
+    Stacked(Box<StackedRelation>),
     /// An additive operator, by its canonical LaTeX: `+`, `-`, `\pm`, `\cup`.
     Additive(Text),
     /// A multiplicative operator, by its canonical LaTeX: `\cdot`, `\times`, `/`, `\odot`.
     Multiplicative(Text),
     /// Two operands side by side: `QK`, `p(x)`, `2\pi`.
     Juxt,
+}
+
+/// A relation with a label stacked on it, the rare operator [`InfixOp::Stacked`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StackedRelation {
+    /// Over or under.
+    pub place: Place,
+    /// The label.
+    pub label: Node,
+    /// The relation underneath, by its canonical LaTeX.
+    pub relation: Text,
 }
 
 /// A prefix operator.
@@ -503,5 +509,6 @@ mod tests {
         assert_eq!(std::mem::size_of::<NodeKind>(), 40);
         assert_eq!(std::mem::size_of::<Node>(), 56);
         assert_eq!(std::mem::size_of::<Option<Node>>(), 56, "the tag leaves room for a niche");
+        assert_eq!(std::mem::size_of::<InfixOp>(), 32);
     }
 }

@@ -6,7 +6,7 @@
 //! nesting the pre-scan cannot see, scripts stacked on scripts, is bounded in
 //! [`shape::attach_script`].
 
-use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, Place, Span};
+use super::ast::{Delim, Font, InfixOp, Link, Node, NodeKind, Place, Span, StackedRelation};
 use super::error::{ParseError, ParseErrorKind, Warning};
 use super::grammar::{LatexParser, Rule};
 use super::names;
@@ -116,7 +116,7 @@ impl<'s> Builder<'s> {
         };
         let label = self.next_argument(&mut inner, Span::default())?;
         let relation = inner.next().map(|p| names::canonical_relation(self.text(&p))).unwrap_or_default();
-        Ok(InfixOp::Stacked { place, label: label.boxed(), relation })
+        Ok(InfixOp::Stacked(Box::new(StackedRelation { place, label, relation })))
     }
 
     fn postfix(&self, operand: Node, op: Pair<Rule>) -> Result<Node> {

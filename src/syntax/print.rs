@@ -176,12 +176,12 @@ fn write_infix(out: &mut String, op: &InfixOp) {
             out.push_str(text);
             out.push(' ');
         }
-        InfixOp::Stacked { place, label, relation } => {
+        InfixOp::Stacked(stacked) => {
             out.push(' ');
-            out.push_str(if *place == Place::Over { "\\overset" } else { "\\underset" });
-            write_braced(out, label);
+            out.push_str(if stacked.place == Place::Over { "\\overset" } else { "\\underset" });
+            write_braced(out, &stacked.label);
             out.push('{');
-            out.push_str(relation);
+            out.push_str(&stacked.relation);
             out.push_str("} ");
         }
     }

@@ -260,9 +260,9 @@ fn op_name(op: &InfixOp) -> String {
         InfixOp::Separator(s) | InfixOp::Relation(s) | InfixOp::Additive(s) | InfixOp::Multiplicative(s) => {
             s.to_string()
         }
-        InfixOp::Stacked { label, relation, .. } => match &label.kind {
+        InfixOp::Stacked(stacked) => match &stacked.label.kind {
             NodeKind::Word { text, .. } if text == "def" => ":=".to_string(),
-            _ => relation.to_string(),
+            _ => stacked.relation.to_string(),
         },
         InfixOp::Juxt => String::new(),
     }

@@ -2,7 +2,7 @@
 //! arguments, environments (see the module above for how it follows the grammar).
 
 use super::{Context, GiveUp, Read, Reader};
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Place, Span};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Place, Span, StackedRelation};
 use crate::syntax::encode;
 use crate::syntax::names;
 use crate::syntax::prescan;
@@ -512,7 +512,8 @@ impl Reader<'_> {
             return Ok(None);
         }
         self.at += 1;
-        Ok(Some((InfixOp::Stacked { place, label: label.boxed(), relation }, Span::new(start, self.at))))
+        let op = InfixOp::Stacked(Box::new(StackedRelation { place, label, relation }));
+        Ok(Some((op, Span::new(start, self.at))))
     }
 
     /// `boxed = { boxed_name ~ argument }`: `\boxed{x}`.
