@@ -138,6 +138,37 @@ fn a_not_before_a_relation_sign_is_read_directly() {
 }
 
 #[test]
+fn a_group_of_one_operand_is_read_as_pest_reads_it() {
+    // The shortcut for `{ x }`, `{ 12.5 }`, `{ \alpha }` must stop wherever the group holds
+    // more than one operand, or the operand takes a postfix, an argument or a warning.
+    let read = [
+        "x_{ 0 }^{ r }",
+        "{a}",
+        "{ 12.5 }",
+        "{1.}",
+        "{ \\alpha }_i",
+        "{\\infty}'",
+        "{\\sum}_{i}",
+        "{\\foo}",
+        "{ a \\, }",
+        "{a\\label{x}}",
+        "{\\log} x",
+        "\\frac{ 1 }{ 2 }",
+        "\\sqrt{ 2 }",
+        "{a}{b}",
+    ];
+    for source in read {
+        assert_eq!(agrees(source), Ok(true), "{source}");
+    }
+    let not_lone = ["{a b}", "{a'}", "{1.5.2}", "{a_i}", "{\\alpha\\beta}", "{a \\over b}", "{a}}"];
+    for source in not_lone {
+        assert!(agrees(source).is_ok(), "{source}: {:?}", agrees(source));
+    }
+    // `\frac` alone needs arguments: the reader leaves it to pest, which words the error.
+    assert_eq!(agrees("{\\frac}"), Ok(false));
+}
+
+#[test]
 fn warnings_come_in_source_order_from_both_readers() {
     // pest's builder reads the label of `\stackrel` after the operand that follows it.
     let source = "a \\stackrel{\\foo}{=} \\baz";
