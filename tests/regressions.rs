@@ -171,6 +171,17 @@ fn a_bar_command_that_opens_or_closes_a_bracket_group_prints_back_to_itself() {
     }
 }
 
+/// The roundtrip fuzz target (session 6, artifact `…QK^\sf\f…`): a font switch standing
+/// alone where an argument or a script goes (`K^\sf`, kept as an unknown command with a
+/// warning) was printed in braces, `K^{\sf}`, which switches the font of an empty group: an
+/// empty script, a different tree.
+#[test]
+fn a_stray_font_switch_as_an_argument_prints_back_to_itself() {
+    for source in [r"K^\sf", r"x_\Bbb", r"\frac\bf x", r"\sqrt\rm", r"a^\cal b", r"{\bf}"] {
+        assert_prints_back_to_itself(source);
+    }
+}
+
 /// The roundtrip fuzz target (artifact `\underbrace{A}_{n \times n} … \underbrace{\pm_sn
 /// \times d_v}`, minimised to `{\pm_v}`): an empty first operand before an operator that is
 /// also a sign, as in `{} - x` or `-_v`, was printed bare (` - x`, ` \pm {}_{v}`), and the

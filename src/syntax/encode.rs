@@ -428,6 +428,13 @@ fn class_of(name: &str) -> Option<Kind> {
     MAP.get_or_init(|| CLASSES.iter().copied().collect()).get(name).copied()
 }
 
+/// Whether `command` (with its backslash) is a font switch such as `\bf` or `\sf`, which
+/// at the start of a group sets the rest of the group in its font.
+pub(super) fn is_font_switch(command: &str) -> bool {
+    let name = command.strip_prefix('\\').unwrap_or(command);
+    matches!(class_of(name), Some(Class(b'g' | b'h')))
+}
+
 /// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
 pub(super) fn encode(source: &str) -> String {
     let mut out = Vec::new();

@@ -5,6 +5,7 @@
 //! added only where the tree needs them to keep its shape.
 
 use super::ast::{Delim, Font, InfixOp, Node, NodeKind, Place, PrefixOp, WordStyle};
+use super::encode;
 use super::names;
 use super::precedence::{infix_level, Level};
 
@@ -124,6 +125,15 @@ fn write_command(out: &mut String, command: &str, arguments: &[&Node]) {
 }
 
 fn write_braced(out: &mut String, node: &Node) {
+    if let NodeKind::Unknown { name } = &node.kind {
+        if encode::is_font_switch(name) {
+            // A stray switch (`K^\sf`): in braces it would switch the font of an empty group.
+            out.push(' ');
+            out.push_str(name);
+            out.push(' ');
+            return;
+        }
+    }
     out.push('{');
     write_node(out, node);
     out.push('}');
