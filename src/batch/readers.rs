@@ -5,7 +5,7 @@
 //! | extension | read as | record id |
 //! |---|---|---|
 //! | `.jsonl`, `.ndjson` | one JSON object a line, the formula under `"latex"` (or `"formula"`) | the object's `"id"`, else `FILE:LINE` |
-//! | `.tex`, `.ltx`, `.latex` | a LaTeX document whose equations are extracted ([`extract`](super::extract)) | `FILE:LINE` of the opening delimiter |
+//! | `.tex`, `.ltx`, `.latex` | a LaTeX document whose equations are extracted ([`super::extract`]) | `FILE:LINE` of the opening delimiter |
 //! | `.md`, `.markdown` | a Markdown document, likewise | `FILE:LINE` |
 //! | `.txt`, `.lst`, and any file named on the command line with another extension | one formula a line | `FILE:LINE` |
 //!

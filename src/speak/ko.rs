@@ -2,7 +2,7 @@
 //!
 //! Korean reads an operation as a clause that ends in a verb — "A를 B로 나눈 것" — and chains
 //! steps through the verb: "…나눈 것에 소프트맥스를 씌우고, 거기에 브이를 곱한 것". So a
-//! reading here is either a noun phrase or a clause whose verb stem is kept open ([`Ko`]), and
+//! reading here is either a noun phrase or a clause whose verb stem is kept open (`Ko`), and
 //! the next step decides whether the verb becomes "나눈 것" (a noun), "나누고," or
 //! "나눈 다음,". Particles follow the final sound of the word they attach to
 //! ([`super::particles`]).

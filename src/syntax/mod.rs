@@ -1,18 +1,18 @@
 //! Syntax: LaTeX text → a typed tree with spans, and back.
 //!
 //! The language is the pest grammar (`grammar/latex.pest`). [`parse`] runs a linear pre-scan
-//! ([`prescan`]) that enforces the limits and finds unbalanced delimiters, and the direct reader
-//! ([`direct`]). Where counting the formula's brackets, signs and commands shows that the
+//! (`prescan.rs`) that enforces the limits and finds unbalanced delimiters, and the direct reader
+//! (`direct/`). Where counting the formula's brackets, signs and commands shows that the
 //! limits cannot be reached, the reader goes first, and the pre-scan runs only if the reader
 //! gives up or passed over text it does not read (`\text{…}`, `\hspace{…}`): anything else it
 //! reads is structure the pre-scan would find balanced. The direct reader is a recursive-descent
-//! reader of the encoded text ([`encode`]) that
+//! reader of the encoded text (`encode.rs`) that
 //! follows the path the guarded grammar takes and builds the tree as pest's builder would; it
 //! takes nearly every formula of real corpora at a fraction of pest's cost. Where it gives up
 //! (an error, text it does not read, a place where pest would backtrack), pest parses: with the
 //! grammar's guards on, its pairs turned into [`ast::Node`]s through the one precedence table
 //! ([`precedence`]), and, only when that fails, again without guards, for the error it reports.
-//! Both readers assemble nodes with the same functions ([`shape`]), and tests check that the
+//! Both readers assemble nodes with the same functions (`shape.rs`), and tests check that the
 //! direct reader's trees, spans and warnings are pest's. [`print::to_latex`] prints a tree back
 //! as canonical LaTeX.
 //!
