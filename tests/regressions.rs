@@ -182,6 +182,20 @@ fn a_stray_font_switch_as_an_argument_prints_back_to_itself() {
     }
 }
 
+/// The roundtrip fuzz target (session 6, `t|_c\A\operatorname*ef\mB` and three more):
+/// `\operatorname` on one letter made a roman style (printed `\mathrm{e}`, which reads back
+/// as a roman symbol) where two letters make an operator name. One letter is a name too:
+/// `\operatorname{E}[X]` is the expectation operator.
+#[test]
+fn an_operator_name_of_one_letter_prints_back_to_itself() {
+    for source in [r"\operatorname*ef", r"\operatorname{E}[X]", r"\operatorname{e}", r"\operatorname*{W}\mu"]
+    {
+        assert_prints_back_to_itself(source);
+    }
+    let tree = eqmap::parse(r"\operatorname{E}").map(|p| p.root).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(matches!(&tree.kind, eqmap::syntax::ast::NodeKind::Word { text, .. } if text == "E"), "{tree:?}");
+}
+
 /// The roundtrip fuzz target (artifact `\underbrace{A}_{n \times n} … \underbrace{\pm_sn
 /// \times d_v}`, minimised to `{\pm_v}`): an empty first operand before an operator that is
 /// also a sign, as in `{} - x` or `-_v`, was printed bare (` - x`, ` \pm {}_{v}`), and the

@@ -225,6 +225,13 @@ pub(super) fn operatorname(limits: bool, body: Node, span: Span) -> Node {
         Some(text) => NodeKind::Word { text, style },
         None => match body.kind {
             NodeKind::Word { text, .. } => NodeKind::Word { text, style },
+            // One letter is a name too (`\operatorname{E}`): as a roman style it would print
+            // as `\mathrm{E}`, which reads back as a roman symbol.
+            NodeKind::Symbol { name, font: Font::Normal }
+                if name.len() == 1 && name.as_bytes().iter().all(u8::is_ascii_alphabetic) =>
+            {
+                NodeKind::Word { text: name, style }
+            }
             _ => NodeKind::Styled { font: Font::Roman, body: body.boxed() },
         },
     };
