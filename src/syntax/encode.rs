@@ -423,13 +423,15 @@ const CLASSES: &[(&str, Kind)] = &[
 ];
 
 /// What `name` is in [`CLASSES`], if it is there: looked up in a hash map built once.
+#[inline]
 fn class_of(name: &str) -> Option<Kind> {
     static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Kind>> = std::sync::OnceLock::new();
     MAP.get_or_init(|| CLASSES.iter().copied().collect()).get(name).copied()
 }
 
-/// Whether `command` (with its backslash) is a font switch such as `\bf` or `\sf`, which
-/// at the start of a group sets the rest of the group in its font.
+/// Whether `command` (with or without its backslash) is a font switch such as `\bf` or
+/// `\sf`, which sets the rest of its group in its font: the classes `g` and `h` of
+/// [`CLASSES`], the one list of them (the pre-scan and the printer ask here).
 pub(super) fn is_font_switch(command: &str) -> bool {
     let name = command.strip_prefix('\\').unwrap_or(command);
     matches!(class_of(name), Some(Class(b'g' | b'h')))
@@ -754,7 +756,7 @@ mod tests {
         #[test]
         fn next_encoded_finds_the_first_encoded_byte(
             bytes in proptest::collection::vec(proptest::sample::select(
-                vec![0u8, 1, 0x1f, 0x20, b'\\', b'~', 0x7f, 0x80, 0xdc, 0xfe, 0xff, b'a', b'[', b']', b'}', 0x5b, 0x5d],
+                vec![0u8, 1, 0x1f, 0x20, b'\\', b'~', 0x7f, 0x80, 0xdc, 0xfe, 0xff, b'a', b'[', b'}'],
             ), 0..40),
             from in 0usize..44,
         ) {

@@ -11,7 +11,7 @@
 //! and the scan is needed only where that reader leaves the formula to pest or passed over text.
 
 use super::ast::Span;
-use super::encode::byte_set;
+use super::encode::{self, byte_set};
 use super::error::{ParseError, ParseErrorKind};
 use super::Limits;
 
@@ -197,9 +197,7 @@ impl Scanner<'_> {
             "middle" => return Ok(self.skip_delimiter(name_end)),
             "begin" => return self.begin(at, name_end),
             "end" => return self.end(at, name_end),
-            "bf" | "cal" | "rm" | "it" | "sf" | "tt" | "em" | "mit" | "sl" | "sc" | "frak" | "Bbb" => {
-                self.push(Frame::Switch, span)?
-            }
+            switch if encode::is_font_switch(switch) => self.push(Frame::Switch, span)?,
             "pm" | "mp" | "neg" | "lnot" => {
                 self.sign(at, name_end - at)?;
                 return Ok(name_end);

@@ -221,17 +221,12 @@ pub(super) fn fraction_of_group(first: Node, word: &str, second: Node, span: Spa
 /// `\operatorname{body}` (`\operatorname*` if `limits`) spanning `span`.
 pub(super) fn operatorname(limits: bool, body: Node, span: Span) -> Node {
     let style = if limits { WordStyle::OperatorLimits } else { WordStyle::Operator };
-    let kind = match letters_of(&body) {
+    // One letter is a name too (`\operatorname{E}`): as a roman style it would print as
+    // `\mathrm{E}`, which reads back as a roman symbol.
+    let kind = match letters_of(&body).or_else(|| plain_letter(&body)) {
         Some(text) => NodeKind::Word { text, style },
         None => match body.kind {
             NodeKind::Word { text, .. } => NodeKind::Word { text, style },
-            // One letter is a name too (`\operatorname{E}`): as a roman style it would print
-            // as `\mathrm{E}`, which reads back as a roman symbol.
-            NodeKind::Symbol { name, font: Font::Normal }
-                if name.len() == 1 && name.as_bytes().iter().all(u8::is_ascii_alphabetic) =>
-            {
-                NodeKind::Word { text: name, style }
-            }
             _ => NodeKind::Styled { font: Font::Roman, body: body.boxed() },
         },
     };
@@ -292,16 +287,21 @@ pub(super) fn unicode_operand(text: &str, span: Span, warnings: &mut Vec<Warning
     }
 }
 
-/// The letters of a run of plain single letters (`l n` → `ln`), if that is all `node` is.
-fn letters_of(node: &Node) -> Option<super::ast::Text> {
-    let plain_letter = |n: &Node| match &n.kind {
+/// The letter, if `node` is one plain ASCII letter (`x`, not `\alpha` or a bold `x`).
+fn plain_letter(node: &Node) -> Option<super::ast::Text> {
+    match &node.kind {
         NodeKind::Symbol { name, font: Font::Normal }
             if name.len() == 1 && name.as_bytes().iter().all(u8::is_ascii_alphabetic) =>
         {
             Some(name.clone())
         }
         _ => None,
-    };
+    }
+}
+
+/// The letters of a run of two or more plain single letters (`l n` → `ln`), if that is all
+/// `node` is.
+fn letters_of(node: &Node) -> Option<super::ast::Text> {
     match &node.kind {
         NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
             let mut text = plain_letter(first)?;

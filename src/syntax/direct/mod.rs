@@ -15,8 +15,9 @@
 //! follows. (The expression loop's `link` and the postfix reader answer `Ok(true)` and push
 //! their operand on the reader's stacks, or apply their postfix in place, instead of
 //! `Ok(Some(..))`: a node moved out of a `Result` is copied around its tag, and those copies
-//! were the hottest instructions of a parse.) On `GiveUp` [`read`] returns `None` and `parse_with` runs pest as before, so pest
-//! remains the definition of the language and the source of every error message. The tests in
+//! were the hottest instructions of a parse.) On `GiveUp` [`read`] returns `None` and
+//! `parse_with` runs pest as before, so pest remains the definition of the language and the
+//! source of every error message. The tests in
 //! `src/syntax/direct_tests.rs` compare the two readers' trees, spans and warnings on every corpus
 //! line and on generated input.
 //!
