@@ -225,6 +225,9 @@ pub enum ParseFormat {
     Json,
     /// Canonical LaTeX.
     Latex,
+    /// What the formula means, in one line: what applies to what, how far each operator
+    /// reaches, what each script and symbol is.
+    Meaning,
 }
 
 /// A language code.

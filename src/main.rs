@@ -231,6 +231,10 @@ fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
     let text = match args.format {
         ParseFormat::Tree => tree::render_tree(&parsed.root),
         ParseFormat::Latex => format!("{}\n", eqmap::syntax::print::to_latex(&parsed.root)),
+        ParseFormat::Meaning => {
+            let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+            format!("{}\n", eqmap::meaning::outline(&eqmap::meaning::resolve(&parsed.root, &table)))
+        }
         ParseFormat::Json => {
             let value = serde_json::json!({
                 "formula": source,

@@ -1,19 +1,20 @@
 //! Lowering: the syntax tree of a formula → the evaluator's [`Expr`] tree.
 //!
-//! What the syntax leaves open is decided here, once, from what is known when the formula is
-//! read (bound values, families, definitions, the symbol table):
+//! What applies to what and how far each operator reaches is the meaning layer's decision
+//! ([`crate::meaning::resolve`]): a node is resolved first and its [`Term`] lowered, so a call,
+//! the body of a `\sum` or `\max_j`, the operand of `\log` and the reach of a sign are those
+//! that the slot map and the reading show. What only evaluation knows is decided here:
 //!
-//! - a multiplicative chain is read left to right; a function name followed by a parenthesis
-//!   is a call (`\mathrm{softmax}(z)`), `\sum`, `\prod` and `\max_j` take the rest of the
-//!   chain as their body, an operator name without parenthesis (`\log p(x)`) too;
-//! - a subscript is part of a name when the name is known (`W_Q`), indexing when it holds
+//! - a subscript is part of a name when the name is bound (`W_Q`), indexing when it holds
 //!   index letters (`Q_{it}`, `x_i`), a family member for a family (`\text{head}_1`);
 //! - a superscript is a transpose (`^\top`, `^T`), a family member (`W_Q^h`), `e^{x}` is
-//!   `\exp`, anything else a power.
+//!   `\exp`, anything else a power;
+//! - a callee is a built-in (`\mathrm{softmax}`, `\log`) or a function defined earlier.
 
 use super::errors::{EvalError, EvalErrorKind};
 use super::expr::{BinOp, Builtin, DimLabel, Expr, ExprKind, NormOrder, ReduceOp, Reduction};
-use crate::meaning::{binding_name, kind_of, SymbolKind, SymbolTable};
+use crate::meaning::tree::{Application, BigOperator, Factor, Joint, OperatorApplication, Script};
+use crate::meaning::{binding_name, kind_of, Resolver, ScriptRole, SymbolKind, SymbolTable, Term, TermKind};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 
 /// Deepest tree lowered (and deepest evaluator tree, see [`super::statement::lower_statement`]);
@@ -67,18 +68,74 @@ impl<'a> Lowerer<'a> {
         self.locals.iter().any(|l| l == name) || (self.ctx.is_value)(name)
     }
 
-    /// Lowers one node.
+    /// Lowers one node: resolved by the meaning layer, then its term lowered.
     pub fn lower(&mut self, node: &Node) -> Lowered {
+        let term = Resolver::new(self.ctx.table).node(node);
+        self.term(&term)
+    }
+
+    /// Lowers one resolved term.
+    fn term(&mut self, term: &Term) -> Lowered {
         if self.depth >= MAX_DEPTH {
-            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, node.span));
+            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, term.span));
         }
         self.depth += 1;
-        let result = self.lower_inner(node);
+        let result = self.term_inner(term);
         self.depth -= 1;
         result
     }
 
-    fn lower_inner(&mut self, node: &Node) -> Lowered {
+    fn term_inner(&mut self, term: &Term) -> Lowered {
+        let span = term.span;
+        let boxed = |this: &mut Self, t: &Term| this.term(t).map(Box::new);
+        match &term.kind {
+            TermKind::Number | TermKind::Leaf => self.leaf(term.node),
+            TermKind::Symbol(occurrence) => self.occurrence(term, occurrence),
+            TermKind::Scripted { base, sub, sup, primes } => {
+                if *primes > 0 {
+                    return Err(unsupported(&format!("{}'", node_label(base.node)), span));
+                }
+                self.scripted(base, sub.as_ref(), sup.as_ref(), span)
+            }
+            TermKind::Apply(app) => self.apply_term(app, span),
+            TermKind::Operator(op) => self.operator(op, span),
+            TermKind::BigOp(big) => self.reduction(big, span),
+            TermKind::Product(factors) => self.product(factors),
+            TermKind::Sign { op: PrefixOp::Minus, operand } => {
+                let inner = boxed(self, operand)?;
+                Ok(self.make(ExprKind::Neg(inner), span))
+            }
+            TermKind::Sign { op: PrefixOp::Plus, operand } => self.term(operand),
+            TermKind::Sign { .. } => Err(unsupported(&node_label(term.node), span)),
+            TermKind::Chain { first, rest } => self.chain(first, rest, span),
+            TermKind::Frac { num, den } => {
+                let (n, d) = (boxed(self, num)?, boxed(self, den)?);
+                Ok(self.make(ExprKind::Binary(BinOp::Div, n, d), span))
+            }
+            TermKind::Sqrt { index: None, radicand } => {
+                let r = self.term(radicand)?;
+                Ok(self.make(ExprKind::Call(Builtin::Sqrt, vec![r]), span))
+            }
+            TermKind::Sqrt { index: Some(index), radicand } => {
+                let (r, i) = (boxed(self, radicand)?, boxed(self, index)?);
+                let one = self.make(ExprKind::Number(1.0), index.span);
+                let exponent = self.make(ExprKind::Binary(BinOp::Div, Box::new(one), i), index.span);
+                Ok(self.make(ExprKind::Power(r, Box::new(exponent)), span))
+            }
+            TermKind::Wrapped(body) => self.term(body),
+            TermKind::Fenced { open, body } => self.fenced(*open, body, span),
+            TermKind::Annotated { body, label } => self.annotated(body, label.as_deref(), span),
+            TermKind::Rows(rows) if term.node.environment().is_some_and(|env| env.ends_with("matrix")) => {
+                self.matrix(rows, span)
+            }
+            TermKind::Accent { .. } | TermKind::Binom { .. } | TermKind::Factorial(_) | TermKind::Rows(_) => {
+                Err(unsupported(&node_label(term.node), span))
+            }
+        }
+    }
+
+    /// A number, a constant written as a command (`\infty`), or something with nothing to compute.
+    fn leaf(&mut self, node: &Node) -> Lowered {
         let span = node.span;
         match &node.kind {
             NodeKind::Number { font: Font::Bold | Font::Blackboard, text } if text == "1" => {
@@ -88,44 +145,88 @@ impl<'a> Lowerer<'a> {
                 Ok(x) => Ok(self.make(ExprKind::Number(x), span)),
                 Err(_) => Err(unsupported(text, span)),
             },
-            NodeKind::Symbol { .. } | NodeKind::Accent { .. } => self.symbol(node),
-            NodeKind::Chain { first, rest } => self.chain(first, rest, span),
-            NodeKind::Prefix { op: PrefixOp::Minus, operand } => {
-                let inner = self.lower(operand)?;
-                Ok(self.make(ExprKind::Neg(Box::new(inner)), span))
-            }
-            NodeKind::Prefix { op: PrefixOp::Plus, operand } => self.lower(operand),
-            NodeKind::Scripts { base, sub, sup, primes } => {
-                if *primes > 0 {
-                    return Err(unsupported(&format!("{}'", binding_name(base).unwrap_or_default()), span));
-                }
-                self.scripts(base, sub.as_deref(), sup.as_deref(), span)
-            }
-            NodeKind::Frac { num, den } => {
-                let (n, d) = (self.lower(num)?, self.lower(den)?);
-                Ok(self.make(ExprKind::Binary(BinOp::Div, Box::new(n), Box::new(d)), span))
-            }
-            NodeKind::Sqrt { index: None, radicand } => {
-                let r = self.lower(radicand)?;
-                Ok(self.make(ExprKind::Call(Builtin::Sqrt, vec![r]), span))
-            }
-            NodeKind::Sqrt { index: Some(index), radicand } => {
-                let (r, i) = (self.lower(radicand)?, self.lower(index)?);
-                let one = self.make(ExprKind::Number(1.0), index.span);
-                let exponent =
-                    self.make(ExprKind::Binary(BinOp::Div, Box::new(one), Box::new(i)), index.span);
-                Ok(self.make(ExprKind::Power(Box::new(r), Box::new(exponent)), span))
-            }
-            NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => self.lower(body),
-            NodeKind::Fenced { open, body, .. } => self.fenced(*open, body, span),
-            NodeKind::Annotated { body, label, .. } => self.annotated(body, label.as_deref(), span),
-            NodeKind::Rows(table) if table.env.as_deref().is_some_and(|env| env.ends_with("matrix")) => {
-                self.matrix(&table.rows, span)
-            }
+            NodeKind::Symbol { .. } => self.symbol(node),
             NodeKind::Empty => Err(EvalError::new(EvalErrorKind::NothingToEvaluate, span)),
             NodeKind::Word { text, .. } => Err(unsupported(&format!("{text} without an argument"), span)),
             _ => Err(unsupported(&node_label(node), span)),
         }
+    }
+
+    /// A symbol occurrence: a name, or a name with its index, label or family scripts.
+    fn occurrence(&mut self, term: &Term, occurrence: &crate::meaning::Occurrence) -> Lowered {
+        if occurrence.scripts.is_empty() {
+            return match &occurrence.base.kind {
+                NodeKind::Word { text, .. } => Err(unsupported(&format!("{text} without an argument"), term.span)),
+                _ if occurrence.base_name != binding_name(occurrence.base).unwrap_or_default() => {
+                    // A run of letters read as one name (`pos`).
+                    Ok(self.make(ExprKind::Symbol(occurrence.name.clone(), occurrence.kind), term.span))
+                }
+                _ => self.symbol(occurrence.base),
+            };
+        }
+        if let Some(member) = self.family_member(occurrence, term.span) {
+            return member;
+        }
+        let picks = occurrence.scripts.iter().any(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Range | ScriptRole::Family));
+        let family = (self.ctx.is_family)(&occurrence.base_name);
+        if (!picks && !family) || (self.is_known(&occurrence.name) && !family) {
+            // A name with labels only (`W_Q`, `W^O`, `d_{\text{model}}`), or one bound whole.
+            return Ok(self.make(ExprKind::Symbol(occurrence.name.clone(), occurrence.kind), term.span));
+        }
+        let sub = occurrence.scripts.iter().find(|s| !s.above).map(|s| s.term.node);
+        let sup = occurrence.scripts.iter().find(|s| s.above).map(|s| s.term.node);
+        let base = occurrence.base;
+        let mut expr = match sub {
+            Some(sub) => self.subscripted(base, sub, term.span)?,
+            None => self.symbol(base)?,
+        };
+        if let Some(sup) = sup {
+            expr = self.superscripted(expr, base, sup, term.span)?;
+        }
+        Ok(expr)
+    }
+
+    /// `W_i^Q`: member i of the family `W_Q`, when W_Q is one.
+    fn family_member(&mut self, occurrence: &crate::meaning::Occurrence, span: Span) -> Option<Lowered> {
+        let member = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Family)?;
+        let label = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Label)?;
+        let family = format!("{}_{}", occurrence.base_name, binding_name(label.term.node)?);
+        if !(self.ctx.is_family)(&family) {
+            return None;
+        }
+        Some(self.term(&member.term).map(|index| self.make(ExprKind::Member(family, Box::new(index)), span)))
+    }
+
+    /// Scripts that operate on or pick from their base: `(QK^\top)_{ij}`, `K^\top`, `\|x\|_2`.
+    fn scripted(&mut self, base: &Term, sub: Option<&Script>, sup: Option<&Script>, span: Span) -> Lowered {
+        let mut expr = match (sub, &base.kind) {
+            (Some(sub), TermKind::Fenced { open: Delim::DoubleBar, body }) => {
+                let order = norm_order(sub.term.node).ok_or_else(|| unsupported(&node_label(sub.term.node), sub.term.span))?;
+                let inner = self.term(body)?;
+                self.make(ExprKind::Norm(Box::new(inner), order), span)
+            }
+            (Some(sub), _) => {
+                let target = self.term(base)?;
+                self.indexed(target, sub.term.node, span)?
+            }
+            (None, _) => self.term(base)?,
+        };
+        if let Some(sup) = sup {
+            let base_node = base.occurrence().map_or(base.node, |o| o.base);
+            expr = self.superscripted(expr, base_node, sup.term.node, span)?;
+        }
+        Ok(expr)
+    }
+
+    /// `target_{i j}`: 1-based indexing.
+    fn indexed(&mut self, target: Expr, sub: &Node, span: Span) -> Lowered {
+        let indices = index_items(sub).into_iter().map(|i| self.lower_plain(i)).collect::<Result<Vec<_>, _>>()?;
+        Ok(self.make(ExprKind::Index(Box::new(target), indices), span))
+    }
+
+    /// Lowers a node inside scripts (an index, an exponent), resolved on its own.
+    fn lower_plain(&mut self, node: &Node) -> Lowered {
+        self.lower(node)
     }
 
     /// A symbol: a bound name, a constant (`\infty`, `\pi`, `e`), `I`, or an unbound name
@@ -149,17 +250,6 @@ impl<'a> Lowerer<'a> {
         }
         let kind = kind_of(node, self.ctx.table);
         Ok(self.make(ExprKind::Symbol(name, kind), span))
-    }
-
-    fn scripts(&mut self, base: &Node, sub: Option<&Node>, sup: Option<&Node>, span: Span) -> Lowered {
-        let mut expr = match sub {
-            Some(sub) => self.subscripted(base, sub, span)?,
-            None => self.lower(base)?,
-        };
-        if let Some(sup) = sup {
-            expr = self.superscripted(expr, base, sup, span)?;
-        }
-        Ok(expr)
     }
 
     /// `base_sub`: a name, a norm's order, a family member, or indexing.
@@ -239,24 +329,25 @@ impl<'a> Lowerer<'a> {
         Ok(self.make(ExprKind::Power(Box::new(expr), Box::new(exponent)), span))
     }
 
-    fn fenced(&mut self, open: Delim, body: &Node, span: Span) -> Lowered {
+    fn fenced(&mut self, open: Delim, body: &Term, span: Span) -> Lowered {
         match open {
             Delim::Paren | Delim::Bracket | Delim::Brace => {
-                if crate::meaning::list_items(body).len() > 1 {
+                if matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| matches!(j.op, InfixOp::Separator(_)))) {
                     return Err(unsupported("a list outside a call", span));
                 }
-                self.lower(body)
+                self.term(body)
             }
             Delim::DoubleBar => {
-                let inner = self.lower(body)?;
+                let inner = self.term(body)?;
                 Ok(self.make(ExprKind::Norm(Box::new(inner), NormOrder::Two { written: false }), span))
             }
             Delim::Bar => self.call_with(Builtin::Abs, body, span),
             Delim::Floor => self.call_with(Builtin::Floor, body, span),
             Delim::Ceil => self.call_with(Builtin::Ceil, body, span),
-            Delim::Angle => match crate::meaning::list_items(body).as_slice() {
-                [a, b] => {
-                    let (a, b) = (self.lower(a)?, self.lower(b)?);
+            Delim::Angle => match &body.kind {
+                TermKind::Chain { first, rest } if matches!(rest.as_slice(), [j] if matches!(j.op, InfixOp::Separator(_))) => {
+                    let second = rest.first().map(|j| &j.term).ok_or_else(|| unsupported("⟨…⟩", span))?;
+                    let (a, b) = (self.term(first)?, self.term(second)?);
                     Ok(self.make(ExprKind::Binary(BinOp::Mul, Box::new(a), Box::new(b)), span))
                 }
                 _ => Err(unsupported("⟨…⟩ without two entries", span)),
@@ -265,14 +356,14 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn call_with(&mut self, builtin: Builtin, body: &Node, span: Span) -> Lowered {
-        let inner = self.lower(body)?;
+    fn call_with(&mut self, builtin: Builtin, body: &Term, span: Span) -> Lowered {
+        let inner = self.term(body)?;
         Ok(self.make(ExprKind::Call(builtin, vec![inner]), span))
     }
 
-    fn annotated(&mut self, body: &Node, label: Option<&Node>, span: Span) -> Lowered {
-        let inner = self.lower(body)?;
-        let dims = match label.and_then(|l| crate::meaning::real_space_dims(&wrap_reals(l))) {
+    fn annotated(&mut self, body: &Term, label: Option<&Term>, span: Span) -> Lowered {
+        let inner = self.term(body)?;
+        let dims = match label.and_then(|l| crate::meaning::real_space_dims(&wrap_reals(l.node))) {
             Some(dims) => dims.iter().map(dim_label).collect::<Option<Vec<_>>>(),
             None => None,
         };
@@ -282,204 +373,133 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn matrix(&mut self, rows: &[Vec<Node>], span: Span) -> Lowered {
+    fn matrix(&mut self, rows: &[Vec<Term>], span: Span) -> Lowered {
         let mut out = Vec::with_capacity(rows.len());
-        for row in rows.iter().filter(|r| !r.iter().all(|c| matches!(c.kind, NodeKind::Empty))) {
-            out.push(row.iter().map(|cell| self.lower(cell)).collect::<Result<Vec<_>, _>>()?);
+        for row in rows.iter().filter(|r| !r.iter().all(|c| matches!(c.node.kind, NodeKind::Empty))) {
+            out.push(row.iter().map(|cell| self.term(cell)).collect::<Result<Vec<_>, _>>()?);
         }
         Ok(self.make(ExprKind::Matrix(out), span))
     }
 
-    /// A chain of one precedence level.
-    fn chain(&mut self, first: &Node, rest: &[crate::syntax::ast::Link], span: Span) -> Lowered {
-        let Some(link) = rest.first() else { return self.lower(first) };
-        match &link.op {
-            InfixOp::Additive(_) => self.additive(first, rest),
-            InfixOp::Multiplicative(_) | InfixOp::Juxt => {
-                let items: Vec<(Option<&InfixOp>, &Node)> = std::iter::once((None, first))
-                    .chain(rest.iter().map(|l| (Some(&l.op), &l.operand)))
-                    .collect();
-                self.product(&items, span)
-            }
-            InfixOp::Separator(_) => Err(unsupported("a list", span)),
-            InfixOp::Relation(r) => Err(unsupported(r, link.op_span)),
-            InfixOp::Stacked(stacked) => Err(unsupported(&stacked.relation, link.op_span)),
-        }
-    }
-
-    fn additive(&mut self, first: &Node, rest: &[crate::syntax::ast::Link]) -> Lowered {
-        let mut acc = self.lower(first)?;
-        for link in rest {
-            let op = match &link.op {
+    /// Operands joined by additive operators (relations and lists are not values).
+    fn chain(&mut self, first: &Term, rest: &[Joint], span: Span) -> Lowered {
+        let mut acc = self.term(first)?;
+        for joint in rest {
+            let op = match joint.op {
                 InfixOp::Additive(op) if op == "+" => BinOp::Add,
                 InfixOp::Additive(op) if op == "-" => BinOp::Sub,
-                InfixOp::Additive(op) => return Err(unsupported(op, link.op_span)),
-                _ => return Err(unsupported("mixed operators", link.op_span)),
+                InfixOp::Additive(op) => return Err(unsupported(op, joint.op_span)),
+                InfixOp::Separator(_) => return Err(unsupported("a list", span)),
+                InfixOp::Relation(r) => return Err(unsupported(r, joint.op_span)),
+                InfixOp::Stacked(stacked) => return Err(unsupported(&stacked.relation, joint.op_span)),
+                _ => return Err(unsupported("mixed operators", joint.op_span)),
             };
-            let rhs = self.lower(&link.operand)?;
+            let rhs = self.term(&joint.term)?;
             let span = acc.span.join(rhs.span);
             acc = self.make(ExprKind::Binary(op, Box::new(acc), Box::new(rhs)), span);
         }
         Ok(acc)
     }
 
-    /// A product chain, left to right; a factor may take the rest of the chain.
-    fn product(&mut self, items: &[(Option<&InfixOp>, &Node)], span: Span) -> Lowered {
-        let mut pos = 0;
-        let mut acc = self.factor(items, &mut pos)?;
-        while let Some((op, _)) = items.get(pos) {
-            let op = match op {
-                Some(InfixOp::Multiplicative(op)) => binop(op).ok_or_else(|| unsupported(op, span))?,
+    /// Factors, left to right.
+    fn product(&mut self, factors: &[Factor]) -> Lowered {
+        let mut iter = factors.iter();
+        let first = iter.next().ok_or_else(|| EvalError::new(EvalErrorKind::NothingToEvaluate, Span::default()))?;
+        let mut acc = self.term(&first.term)?;
+        for factor in iter {
+            let op = match factor.op {
+                Some(InfixOp::Multiplicative(op)) => binop(op).ok_or_else(|| unsupported(op, factor.op_span))?,
                 _ => BinOp::Mul,
             };
-            let rhs = self.factor(items, &mut pos)?;
+            let rhs = self.term(&factor.term)?;
             let joined = acc.span.join(rhs.span);
             acc = self.make(ExprKind::Binary(op, Box::new(acc), Box::new(rhs)), joined);
         }
         Ok(acc)
     }
 
-    /// One factor at `items[*pos]`, advancing `pos` past what it takes.
-    fn factor(&mut self, items: &[(Option<&InfixOp>, &Node)], pos: &mut usize) -> Lowered {
-        let Some((_, node)) = items.get(*pos) else {
-            return Err(EvalError::new(EvalErrorKind::NothingToEvaluate, Span::default()));
+    /// A large operator: a sum, a product, a maximum or minimum over an index, with its body.
+    fn reduction(&mut self, big: &BigOperator, span: Span) -> Lowered {
+        let op = match big.name.as_str() {
+            "sum" => ReduceOp::Sum,
+            "prod" => ReduceOp::Prod,
+            "max" => ReduceOp::Max,
+            "min" => ReduceOp::Min,
+            "argmax" => ReduceOp::Argmax,
+            "argmin" => ReduceOp::Argmin,
+            _ => return Err(unsupported(&node_label(big.op), big.op.span)),
         };
-        *pos += 1;
-        let merged = merge_arg(node, items.get(*pos).map(|(_, n)| *n));
-        if merged.is_some() {
-            *pos += 1;
-        }
-        let node = merged.as_ref().unwrap_or(node);
-        let rest = items.get(*pos..).unwrap_or(&[]);
-        if let Some(op) = reduce_op(node) {
-            return self.reduction(op, node, rest, pos);
-        }
-        let Some(callee) = self.callee(node) else { return self.lower(node) };
-        match rest.first() {
-            Some((Some(InfixOp::Juxt), next)) if call_argument(next).is_some() => {
-                *pos += 1;
-                self.call(callee, node, next)
-            }
-            Some((Some(InfixOp::Juxt), _)) if matches!(node.kind, NodeKind::Word { .. }) => {
-                let body = self.rest_of(rest, node.span, pos)?;
-                let span = node.span.join(body.span);
-                self.apply(callee, vec![body], span)
-            }
-            _ => self.lower(node),
-        }
-    }
-
-    /// The rest of a chain, as one product.
-    fn rest_of(&mut self, rest: &[(Option<&InfixOp>, &Node)], after: Span, pos: &mut usize) -> Lowered {
-        if rest.is_empty() {
-            return Err(unsupported("an operator without its operand", after));
-        }
-        // `\log \log … x` and `\sum_i \sum_j …` recurse here once per operator, without a
-        // syntax level in between: count these levels too.
-        if self.depth >= MAX_DEPTH {
-            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, after));
-        }
-        *pos += rest.len();
-        let body_items: Vec<(Option<&InfixOp>, &Node)> =
-            rest.iter().enumerate().map(|(i, (op, n))| (if i == 0 { None } else { *op }, *n)).collect();
-        let span = rest.iter().fold(Span::new(after.end, after.end), |s, (_, n)| s.join(n.span));
-        self.depth += 1;
-        let result = self.product(&body_items, span);
-        self.depth -= 1;
-        result
-    }
-
-    fn reduction(
-        &mut self,
-        op: ReduceOp,
-        node: &Node,
-        rest: &[(Option<&InfixOp>, &Node)],
-        pos: &mut usize,
-    ) -> Lowered {
-        let (sub, sup) = match &node.kind {
-            NodeKind::Scripts { sub, sup, .. } => (sub.as_deref(), sup.as_deref()),
-            _ => (None, None),
+        let Some(var_term) = big.var.as_ref().or(big.over.as_ref()) else {
+            return Err(unsupported(&node_label(big.op), big.op.span));
         };
-        let Some(sub) = sub else { return Err(unsupported(&node_label(node), node.span)) };
-        let (var_node, lower) = match &sub.kind {
-            NodeKind::Chain { first, rest } => match rest.as_slice() {
-                [link] if link.op == InfixOp::Relation("=".into()) => (first.as_ref(), Some(&link.operand)),
-                _ => (sub, None),
-            },
-            _ => (sub, None),
-        };
-        let var = variable_name(var_node).ok_or_else(|| unsupported(&node_label(sub), sub.span))?;
-        let lower = lower.map(|l| self.lower(l)).transpose()?;
-        let upper = sup.map(|u| self.lower(u)).transpose()?;
+        let var = variable_name(var_term.node).ok_or_else(|| unsupported(&node_label(var_term.node), var_term.span))?;
+        let Some(body) = &big.body else { return Err(unsupported("an operator without its operand", big.op.span)) };
+        let lower = big.lower.as_ref().map(|l| self.term(l)).transpose()?;
+        let upper = big.upper.as_ref().map(|u| self.term(u)).transpose()?;
         self.locals.push(var.clone());
-        let body = self.rest_of(rest, node.span, pos);
+        let body = self.term(body);
         self.locals.pop();
-        let body = body?;
-        let span = node.span.join(body.span);
-        let reduction = Reduction { op, var, lower, upper, body };
+        let reduction = Reduction { op, var, lower, upper, body: body? };
         Ok(self.make(ExprKind::Reduce(Box::new(reduction)), span))
     }
 
-    /// What `node` calls when it is a function: a builtin or a definition.
-    fn callee(&self, node: &Node) -> Option<Callee> {
-        let target = match &node.kind {
-            NodeKind::Scripts { base, sup: None, .. } if matches!(base.kind, NodeKind::Word { .. }) => base,
-            _ => node,
-        };
-        let name = binding_name(target)?;
-        if (self.ctx.is_function)(&name) {
-            return Some(Callee::User(name));
-        }
-        if let Some(full) = binding_name(node).filter(|n| (self.ctx.is_function)(n)) {
-            return Some(Callee::User(full));
-        }
-        let is_word = matches!(target.kind, NodeKind::Word { .. });
-        let is_letter_function = name == "sigma" && !self.is_known("sigma");
-        match Builtin::from_name(&name) {
-            Some(builtin) if is_word || is_letter_function => Some(Callee::Builtin(builtin)),
-            _ => None,
-        }
+    /// An operator name applied without parentheses: `\log p`, `\exp x`.
+    fn operator(&mut self, op: &OperatorApplication, span: Span) -> Lowered {
+        let builtin = Builtin::from_name(op.name).filter(|_| op.sub.is_none() && op.sup.is_none());
+        let Some(builtin) = builtin else { return Err(unsupported(&node_label(op.op), op.op.span)) };
+        let operand = self.term(&op.operand)?;
+        Ok(self.make(ExprKind::Call(builtin, vec![operand]), span))
     }
 
-    /// A call `callee(args)` (and the scripts on the argument group, `softmax(z)_j`).
-    fn call(&mut self, callee: Callee, node: &Node, next: &Node) -> Lowered {
-        let Some((body, sub, sup)) = call_argument(next) else { return self.lower(node) };
-        let mut args = Vec::new();
-        for item in crate::meaning::list_items(body) {
-            args.push(item);
+    /// A function applied to its arguments, and the scripts on its argument group.
+    fn apply_term(&mut self, app: &Application, span: Span) -> Lowered {
+        let callee = self.callee(&app.callee)?;
+        if let Some(bar) = app.given.first() {
+            return Err(unsupported("a condition", bar.span));
         }
-        let args = self.arguments(&args)?;
-        let span = node.span.join(next.span);
-        let mut expr = self.apply(callee, args, span)?;
-        if let Some(sub) = sub {
-            let indices =
-                index_items(sub).into_iter().map(|i| self.lower(i)).collect::<Result<Vec<_>, _>>()?;
-            expr = self.make(ExprKind::Index(Box::new(expr), indices), span);
+        let args = self.arguments(&app.args)?;
+        let mut expr = match callee {
+            Callee::Builtin(b) => self.make(ExprKind::Call(b, args), span),
+            Callee::User(name) => self.make(ExprKind::UserCall(name, args), span),
+        };
+        if let Some(sub) = &app.sub {
+            expr = self.indexed(expr, sub.term.node, span)?;
         }
-        if let Some(sup) = sup {
-            expr = self.superscripted(expr, next, sup, span)?;
+        if let Some(sup) = &app.sup {
+            expr = self.superscripted(expr, app.group, sup.term.node, span)?;
         }
         Ok(expr)
     }
 
-    fn apply(&mut self, callee: Callee, args: Vec<Expr>, span: Span) -> Lowered {
-        Ok(match callee {
-            Callee::Builtin(b) => self.make(ExprKind::Call(b, args), span),
-            Callee::User(name) => self.make(ExprKind::UserCall(name, args), span),
-        })
+    /// What an applied term calls: a function defined earlier, or a built-in.
+    fn callee(&self, callee: &Term) -> Result<Callee, EvalError> {
+        let missing = || unsupported(&format!("the function {}", node_label(callee.node)), callee.span);
+        let Some(occurrence) = callee.occurrence() else { return Err(missing()) };
+        for name in [&occurrence.base_name, &occurrence.name] {
+            if (self.ctx.is_function)(name) {
+                return Ok(Callee::User(name.clone()));
+            }
+        }
+        if let Some(full) = binding_name(callee.node).filter(|n| (self.ctx.is_function)(n)) {
+            return Ok(Callee::User(full));
+        }
+        let builtin = Builtin::from_name(&occurrence.base_name).filter(|_| {
+            matches!(occurrence.base.kind, NodeKind::Word { .. }) || !self.is_known(&occurrence.base_name)
+        });
+        builtin.map(Callee::Builtin).ok_or_else(missing)
     }
 
     /// Arguments, with `a_1, \dots, a_H` expanded to a range of family members.
-    fn arguments(&mut self, items: &[&Node]) -> Result<Vec<Expr>, EvalError> {
+    fn arguments(&mut self, items: &[Term]) -> Result<Vec<Expr>, EvalError> {
         let mut out: Vec<Expr> = Vec::new();
         let mut iter = items.iter().peekable();
         while let Some(item) = iter.next() {
-            if !matches!(item.kind, NodeKind::Dots { .. }) {
-                out.push(self.lower(item)?);
+            if !matches!(item.node.kind, NodeKind::Dots { .. }) {
+                out.push(self.term(item)?);
                 continue;
             }
             let before = out.pop();
-            let after = iter.next().map(|n| self.lower(n)).transpose()?;
+            let after = iter.next().map(|n| self.term(n)).transpose()?;
             match (before, after) {
                 (Some(b), Some(a)) => out.push(self.range(b, a, item.span)?),
                 _ => return Err(unsupported("\\dots", item.span)),
@@ -503,61 +523,6 @@ impl<'a> Lowerer<'a> {
 enum Callee {
     Builtin(Builtin),
     User(String),
-}
-
-/// The argument group of a call, `(…)` possibly with scripts: (body, sub, sup).
-fn call_argument(node: &Node) -> Option<(&Node, Option<&Node>, Option<&Node>)> {
-    match &node.kind {
-        NodeKind::Fenced { open: Delim::Paren, body, .. } => Some((body, None, None)),
-        NodeKind::Scripts { base, sub, sup, primes: 0 } => match &base.kind {
-            NodeKind::Fenced { open: Delim::Paren, body, .. } => Some((body, sub.as_deref(), sup.as_deref())),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `\arg` followed by `\max` or `\min` (with or without limits) as one `argmax` word.
-fn merge_arg(node: &Node, next: Option<&Node>) -> Option<Node> {
-    let is_arg = matches!(&node.kind, NodeKind::Word { text, .. } if text == "arg");
-    let next = next.filter(|_| is_arg)?;
-    let rename = |word: &Node| match &word.kind {
-        NodeKind::Word { text, style } if text == "max" || text == "min" => Some(Node::new(
-            NodeKind::Word { text: format!("arg{text}").into(), style: *style },
-            node.span.join(word.span),
-        )),
-        _ => None,
-    };
-    match &next.kind {
-        NodeKind::Scripts { base, sub, sup, primes } => {
-            let word = rename(base)?;
-            let kind = NodeKind::Scripts {
-                base: Box::new(word),
-                sub: sub.clone(),
-                sup: sup.clone(),
-                primes: *primes,
-            };
-            Some(Node::new(kind, node.span.join(next.span)))
-        }
-        _ => rename(next),
-    }
-}
-
-/// The reduction a large operator or `\max_j` stands for.
-fn reduce_op(node: &Node) -> Option<ReduceOp> {
-    let NodeKind::Scripts { base, sub: Some(_), .. } = &node.kind else { return None };
-    match &base.kind {
-        NodeKind::LargeOp { name } if name == "sum" => Some(ReduceOp::Sum),
-        NodeKind::LargeOp { name } if name == "prod" => Some(ReduceOp::Prod),
-        NodeKind::Word { text, .. } => match text.as_str() {
-            "max" => Some(ReduceOp::Max),
-            "min" => Some(ReduceOp::Min),
-            "argmax" => Some(ReduceOp::Argmax),
-            "argmin" => Some(ReduceOp::Argmin),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 fn binop(op: &str) -> Option<BinOp> {

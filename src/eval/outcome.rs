@@ -151,6 +151,14 @@ impl Session {
 
     /// Binds `name` to `value` (`--let`).
     pub fn bind(&mut self, name: &str, value: Value) {
+        // What is bound is a value of its shape, whatever its letter suggests: the meaning
+        // layer then reads `h(x + 1)` with a bound h as a product, not a call.
+        let kind = match &value {
+            Value::Scalar(_) => crate::meaning::SymbolKind::Scalar,
+            Value::Vector(_) => crate::meaning::SymbolKind::Vector,
+            Value::Matrix(_) | Value::Family(_) => crate::meaning::SymbolKind::Matrix,
+        };
+        self.env.table.declare(name.to_string(), kind);
         self.env.values.insert(name.to_string(), value);
     }
 

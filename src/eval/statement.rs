@@ -8,7 +8,7 @@ use super::errors::{EvalError, EvalErrorKind};
 use super::expr::{Builtin, Expr, ExprKind, Statement};
 use super::lower::{index_items, Context, Lowerer, MAX_DEPTH};
 use super::walk;
-use crate::meaning::{binding_name, call_parts, list_items, relation_sides, statements};
+use crate::meaning::{binding_name, call_parts, list_items, relation_sides, statements, ScriptRole, TermKind};
 use crate::syntax::ast::{InfixOp, Node, NodeKind};
 
 /// The statement nodes of one formula: the items of a top-level list, the cells of rows.
@@ -117,33 +117,39 @@ fn definition(lhs: &Node, rhs: &Node, ctx: &Context<'_>) -> Result<Option<Statem
             _ => Ok(None),
         };
     }
-    match &lhs.kind {
-        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
-            let full = binding_name(lhs).unwrap_or_default();
-            let Some(name) = binding_name(base).filter(|b| !known(b) && !known(&full)) else {
-                return Ok(None);
-            };
-            let Some(indices) = index_letters(sub) else { return Ok(None) };
-            let body = lowerer(ctx, indices.clone()).lower(rhs)?;
-            match indices.as_slice() {
-                [index] if uses_as_member(&body, index) => {
-                    Ok(Some(Statement::Family { name, index: index.clone(), body }))
-                }
-                _ => Ok(Some(Statement::Let { name, indices, squared: false, body })),
+    // What the left side names is the meaning layer's reading of it: `PE_{(pos, 2i)}` is one
+    // name with its index, `\sigma_i^2` the square of σ_i.
+    let term = crate::meaning::Resolver::new(ctx.table).node(lhs);
+    let (occurrence, squared) = match &term.kind {
+        TermKind::Symbol(occurrence) => (occurrence.as_ref(), false),
+        TermKind::Scripted { base, sub: None, sup: Some(sup), primes: 0 }
+            if sup.role == ScriptRole::Power
+                && matches!(&sup.term.node.kind, NodeKind::Number { text, .. } if text == "2") =>
+        {
+            match base.occurrence() {
+                Some(occurrence) => (occurrence, true),
+                None => return Ok(None),
             }
         }
-        NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } if matches!(&sup.kind, NodeKind::Number { text, .. } if text == "2") =>
-        {
-            let Some(name) = binding_name(base).filter(|b| !known(b)) else { return Ok(None) };
-            let body = lowerer(ctx, Vec::new()).lower(rhs)?;
-            Ok(Some(Statement::Let { name, indices: Vec::new(), squared: true, body }))
+        _ => return Ok(None),
+    };
+    if known(&occurrence.name) || known(&occurrence.base_name) {
+        return Ok(None);
+    }
+    let index_script = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Index && !s.above);
+    let indices = index_script.and_then(|s| index_letters(s.term.node));
+    let Some(indices) = indices.filter(|_| occurrence.scripts.len() == 1) else {
+        let name = if index_script.is_some() { occurrence.base_name.clone() } else { occurrence.name.clone() };
+        let body = lowerer(ctx, Vec::new()).lower(rhs)?;
+        return Ok(Some(Statement::Let { name, indices: Vec::new(), squared, body }));
+    };
+    let name = occurrence.base_name.clone();
+    let body = lowerer(ctx, indices.clone()).lower(rhs)?;
+    match indices.as_slice() {
+        [index] if !squared && uses_as_member(&body, index) => {
+            Ok(Some(Statement::Family { name, index: index.clone(), body }))
         }
-        NodeKind::Symbol { .. } | NodeKind::Accent { .. } | NodeKind::Scripts { .. } => {
-            let Some(name) = binding_name(lhs).filter(|n| !known(n)) else { return Ok(None) };
-            let body = lowerer(ctx, Vec::new()).lower(rhs)?;
-            Ok(Some(Statement::Let { name, indices: Vec::new(), squared: false, body }))
-        }
-        _ => Ok(None),
+        _ => Ok(Some(Statement::Let { name, indices, squared, body })),
     }
 }
 

@@ -1,12 +1,12 @@
 //! Symbol kinds: from usage, then from notation conventions.
 
-use super::{binding_name, has_base_name, SymbolTable};
+use super::{binding_name, SymbolTable};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 use serde::Serialize;
 
 /// What a symbol stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum SymbolKind {
     /// A number: `x`, `\lambda`, a loss `L`.
     Scalar,
@@ -20,8 +20,13 @@ pub enum SymbolKind {
     Index,
     /// A function: `\log`, `\mathrm{softmax}`, `p` in `p(x)`, a defined `f`.
     Function,
-    /// A set or space: `\mathbb{R}`, `\mathcal{D}`.
+    /// A set or space: `\mathbb{R}`, `\mathcal{D}`, an event `A` in `P(A \mid B)`.
     Set,
+    /// A random variable: `X` in `\mathbb{E}[X]`, `H(X)`; `x` in `x \sim p`.
+    RandomVariable,
+    /// A distribution, density or policy: `p` in `p(x)`, `P` and `Q` in
+    /// `D_{\mathrm{KL}}(P \parallel Q)`, `\mathcal{N}`, `\pi_\theta(a \mid s)`.
+    Distribution,
     /// Nothing is known.
     Unknown,
 }
@@ -49,9 +54,9 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         NodeKind::Scripts { base, sub, sup, .. } if matches!(base.kind, NodeKind::LargeOp { .. }) => {
             learn_bounds(table, sub.as_deref(), sup.as_deref());
         }
-        NodeKind::Scripts { base, sub: Some(sub), .. } if has_base_name(base) => {
-            for index in index_letters(sub) {
-                table.suggest(index, SymbolKind::Index);
+        NodeKind::Chain { first, rest } if matches!(rest.as_slice(), [l] if l.op == InfixOp::Relation("\\sim".into())) => {
+            if let Some(link) = rest.first() {
+                table.learn_sampling(first, &link.operand);
             }
         }
         NodeKind::Sqrt { radicand, .. } => {

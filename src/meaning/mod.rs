@@ -15,8 +15,25 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod kinds;
+pub mod notation;
+mod outline;
+mod resolve;
+mod roles;
+mod scripts;
+pub mod score;
+mod symbols;
+pub mod tree;
 
 pub use kinds::{kind_of, SymbolKind};
+pub use outline::{kind_word, outline};
+pub use resolve::{Resolver, MAX_DEPTH};
+pub use symbols::{kind_of_term, symbols};
+pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
+
+/// The resolved tree of a formula, read with what `table` knows of its document.
+pub fn resolve<'n>(root: &'n Node, table: &SymbolTable) -> Term<'n> {
+    Resolver::new(table).formula(root)
+}
 
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 use rustc_hash::FxHashMap as HashMap;
@@ -25,6 +42,8 @@ use rustc_hash::FxHashMap as HashMap;
 #[derive(Debug, Clone, Default)]
 pub struct SymbolTable {
     kinds: HashMap<String, SymbolKind>,
+    /// Names whose kind a declaration fixed (the rest only usage suggested).
+    declared: rustc_hash::FxHashSet<String>,
     /// Whether some recorded name is compound (`d_k`, `hat_y`, `W_Q`): only then can a
     /// compound node's name be recorded, and is worth building to look it up.
     compound_names: bool,
@@ -87,7 +106,13 @@ impl SymbolTable {
     /// Records `kind` for `name`, replacing what usage suggested.
     pub(crate) fn declare(&mut self, name: String, kind: SymbolKind) {
         self.compound_names |= name.contains('_');
+        self.declared.insert(name.clone());
         self.kinds.insert(name, kind);
+    }
+
+    /// Whether a declaration (not only usage) fixed the kind of `name`.
+    pub fn is_declared(&self, name: &str) -> bool {
+        self.declared.contains(name)
     }
 
     /// The declared shape of a binding name: its dimension expressions.
@@ -114,6 +139,46 @@ impl SymbolTable {
             }
             if let Some((lhs, rhs)) = relation_sides(statement, "=") {
                 self.learn_definition(lhs, rhs);
+            }
+            if let Some((lhs, rhs)) = relation_sides(statement, "\\sim") {
+                self.learn_sampling(lhs, rhs);
+            }
+            self.learn_mapping(statement);
+        }
+    }
+
+    /// `x \sim p`, `X \sim \mathcal{N}(0, 1)`: x is a random variable, p a distribution.
+    pub(super) fn learn_sampling(&mut self, lhs: &Node, rhs: &Node) {
+        for target in list_items(lhs) {
+            if let Some(name) = binding_name(target) {
+                self.declare(name, SymbolKind::RandomVariable);
+            }
+        }
+        let callee = match &rhs.kind {
+            NodeKind::Chain { first, rest } if rest.first().is_some_and(|l| l.op == InfixOp::Juxt) => first.as_ref(),
+            _ => rhs,
+        };
+        if let Some(name) = binding_name(callee) {
+            self.declare(name, SymbolKind::Distribution);
+        }
+    }
+
+    /// `f: \mathcal{X} \to \mathbb{R}`: f is a function between sets.
+    fn learn_mapping(&mut self, statement: &Node) {
+        let NodeKind::Chain { first, rest } = &statement.kind else { return };
+        let [colon, arrow] = rest.as_slice() else { return };
+        let is_colon = colon.op == InfixOp::Relation(":".into());
+        let is_arrow = matches!(&arrow.op, InfixOp::Relation(r) if r == "\\to" || r == "\\rightarrow");
+        if !(is_colon && is_arrow) {
+            return;
+        }
+        if let Some(name) = binding_name(first) {
+            self.declare(name, SymbolKind::Function);
+        }
+        let reals = |n: &Node| matches!(&n.kind, NodeKind::Symbol { font: Font::Blackboard, .. });
+        for set in [&colon.operand, &arrow.operand].into_iter().filter(|n| !reals(n)) {
+            if let Some(name) = binding_name(set) {
+                self.declare(name, SymbolKind::Set);
             }
         }
     }
@@ -231,6 +296,14 @@ pub fn binding_name(node: &Node) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The binding name of `node`, or its LaTeX without spaces and braces when it has none.
+pub(crate) fn binding_name_or_latex(node: &Node) -> String {
+    binding_name(node).unwrap_or_else(|| {
+        let latex = crate::syntax::print::to_latex(node);
+        latex.chars().filter(|c| !c.is_whitespace() && *c != '{' && *c != '}').collect()
+    })
 }
 
 /// Whether `node` has a binding name ([`binding_name`] is `Some`), without building it.

@@ -1,0 +1,37 @@
+//! Per-kind precision and recall of the meaning layer on the hand-labelled sets, and the
+//! confusions: `cargo run --release --example meaning_kinds [FILE.jsonl…]` (default: the
+//! development and held-out sets of `tests/fixtures/meaning/`). `--misses` lists every
+//! symbol whose kind is wrong.
+
+use eqmap::meaning::score::{read_labelled, score, KINDS};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let misses = args.iter().any(|a| a == "--misses");
+    let mut files: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
+    if files.is_empty() {
+        files = vec!["tests/fixtures/meaning/dev.jsonl".into(), "tests/fixtures/meaning/heldout.jsonl".into()];
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let records = read_labelled(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let scores = score(&records);
+        println!("{file}: {} formulas, {} symbols, accuracy {:.1}%", records.len(), scores.judged.len(), 100.0 * scores.accuracy());
+        println!("  {:<16} {:>7} {:>9} {:>7}", "kind", "support", "precision", "recall");
+        for kind in KINDS {
+            let (p, r) = scores.precision_recall(kind);
+            println!("  {kind:<16} {:>7} {:>8.1}% {:>6.1}%", scores.support(kind), 100.0 * p, 100.0 * r);
+        }
+        let mut confusions: Vec<_> = scores.confusion().into_iter().filter(|((t, p), _)| t != p).collect();
+        confusions.sort_by(|a, b| b.1.cmp(&a.1));
+        println!("  confusions (labelled → eqmap: count):");
+        for ((truth, predicted), count) in confusions.iter().take(25) {
+            println!("    {truth} → {predicted}: {count}");
+        }
+        if misses {
+            for j in scores.judged.iter().filter(|j| j.truth != j.predicted) {
+                println!("    {}  {}  {} → {}", j.id, j.latex, j.truth, j.predicted);
+            }
+        }
+    }
+}

@@ -1,0 +1,608 @@
+//! Syntax tree → [`Term`]: what applies to what, and how far each operator reaches.
+//!
+//! A row of side-by-side factors (and `\cdot`, `/`, …) is read left to right:
+//!
+//! - a leading sign covers the whole row: `-\sum_i p_i \log q_i`, `-\log p`, `-\max_i z_i`;
+//! - a large operator (`\sum_i`, `\prod_t`, `\max_j`, `\arg\max_\theta`, `\int … dx`) takes the
+//!   rest of the row as its body; a body that starts after an additive sign (`\sum_i -x_i`) is
+//!   that signed operand;
+//! - a callee beside a parenthesis is applied to it when [`Resolver::is_call`] says so;
+//! - an operator name or symbol without parentheses (`\log`, `\exp`, `\nabla_\theta`,
+//!   `\partial`, `\Delta`) takes the next factor; an expectation `\mathbb{E}_x` takes its bracket,
+//!   or the rest of the row when none follows.
+//!
+//! Symbols and their scripts are resolved in `scripts.rs`, their kinds in `roles.rs`.
+
+use super::roles::Place;
+use super::tree::{Application, BigOperator, Factor, Joint, OperatorApplication, ScriptRole, Term, TermKind};
+use super::SymbolTable;
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span, WordStyle};
+
+/// How deep resolution goes; deeper parts stay unresolved leaves. The parser's own nesting
+/// limit (at most 1,000 levels) keeps real formulas far below it in nodes, and a leaf is still
+/// a correct (if unexplained) part.
+pub const MAX_DEPTH: usize = 512;
+
+/// One item of a row: the operator before it, the operator's span, the operand.
+pub(super) type Item<'n> = (Option<&'n InfixOp>, Span, &'n Node);
+
+/// Large operators whose subscript is a lower limit, not a variable.
+const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
+
+/// Resolves syntax into terms, knowing what the document has declared.
+pub struct Resolver<'t> {
+    pub(super) table: &'t SymbolTable,
+    pub(super) notation: &'static super::notation::Notation,
+}
+
+impl<'t> Resolver<'t> {
+    /// A resolver that knows `table`.
+    pub fn new(table: &'t SymbolTable) -> Self {
+        Resolver { table, notation: super::notation::Notation::shipped() }
+    }
+
+    /// The term of a whole formula.
+    pub fn formula<'n>(&self, root: &'n Node) -> Term<'n> {
+        self.term(root, Place::Plain, 0)
+    }
+
+    /// The term of any node, read on its own (a side of an equation, a script).
+    pub fn node<'n>(&self, node: &'n Node) -> Term<'n> {
+        self.term(node, Place::Plain, 0)
+    }
+
+    /// The term of `node`, at `place`, `depth` levels down.
+    pub(super) fn term<'n>(&self, node: &'n Node, place: Place, depth: usize) -> Term<'n> {
+        if depth > MAX_DEPTH {
+            return Term::of(TermKind::Leaf, node);
+        }
+        let d = depth + 1;
+        let boxed = |n: &'n Node, p: Place| self.term(n, p, d).boxed();
+        let kind = match &node.kind {
+            NodeKind::Number { .. } => TermKind::Number,
+            NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Accent { .. } | NodeKind::Styled { .. }
+                if self.is_name(node) =>
+            {
+                return self.symbol(node, place, d);
+            }
+            NodeKind::Symbol { .. }
+            | NodeKind::Word { .. }
+            | NodeKind::Dots { .. }
+            | NodeKind::Punct { .. }
+            | NodeKind::Unknown { .. }
+            | NodeKind::Empty => TermKind::Leaf,
+            NodeKind::LargeOp { .. } => return self.big_op(node, None, None, place, d),
+            NodeKind::Chain { first, rest } => return self.chain(node, first, rest, place, d),
+            NodeKind::Prefix { op, operand } => TermKind::Sign { op: *op, operand: boxed(operand, place) },
+            NodeKind::Factorial { operand } => TermKind::Factorial(boxed(operand, place)),
+            NodeKind::Scripts { .. } => return self.scripts(node, place, d),
+            NodeKind::Frac { num, den } => {
+                let den_place = if self.is_one(num) { Place::Count } else { place };
+                TermKind::Frac { num: boxed(num, place), den: boxed(den, den_place) }
+            }
+            NodeKind::Binom { top, bottom } => {
+                TermKind::Binom { top: boxed(top, Place::Count), bottom: boxed(bottom, Place::Count) }
+            }
+            NodeKind::Sqrt { index, radicand } => TermKind::Sqrt {
+                index: index.as_deref().map(|i| boxed(i, Place::Plain)),
+                radicand: boxed(radicand, Place::Radicand),
+            },
+            NodeKind::Accent { accent, body } => TermKind::Accent { accent, body: boxed(body, place) },
+            NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => TermKind::Wrapped(boxed(body, place)),
+            NodeKind::Stacked { base, .. } => TermKind::Wrapped(boxed(base, place)),
+            NodeKind::Fenced { open, body, .. } => TermKind::Fenced { open: *open, body: boxed(body, place) },
+            NodeKind::Annotated { body, label, .. } => TermKind::Annotated {
+                body: boxed(body, place),
+                label: label.as_deref().map(|l| boxed(l, Place::Count)),
+            },
+            NodeKind::Rows(table) => TermKind::Rows(
+                table.rows.iter().map(|row| row.iter().map(|cell| self.term(cell, place, d)).collect()).collect(),
+            ),
+        };
+        Term::of(kind, node)
+    }
+
+    /// Whether `node` is `1`.
+    fn is_one(&self, node: &Node) -> bool {
+        matches!(&node.kind, NodeKind::Number { text, .. } if text == "1")
+    }
+
+    /// A chain: by the level of its first operator.
+    fn chain<'n>(
+        &self,
+        node: &'n Node,
+        first: &'n Node,
+        rest: &'n [crate::syntax::ast::Link],
+        place: Place,
+        d: usize,
+    ) -> Term<'n> {
+        let Some(link) = rest.first() else { return self.term(first, place, d) };
+        if matches!(link.op, InfixOp::Juxt | InfixOp::Multiplicative(_)) {
+            let items: Vec<Item<'n>> = std::iter::once((None, Span::default(), first))
+                .chain(rest.iter().map(|l| (Some(&l.op), l.op_span, &l.operand)))
+                .collect();
+            return self.row(node, &items, place, d);
+        }
+        self.joined(node, first, rest, place, d)
+    }
+
+    /// Operands joined by additive operators, relations or separators. A large operator left
+    /// without a body before an additive sign takes the signed operand after it (`\sum_i -x_i`).
+    fn joined<'n>(
+        &self,
+        node: &'n Node,
+        first: &'n Node,
+        rest: &'n [crate::syntax::ast::Link],
+        place: Place,
+        d: usize,
+    ) -> Term<'n> {
+        let side_place = |op: &InfixOp| match op {
+            InfixOp::Relation(r) if r == "\\sim" => Place::Distribution,
+            _ => place,
+        };
+        let first_place = match rest.first().map(|l| &l.op) {
+            Some(InfixOp::Relation(r)) if r == "\\sim" => Place::Random,
+            _ => place,
+        };
+        let mut first = self.term(first, first_place, d);
+        let mut joints: Vec<Joint<'n>> = Vec::with_capacity(rest.len());
+        let mut links = rest.iter().peekable();
+        while let Some(link) = links.next() {
+            let term = self.term(&link.operand, side_place(&link.op), d);
+            let sign = match &link.op {
+                InfixOp::Additive(op) if op == "-" => Some(PrefixOp::Minus),
+                InfixOp::Additive(op) if op == "+" => Some(PrefixOp::Plus),
+                _ => None,
+            };
+            let previous = joints.last_mut().map_or(&mut first, |j| &mut j.term);
+            if let Some(op) = sign.filter(|_| open_big_op(previous)) {
+                let span = link.op_span.join(term.span);
+                let signed = Term::new(TermKind::Sign { op, operand: term.boxed() }, span, &link.operand);
+                give_body(previous, signed);
+                continue;
+            }
+            joints.push(Joint { op: &link.op, op_span: link.op_span, term });
+        }
+        if joints.is_empty() {
+            first.span = node.span;
+            return first;
+        }
+        if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
+            defined_by(&mut first, &joint.term);
+        }
+        Term::of(TermKind::Chain { first: first.boxed(), rest: joints }, node)
+    }
+
+    /// A row of factors, left to right (see the module comment).
+    pub(super) fn row<'n>(&self, node: &'n Node, items: &[Item<'n>], place: Place, d: usize) -> Term<'n> {
+        if d > MAX_DEPTH {
+            return Term::new(TermKind::Leaf, items_span(items), node);
+        }
+        if let Some(((op, op_span, first), tail)) = items.split_first() {
+            if let (NodeKind::Prefix { op: sign, operand }, false) = (&first.kind, tail.is_empty()) {
+                let hoisted: Vec<Item<'n>> =
+                    std::iter::once((*op, *op_span, operand.as_ref())).chain(tail.iter().copied()).collect();
+                let inner = self.row(node, &hoisted, place, d + 1);
+                return Term::new(TermKind::Sign { op: *sign, operand: inner.boxed() }, items_span(items), node);
+            }
+        }
+        let mut factors: Vec<Factor<'n>> = Vec::with_capacity(items.len());
+        let mut i = 0;
+        while let Some(&(op, op_span, _)) = items.get(i) {
+            let (term, used) = match self.italic_word(items, i, place) {
+                Some(word) => word,
+                None => self.factor(node, items, i, place, d + 1),
+            };
+            factors.push(Factor { op, op_span, term });
+            i += used.max(1);
+        }
+        match factors.len() {
+            1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
+            _ => Term::new(TermKind::Product(factors), items_span(items), node),
+        }
+    }
+
+    /// A run of side-by-side italic letters that papers use as one name (`pos`, `PE_{…}`), as
+    /// one symbol, and how many items it takes.
+    fn italic_word<'n>(&self, items: &[Item<'n>], i: usize, place: Place) -> Option<(Term<'n>, usize)> {
+        let letter = |n: &'n Node| match &n.kind {
+            NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => Some(name.as_str()),
+            _ => None,
+        };
+        let first = letter(items.get(i)?.2)?;
+        let mut word = first.to_string();
+        let mut found = None;
+        for (k, (op, _, node)) in items.iter().enumerate().skip(i + 1).take(7) {
+            if *op != Some(&InfixOp::Juxt) {
+                break;
+            }
+            let (piece, scripted) = match &node.kind {
+                NodeKind::Scripts { base, .. } => (letter(base), true),
+                _ => (letter(node), false),
+            };
+            let Some(piece) = piece else { break };
+            word.push_str(piece);
+            if super::notation::has(&self.notation.italic_words, &word) {
+                found = Some((k, word.clone()));
+            }
+            if scripted {
+                break;
+            }
+        }
+        let (last, word) = found?;
+        let (first_node, last_node) = (items.get(i)?.2, items.get(last)?.2);
+        let scripts = match &last_node.kind {
+            NodeKind::Scripts { base, sub, sup, .. } => {
+                let mut parts = Vec::new();
+                if let Some(sub) = sub.as_deref() {
+                    let role = self.sub_role(base, sub);
+                    parts.push(self.word_script(sub, role, false));
+                }
+                if let Some(sup) = sup.as_deref() {
+                    parts.push(self.word_script(sup, ScriptRole::Label, true));
+                }
+                parts
+            }
+            _ => Vec::new(),
+        };
+        let name = if scripts.is_empty() { word.clone() } else { format!("{word}_{}", super::binding_name_or_latex(scripts.first().map(|s| s.term.node)?)) };
+        let mut term = self.occurrence_named(first_node, first_node, word, name, scripts, place);
+        term.span = first_node.span.join(last_node.span);
+        Some((term, last + 1 - i))
+    }
+
+    fn word_script<'n>(&self, node: &'n Node, role: ScriptRole, above: bool) -> super::tree::Script<'n> {
+        let place = if role == ScriptRole::Index { Place::Index } else { Place::Plain };
+        super::tree::Script { role, above, term: self.term(node, place, 1).boxed() }
+    }
+
+    /// The factor at `items[i]` and how many items it takes.
+    fn factor<'n>(&self, node: &'n Node, items: &[Item<'n>], i: usize, place: Place, d: usize) -> (Term<'n>, usize) {
+        let remaining = items.len().saturating_sub(i);
+        let Some(&(_, _, item)) = items.get(i) else { return (Term::of(TermKind::Leaf, node), 1) };
+        if d > MAX_DEPTH {
+            return (Term::new(TermKind::Leaf, items_span(items.get(i..).unwrap_or(&[])), node), remaining);
+        }
+        let next = items.get(i + 1).filter(|(op, _, _)| matches!(op, Some(InfixOp::Juxt))).map(|t| t.2);
+        if let Some((name, limits)) = self.arg_max(item, next) {
+            let rest = items.get(i + 2..).unwrap_or(&[]);
+            return (self.big_op_in_row(node, limits, Some(name), rest, place, d), remaining);
+        }
+        if self.is_big_op(item) {
+            let rest = items.get(i + 1..).unwrap_or(&[]);
+            return (self.big_op_in_row(node, item, None, rest, place, d), remaining);
+        }
+        let Some(argument) = next else { return (self.term(item, place, d), 1) };
+        if self.is_call(item, argument) {
+            return (self.apply(item, argument, place, d), 2);
+        }
+        if let Some(name) = self.operator_name(item) {
+            return self.operator(node, name, items, i, place, d);
+        }
+        (self.term(item, place, d), 1)
+    }
+
+    /// An operator name at `items[i]` with its operand: the next factor, or for an
+    /// expectation without a bracket the rest of the row.
+    fn operator<'n>(
+        &self,
+        node: &'n Node,
+        name: &'n str,
+        items: &[Item<'n>],
+        i: usize,
+        place: Place,
+        d: usize,
+    ) -> (Term<'n>, usize) {
+        let Some(&(_, _, op)) = items.get(i) else { return (Term::of(TermKind::Leaf, node), 1) };
+        let next_is_bracket = items.get(i + 1).is_some_and(|(_, _, n)| is_bracket(n));
+        let operand_place = if name == "E" { Place::Random } else { place };
+        let (operand, used) = if name == "E" && !next_is_bracket {
+            let rest = items.get(i + 1..).unwrap_or(&[]);
+            (self.rest_of_row(node, rest, operand_place, d), rest.len())
+        } else {
+            self.factor(node, items, i + 1, operand_place, d + 1)
+        };
+        let (sub, sup) = match &op.kind {
+            NodeKind::Scripts { sub, sup, .. } => (sub.as_deref(), sup.as_deref()),
+            _ => (None, None),
+        };
+        let sub_place = if name == "E" { Place::Random } else { Place::Plain };
+        let application = OperatorApplication {
+            name,
+            op,
+            sub: sub.map(|s| self.term(s, sub_place, d)),
+            sup: sup.map(|s| self.term(s, Place::Plain, d)),
+            operand,
+        };
+        let span = op.span.join(application.operand.span);
+        (Term::new(TermKind::Operator(Box::new(application)), span, node), 1 + used)
+    }
+
+    /// The rest of a row as one term (the first item's operator dropped).
+    fn rest_of_row<'n>(&self, node: &'n Node, rest: &[Item<'n>], place: Place, d: usize) -> Term<'n> {
+        let mut items = rest.to_vec();
+        if let Some(first) = items.first_mut() {
+            first.0 = None;
+        }
+        match items.as_slice() {
+            [] => Term::new(TermKind::Leaf, Span::new(node.span.end, node.span.end), node),
+            [(_, _, only)] => self.term(only, place, d),
+            _ => self.row(node, &items, place, d + 1),
+        }
+    }
+
+    /// A large operator in a row: the rest of the row is its body; an integral's closing `dx`
+    /// names its variable.
+    fn big_op_in_row<'n>(
+        &self,
+        node: &'n Node,
+        op: &'n Node,
+        name: Option<String>,
+        rest: &[Item<'n>],
+        place: Place,
+        d: usize,
+    ) -> Term<'n> {
+        let integral = self.is_integral(op);
+        let (rest, differential) = match rest {
+            [body @ .., (_, _, dee), (Some(InfixOp::Juxt), _, var)] if integral && is_dee(dee) => {
+                (body, Some(self.term(var, Place::Plain, d)))
+            }
+            _ => (rest, None),
+        };
+        let body = (!rest.is_empty()).then(|| self.rest_of_row(node, rest, place, d));
+        let mut term = self.big_op(op, name, body, place, d);
+        if let TermKind::BigOp(big) = &mut term.kind {
+            big.differential = differential;
+        }
+        if let Some(end) = rest.last().map(|(_, _, n)| n.span) {
+            term.span = op.span.join(end);
+        }
+        term.node = if rest.is_empty() { op } else { node };
+        term
+    }
+
+    /// A large operator with its limits (and body, when a row gave it one).
+    fn big_op<'n>(
+        &self,
+        op: &'n Node,
+        name: Option<String>,
+        body: Option<Term<'n>>,
+        place: Place,
+        d: usize,
+    ) -> Term<'n> {
+        let (base, sub, sup) = match &op.kind {
+            NodeKind::Scripts { base, sub, sup, .. } => (base.as_ref(), sub.as_deref(), sup.as_deref()),
+            _ => (op, None, None),
+        };
+        let name = name.unwrap_or_else(|| match &base.kind {
+            NodeKind::LargeOp { name } => name.to_string(),
+            NodeKind::Word { text, .. } => text.to_string(),
+            _ => "sum".to_string(),
+        });
+        let integral = INTEGRALS.contains(&name.as_str());
+        let mut big = BigOperator {
+            name,
+            op,
+            var: None,
+            lower: None,
+            upper: sup.map(|s| self.term(s, if integral { Place::Plain } else { Place::Count }, d)),
+            over: None,
+            body,
+            differential: None,
+        };
+        if let Some(sub) = sub {
+            match super::relation_sides(sub, "=") {
+                Some((var, from)) if !integral => {
+                    big.var = Some(self.term(var, Place::Bound, d));
+                    big.lower = Some(self.term(from, Place::Plain, d));
+                }
+                _ if integral => big.lower = Some(self.term(sub, Place::Plain, d)),
+                _ => big.over = Some(self.term(sub, Place::Bound, d)),
+            }
+        }
+        let _ = place;
+        Term::of(TermKind::BigOp(Box::new(big)), op)
+    }
+
+    /// `callee(…)` applied: its arguments and condition; scripts on the group kept.
+    pub(super) fn apply<'n>(&self, callee: &'n Node, argument: &'n Node, place: Place, d: usize) -> Term<'n> {
+        let (group, sub, sup) = match &argument.kind {
+            NodeKind::Scripts { base, sub, sup, primes: 0 } => (base.as_ref(), sub.as_deref(), sup.as_deref()),
+            _ => (argument, None, None),
+        };
+        let body = match &group.kind {
+            NodeKind::Fenced { body, .. } => body.as_ref(),
+            _ => group,
+        };
+        let arg_place = self.argument_place(callee);
+        let (callee_node, over) = self.split_over(callee);
+        let callee_term = self.symbol_or_term(callee_node, Place::Callee, d);
+        let over = over.map(|o| self.term(o, Place::Bound, d));
+        let (args, given, bar) = self.arguments(body, arg_place, d);
+        let application = Application {
+            callee: callee_term,
+            over,
+            args,
+            given,
+            condition_bar: bar,
+            group,
+            sub: sub.map(|s| self.group_script(s, false, d)),
+            sup: sup.map(|s| self.group_script(s, true, d)),
+        };
+        let _ = place;
+        Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
+    }
+
+    /// A named function's subscript that says what it ranges over (`\mathrm{softmax}_j`), split
+    /// off the callee; other subscripts stay part of the callee's name (`p_\theta`, `D_{KL}`).
+    fn split_over<'n>(&self, callee: &'n Node) -> (&'n Node, Option<&'n Node>) {
+        match &callee.kind {
+            NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }
+                if matches!(base.kind, NodeKind::Word { .. }) && self.is_index_like(sub) =>
+            {
+                (base.as_ref(), Some(sub.as_ref()))
+            }
+            _ => (callee, None),
+        }
+    }
+
+    /// The arguments of a call, and the condition after `\mid` (or `|`).
+    fn arguments<'n>(
+        &self,
+        body: &'n Node,
+        place: Place,
+        d: usize,
+    ) -> (Vec<Term<'n>>, Vec<Term<'n>>, Option<&'n str>) {
+        let mut args = Vec::new();
+        let mut given = Vec::new();
+        let mut bar = None;
+        for item in super::list_items(body) {
+            if bar.is_some() {
+                given.push(self.term(item, place, d));
+                continue;
+            }
+            match condition(item) {
+                Some((event, relation, cond)) => {
+                    args.push(self.term(event, place, d));
+                    given.push(self.term(cond, place, d));
+                    bar = Some(relation);
+                }
+                None => args.push(self.term(item, place, d)),
+            }
+        }
+        (args, given, bar)
+    }
+
+    /// Whether `node` is a large operator: `\sum`, `\sum_i^N`, `\max_x`, `\operatorname*{argmax}_\theta`.
+    pub(super) fn is_big_op(&self, node: &Node) -> bool {
+        match &node.kind {
+            NodeKind::LargeOp { .. } => true,
+            NodeKind::Scripts { base, sub, .. } => match &base.kind {
+                NodeKind::LargeOp { .. } => true,
+                NodeKind::Word { style: WordStyle::OperatorLimits, .. } => sub.is_some(),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `\arg\max_x` written as two words: the merged name and the node with the limits.
+    fn arg_max<'n>(&self, node: &Node, next: Option<&'n Node>) -> Option<(String, &'n Node)> {
+        if !matches!(&node.kind, NodeKind::Word { text, .. } if text == "arg") {
+            return None;
+        }
+        let next = next?;
+        let word = match &next.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => next,
+        };
+        match &word.kind {
+            NodeKind::Word { text, .. } if text == "max" || text == "min" => Some((format!("arg{text}"), next)),
+            _ => None,
+        }
+    }
+
+    fn is_integral(&self, node: &Node) -> bool {
+        let base = match &node.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => node,
+        };
+        matches!(&base.kind, NodeKind::LargeOp { name } if INTEGRALS.contains(&name.as_str()))
+    }
+
+    /// The name of an operator that applies to the factor after it without parentheses:
+    /// `\log`, `\exp`, `\det`, `\nabla`, `\partial`, `\mathrm{d}`, `\mathbb{E}`, `\Delta`.
+    fn operator_name<'n>(&self, node: &'n Node) -> Option<&'n str> {
+        let base = match &node.kind {
+            NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
+            NodeKind::Scripts { base, .. } if matches!(base.kind, NodeKind::Word { .. }) => base.as_ref(),
+            _ => node,
+        };
+        match &base.kind {
+            NodeKind::Word { style: WordStyle::Text, text } => {
+                super::notation::has(&self.notation.function_names, text).then_some(text.as_str())
+            }
+            NodeKind::Word { text, .. } => Some(text.as_str()),
+            NodeKind::Symbol { name, font } => match (name.as_str(), font) {
+                ("nabla" | "partial" | "Delta", _) | ("d", Font::Roman) => Some(name.as_str()),
+                ("E", Font::Blackboard | Font::Roman | Font::Calligraphic) => Some("E"),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// A name written as a word (`\mathrm{head}_i`) that an equation gives a value: its kind is
+/// the value's, not a function's.
+fn defined_by(lhs: &mut Term, rhs: &Term) {
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    if !matches!(occurrence.base.kind, NodeKind::Word { .. }) || occurrence.evidence < super::Evidence::Known {
+        return;
+    }
+    let kind = super::kind_of_term(rhs);
+    if !matches!(kind, super::SymbolKind::Unknown | super::SymbolKind::Function) {
+        occurrence.kind = kind;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// Whether the term ends in a large operator still without a body (`\sum_i` before `-x_i`).
+fn open_big_op(term: &Term) -> bool {
+    match &term.kind {
+        TermKind::BigOp(big) => big.body.as_ref().map_or(true, open_big_op),
+        TermKind::Product(factors) => factors.last().is_some_and(|f| open_big_op(&f.term)),
+        TermKind::Sign { operand, .. } => open_big_op(operand),
+        _ => false,
+    }
+}
+
+/// Gives the open large operator at the end of `term` its body, widening the spans on the way.
+fn give_body<'n>(term: &mut Term<'n>, body: Term<'n>) {
+    term.span = term.span.join(body.span);
+    match &mut term.kind {
+        TermKind::BigOp(big) => match &mut big.body {
+            Some(inner) => give_body(inner, body),
+            None => big.body = Some(body),
+        },
+        TermKind::Product(factors) => {
+            if let Some(last) = factors.last_mut() {
+                give_body(&mut last.term, body);
+            }
+        }
+        TermKind::Sign { operand, .. } => give_body(operand, body),
+        _ => {}
+    }
+}
+
+/// The span from the first item to the last.
+fn items_span(items: &[Item]) -> Span {
+    match (items.first(), items.last()) {
+        (Some((_, _, a)), Some((_, _, b))) => a.span.join(b.span),
+        _ => Span::default(),
+    }
+}
+
+/// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).
+fn is_bracket(node: &Node) -> bool {
+    matches!(node.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. })
+}
+
+/// Whether a node is the d of `dx`.
+fn is_dee(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal | Font::Roman } if name == "d")
+}
+
+/// `event \mid condition` (or `|`): the event, the bar as written, the condition.
+fn condition(item: &Node) -> Option<(&Node, &str, &Node)> {
+    let NodeKind::Chain { first, rest } = &item.kind else { return None };
+    match rest.as_slice() {
+        [link] => match &link.op {
+            InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" => {
+                Some((first.as_ref(), r.as_str(), &link.operand))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}

@@ -1,0 +1,222 @@
+//! What each symbol occurrence is, and the evidence that decided it, strongest first:
+//! a declaration, then how the formula uses it here, then a known name, then the conventions
+//! of papers (`data/notation.toml`).
+
+use super::notation::has;
+use super::resolve::Resolver;
+use super::tree::{Evidence, Occurrence, ScriptRole};
+use super::SymbolKind;
+use crate::syntax::ast::{Font, Node, NodeKind, WordStyle};
+use crate::syntax::names;
+
+/// Where an occurrence stands, as far as its kind is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Nothing in particular.
+    Plain,
+    /// Applied to arguments.
+    Callee,
+    /// Under an expectation, a variance, an entropy, a mutual information; left of `\sim`.
+    Random,
+    /// Inside a probability `P(…)`, `\Pr(…)`: an event.
+    Event,
+    /// Compared by a divergence, or right of `\sim`: a distribution.
+    Distribution,
+    /// The variable a sum or a maximum runs over.
+    Bound,
+    /// A count: a sum's upper limit, the N of `\frac{1}{N}`.
+    Count,
+    /// Under a square root.
+    Radicand,
+    /// Inside an index subscript.
+    Index,
+}
+
+impl Resolver<'_> {
+    /// The kind of an occurrence at `place`, and why.
+    pub(super) fn decide(&self, occurrence: &Occurrence, place: Place) -> (SymbolKind, Evidence) {
+        if let Some(found) = self.from_table(occurrence, true) {
+            return found;
+        }
+        if let Some(kind) = self.from_place(occurrence, place) {
+            return (kind, Evidence::Use);
+        }
+        if let Some(found) = self.from_table(occurrence, false) {
+            return found;
+        }
+        if let Some(kind) = self.known_name(occurrence.base) {
+            return (kind, Evidence::Known);
+        }
+        (self.convention(occurrence), Evidence::Convention)
+    }
+
+    /// What the document recorded for the name (declared, or only used, as asked).
+    fn from_table(&self, occurrence: &Occurrence, declared: bool) -> Option<(SymbolKind, Evidence)> {
+        let names = [occurrence.name.as_str(), occurrence.base_name.as_str()];
+        for (i, name) in names.into_iter().enumerate() {
+            if self.table.is_declared(name) != declared {
+                continue;
+            }
+            let Some(kind) = self.table.recorded(name) else { continue };
+            let evidence = if declared { Evidence::Declared } else { Evidence::Use };
+            // The base's kind, stepped down by the indices that pick from it.
+            let kind = if i == 1 && occurrence.name != occurrence.base_name { self.picked(kind, occurrence) } else { kind };
+            if i == 1 && !declared && occurrence.name != occurrence.base_name && !occurrence.indexed {
+                continue;
+            }
+            return Some((kind, evidence));
+        }
+        None
+    }
+
+    /// The kind of an entry picked from a base of `kind` by the occurrence's indices.
+    fn picked(&self, kind: SymbolKind, occurrence: &Occurrence) -> SymbolKind {
+        let indices = index_count(occurrence);
+        match (kind, indices) {
+            (_, 0) => kind,
+            (SymbolKind::Matrix, 1) => SymbolKind::Vector,
+            (SymbolKind::Matrix | SymbolKind::Vector, _) => SymbolKind::Scalar,
+            (SymbolKind::Dimension | SymbolKind::Index, _) => SymbolKind::Scalar,
+            (kind, _) => kind,
+        }
+    }
+
+    /// What the place says.
+    fn from_place(&self, occurrence: &Occurrence, place: Place) -> Option<SymbolKind> {
+        let letter = occurrence.base_name.as_str();
+        let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+        let plain = occurrence.scripts.is_empty();
+        match place {
+            Place::Callee => Some(self.callee_kind(occurrence)),
+            Place::Index if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
+            Place::Index if plain && self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
+            Place::Index => None,
+            Place::Bound if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
+            Place::Random if self.is_set_font(occurrence.base) => Some(SymbolKind::Distribution),
+            Place::Random => Some(SymbolKind::RandomVariable),
+            Place::Event if capital && plain => Some(SymbolKind::Set),
+            Place::Event => Some(SymbolKind::RandomVariable),
+            Place::Distribution if plain || !occurrence.indexed => Some(SymbolKind::Distribution),
+            Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
+            Place::Radicand if self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
+            _ => None,
+        }
+    }
+
+    /// A callee is a function, or a distribution when papers use its letter for one.
+    fn callee_kind(&self, occurrence: &Occurrence) -> SymbolKind {
+        let node = occurrence.base;
+        let name = occurrence.base_name.as_str();
+        let set_font = self.is_set_font(node);
+        let distribution_family = set_font && has(&self.notation.distribution_names, name);
+        let word = matches!(node.kind, NodeKind::Word { .. });
+        let letter = !word && has(&self.notation.distribution_letters, name);
+        if distribution_family || (word && has(&self.notation.distribution_names, name)) || letter {
+            SymbolKind::Distribution
+        } else {
+            SymbolKind::Function
+        }
+    }
+
+    /// A name the vocabulary of papers knows: operator names, `\mathrm{softmax}`.
+    fn known_name(&self, node: &Node) -> Option<SymbolKind> {
+        match &node.kind {
+            NodeKind::Word { style: WordStyle::Operator | WordStyle::OperatorLimits, .. } => Some(SymbolKind::Function),
+            NodeKind::Word { text, .. } if has(&self.notation.function_names, text) => Some(SymbolKind::Function),
+            _ => None,
+        }
+    }
+
+    /// What the conventions of papers make of an occurrence nothing else decided.
+    fn convention(&self, occurrence: &Occurrence) -> SymbolKind {
+        let base = occurrence.base;
+        let name = occurrence.base_name.as_str();
+        if let NodeKind::Word { .. } = base.kind {
+            return SymbolKind::Function;
+        }
+        if self.is_dimension_name(occurrence) {
+            return SymbolKind::Dimension;
+        }
+        let font = font_of(base);
+        let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
+        let greek = names::is_greek(name);
+        let indices = index_count(occurrence);
+        let ranged = occurrence.scripts.iter().any(|s| matches!(s.role, ScriptRole::Range | ScriptRole::Layer));
+        if (indices == 1 || (ranged && indices == 0)) && has(&self.notation.vector_when_indexed, name) && font == Font::Normal {
+            return SymbolKind::Vector;
+        }
+        if greek && occurrence.scripts.is_empty() && has(&self.notation.parameter_letters, name) {
+            return SymbolKind::Vector;
+        }
+        let bare = match font {
+            Font::Blackboard | Font::Calligraphic | Font::Script => return SymbolKind::Set,
+            Font::Bold if upper => SymbolKind::Matrix,
+            Font::Bold => SymbolKind::Vector,
+            _ if greek && upper && matches!(name, "Sigma" | "Lambda") => SymbolKind::Matrix,
+            _ if greek => SymbolKind::Scalar,
+            _ if upper && has(&self.notation.scalar_capitals, name) => SymbolKind::Scalar,
+            _ if upper && has(&self.notation.dimension_letters, name) && indices == 0 => {
+                SymbolKind::Dimension
+            }
+            _ if upper => SymbolKind::Matrix,
+            _ if indices == 0 && has(&self.notation.dimension_letters, name) => SymbolKind::Scalar,
+            _ => SymbolKind::Scalar,
+        };
+        match (bare, indices) {
+            (SymbolKind::Matrix, 1) => SymbolKind::Vector,
+            (SymbolKind::Matrix | SymbolKind::Vector, 2..) => SymbolKind::Scalar,
+            (SymbolKind::Vector, 1) => SymbolKind::Scalar,
+            (SymbolKind::Dimension, _) => SymbolKind::Dimension,
+            (kind, _) => kind,
+        }
+    }
+
+    /// `n`, `N`, `d_k`, `d_{\text{model}}`, `n_{\text{heads}}`: a size by its spelling.
+    fn is_dimension_name(&self, occurrence: &Occurrence) -> bool {
+        let name = occurrence.base_name.as_str();
+        let label_only = occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label);
+        let prefixed = has(&self.notation.dimension_prefixes, name) && label_only && !occurrence.scripts.is_empty();
+        let plain_font = matches!(font_of(occurrence.base), Font::Normal);
+        plain_font && (prefixed || (occurrence.scripts.is_empty() && matches!(name, "n" | "d" | "N")))
+    }
+
+    fn is_index_letter(&self, node: &Node) -> bool {
+        matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.index_letters, name))
+    }
+
+    fn is_set_font(&self, node: &Node) -> bool {
+        matches!(font_of(node), Font::Calligraphic | Font::Script | Font::Blackboard)
+    }
+}
+
+/// How many indices an occurrence's index subscript holds: `i` 1, `ij` or `i,j` 2.
+fn index_count(occurrence: &Occurrence) -> usize {
+    occurrence
+        .scripts
+        .iter()
+        .filter(|s| s.role == ScriptRole::Index)
+        .map(|s| match &s.term.node.kind {
+            NodeKind::Chain { rest, .. }
+                if rest.iter().all(|l| {
+                    matches!(l.op, crate::syntax::ast::InfixOp::Juxt | crate::syntax::ast::InfixOp::Separator(_))
+                }) =>
+            {
+                1 + rest.len()
+            }
+            _ => 1,
+        })
+        .sum()
+}
+
+/// The font a name is set in.
+fn font_of(node: &Node) -> Font {
+    match &node.kind {
+        NodeKind::Symbol { font, .. } => *font,
+        NodeKind::Accent { body, .. } => font_of(body),
+        NodeKind::Styled { font, body } => match font_of(body) {
+            Font::Normal => *font,
+            inner => inner,
+        },
+        _ => Font::Normal,
+    }
+}

@@ -1,0 +1,465 @@
+//! Symbols and their scripts: which scripts are part of a symbol (`W_Q`, `q_i`, `W_i^Q`,
+//! `h^{(l)}`) and which operate on it (`K^\top`, `x^2`, `A^{-1}`); calls against products.
+
+use super::notation::has;
+use super::resolve::Resolver;
+use super::roles::Place;
+use super::tree::{Occurrence, Script, ScriptRole, Term, TermKind};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
+use crate::syntax::names;
+
+/// Superscripts that mark a transpose.
+const TRANSPOSE: &[&str] = &["top", "intercal", "T", "transpose", "mathsf{T}"];
+
+/// Superscripts that mark a variant, not a power: `x^*`, `A^\dagger`.
+const MARKS: &[&str] = &["ast", "star", "dagger", "prime", "circ", "*", "+", "-", "\\ast"];
+
+/// Symbol commands that are not names of anything a reader must identify.
+const NOT_NAMES: &[&str] =
+    &["infty", "partial", "nabla", "emptyset", "varnothing", "forall", "exists", "top", "bot", "cdot", "prime"];
+
+impl Resolver<'_> {
+    /// Whether `node` is a symbol a reader identifies: a letter, a Greek letter, a name, with
+    /// an accent or a font.
+    pub(super) fn is_name(&self, node: &Node) -> bool {
+        match &node.kind {
+            NodeKind::Symbol { name, .. } => {
+                !NOT_NAMES.contains(&name.as_str())
+                    && (name.len() == 1 && name.starts_with(|c: char| c.is_ascii_alphabetic())
+                        || names::is_greek(name)
+                        || matches!(name.as_str(), "ell" | "imath" | "jmath" | "hbar" | "aleph"))
+            }
+            NodeKind::Word { .. } => true,
+            NodeKind::Accent { body, .. } => self.is_name(body),
+            NodeKind::Styled { body, .. } => self.is_name(body),
+            _ => false,
+        }
+    }
+
+    /// A symbol without scripts.
+    pub(super) fn symbol<'n>(&self, node: &'n Node, place: Place, _d: usize) -> Term<'n> {
+        let base_name = super::binding_name(node).unwrap_or_default();
+        let mut occurrence = Occurrence {
+            name: base_name.clone(),
+            base: node,
+            base_name,
+            scripts: Vec::new(),
+            indexed: false,
+            kind: super::SymbolKind::Unknown,
+            evidence: super::tree::Evidence::None,
+        };
+        (occurrence.kind, occurrence.evidence) = self.decide(&occurrence, place);
+        Term::of(TermKind::Symbol(Box::new(occurrence)), node)
+    }
+
+    /// A callee: a symbol with the scripts of its name (`p_\theta`, `D_{\mathrm{KL}}`,
+    /// `L^{\mathrm{CLIP}}`, `f'`), or whatever else is applied.
+    pub(super) fn symbol_or_term<'n>(&self, node: &'n Node, place: Place, d: usize) -> Term<'n> {
+        match &node.kind {
+            NodeKind::Scripts { base, sub, sup, primes } if self.is_name(base) => {
+                let sub = sub.as_deref().map(|s| self.script(s, ScriptRole::Label, false, d));
+                let sup = sup.as_deref().map(|s| {
+                    let role = self.sup_role(base, s);
+                    let role = if role == ScriptRole::Power { ScriptRole::Label } else { role };
+                    self.script(s, role, true, d)
+                });
+                self.occurrence(node, base, [sub, sup].into_iter().flatten().collect(), *primes, place)
+            }
+            _ => self.term(node, place, d),
+        }
+    }
+
+    /// A node with scripts, standing alone (not applied, not a large operator in a row).
+    pub(super) fn scripts<'n>(&self, node: &'n Node, place: Place, d: usize) -> Term<'n> {
+        let NodeKind::Scripts { base, sub, sup, primes } = &node.kind else { return self.term(node, place, d) };
+        if self.is_big_op(node) {
+            return self.term_big_op_alone(node, place, d);
+        }
+        if !self.is_name(base) {
+            let base_term = self.term(base, place, d);
+            let norm = matches!(base.kind, NodeKind::Fenced { open: Delim::DoubleBar, .. });
+            let sub_role = if norm { ScriptRole::Label } else { ScriptRole::Index };
+            let sub = sub.as_deref().map(|s| self.script(s, sub_role, false, d));
+            let sup = sup.as_deref().map(|s| self.script(s, self.operation_role(s), true, d));
+            let kind = TermKind::Scripted { base: base_term.boxed(), sub, sup, primes: *primes };
+            return Term::of(kind, node);
+        }
+        let mut sub_role = sub.as_deref().map(|s| self.sub_role(base, s));
+        let sup_role = sup.as_deref().map(|s| self.sup_role(base, s));
+        if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Label) {
+            // `W_i^Q`: the i-th of the family W^Q, a matrix like the others.
+            sub_role = Some(ScriptRole::Family);
+        }
+        let mut parts: Vec<Script<'n>> = Vec::with_capacity(2);
+        if let (Some(s), Some(role)) = (sub.as_deref(), sub_role) {
+            parts.push(self.script(s, role, false, d));
+        }
+        let mut operation = None;
+        if let (Some(s), Some(role)) = (sup.as_deref(), sup_role) {
+            let script = self.script(s, role, true, d);
+            match role {
+                ScriptRole::Label | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Mark => parts.push(script),
+                _ => operation = Some(script),
+            }
+        }
+        let Some(operation) = operation else {
+            return self.occurrence(node, base, parts, *primes, place);
+        };
+        let end = parts.iter().map(|s| s.term.span.end).max().unwrap_or(base.span.end);
+        let mut symbol = self.occurrence(node, base, parts, *primes, place);
+        symbol.span = Span::new(base.span.start, end.max(base.span.end));
+        let kind = TermKind::Scripted { base: symbol.boxed(), sub: None, sup: Some(operation), primes: 0 };
+        Term::of(kind, node)
+    }
+
+    /// A large operator standing alone, with its limits and no body.
+    fn term_big_op_alone<'n>(&self, node: &'n Node, place: Place, d: usize) -> Term<'n> {
+        let items = [(None, Span::default(), node)];
+        self.row(node, &items, place, d)
+    }
+
+    /// The occurrence of `base` with the scripts that are part of it.
+    pub(super) fn occurrence<'n>(
+        &self,
+        node: &'n Node,
+        base: &'n Node,
+        scripts: Vec<Script<'n>>,
+        primes: u8,
+        place: Place,
+    ) -> Term<'n> {
+        let base_name = super::binding_name(base).unwrap_or_default();
+        let simple = scripts.len() == 1 && primes == 0 && scripts.iter().all(|s| !s.above);
+        let name = match super::binding_name(node).filter(|_| simple) {
+            Some(name) => name,
+            None => compound_name(&base_name, &scripts, primes),
+        };
+        self.occurrence_named(node, base, base_name, name, scripts, place)
+    }
+
+    /// An occurrence with its name already made.
+    pub(super) fn occurrence_named<'n>(
+        &self,
+        node: &'n Node,
+        base: &'n Node,
+        base_name: String,
+        name: String,
+        scripts: Vec<Script<'n>>,
+        place: Place,
+    ) -> Term<'n> {
+        let indexed = scripts.iter().any(|s| s.role == ScriptRole::Index || s.role == ScriptRole::Range);
+        let mut occurrence = Occurrence {
+            name,
+            base,
+            base_name,
+            scripts,
+            indexed,
+            kind: super::SymbolKind::Unknown,
+            evidence: super::tree::Evidence::None,
+        };
+        (occurrence.kind, occurrence.evidence) = self.decide(&occurrence, place);
+        Term::of(TermKind::Symbol(Box::new(occurrence)), node)
+    }
+
+    fn script<'n>(&self, node: &'n Node, role: ScriptRole, above: bool, d: usize) -> Script<'n> {
+        let place = match role {
+            ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Range => Place::Index,
+            _ => Place::Plain,
+        };
+        Script { role, above, term: self.term(node, place, d).boxed() }
+    }
+
+    /// A script on an argument group (`\mathrm{softmax}(z)_j`, `\phi(x)^\top`).
+    pub(super) fn group_script<'n>(&self, node: &'n Node, sup: bool, d: usize) -> Script<'n> {
+        let role = if sup { self.operation_role(node) } else { ScriptRole::Index };
+        self.script(node, role, sup, d)
+    }
+
+    /// A superscript that operates: transpose, inverse, mark, or power.
+    fn operation_role(&self, sup: &Node) -> ScriptRole {
+        match &sup.kind {
+            NodeKind::Symbol { name, .. } if TRANSPOSE.contains(&name.as_str()) && !self.declared("T", name) => {
+                ScriptRole::Transpose
+            }
+            NodeKind::Prefix { op: PrefixOp::Minus, operand }
+                if matches!(&operand.kind, NodeKind::Number { text, .. } if text == "1") =>
+            {
+                ScriptRole::Inverse
+            }
+            NodeKind::Symbol { name, .. } | NodeKind::Punct { text: name } if MARKS.contains(&name.as_str()) => {
+                ScriptRole::Mark
+            }
+            NodeKind::Styled { body, .. } if matches!(&body.kind, NodeKind::Symbol { name, .. } if name == "T") => {
+                ScriptRole::Transpose
+            }
+            _ => ScriptRole::Power,
+        }
+    }
+
+    /// Whether `name` (the `T` of `x^T`) is declared as something, so it is no transpose.
+    fn declared(&self, letter: &str, name: &str) -> bool {
+        name == letter && self.table.recorded(letter).is_some()
+    }
+
+    /// What a superscript on a name is.
+    pub(super) fn sup_role(&self, base: &Node, sup: &Node) -> ScriptRole {
+        let operation = self.operation_role(sup);
+        if operation != ScriptRole::Power {
+            return operation;
+        }
+        let capital_base = base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()));
+        match &sup.kind {
+            NodeKind::Fenced { open: Delim::Paren, body, .. } if !matches!(body.kind, NodeKind::Number { .. }) => {
+                ScriptRole::Layer
+            }
+            NodeKind::Fenced { open: Delim::Paren, .. } => ScriptRole::Layer,
+            NodeKind::Word { .. } => ScriptRole::Label,
+            NodeKind::Styled { .. } => ScriptRole::Label,
+            NodeKind::Symbol { name, font: Font::Roman | Font::Bold | Font::SansSerif } if name.len() == 1 => {
+                ScriptRole::Label
+            }
+            NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => {
+                let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
+                let index = self.table.recorded(name) == Some(super::SymbolKind::Index);
+                match (upper, index || capital_base) {
+                    (true, _) if capital_base || base_is_bold(base) => ScriptRole::Label,
+                    (false, true) => ScriptRole::Family,
+                    _ => ScriptRole::Power,
+                }
+            }
+            NodeKind::Chain { first, rest } if capital_base && all_letters(first, rest) => ScriptRole::Label,
+            _ => ScriptRole::Power,
+        }
+    }
+
+    /// What a subscript on a name is: an index (`x_i`, `A_{ij}`, `h_{t-1}`), a range
+    /// (`x_{<i}`), or a label (`W_Q`, `d_k`, `p_\theta`, `d_{\text{model}}`).
+    pub(super) fn sub_role(&self, base: &Node, sub: &Node) -> ScriptRole {
+        if is_range(sub) {
+            return ScriptRole::Range;
+        }
+        let letter = base_letter(base);
+        let whole_recorded = crate::meaning::binding_name(sub).and_then(|s| {
+            let full = format!("{}_{s}", crate::meaning::binding_name(base)?);
+            self.table.recorded(&full)
+        });
+        if let Some(kind) = whole_recorded {
+            return if kind == super::SymbolKind::Index { ScriptRole::Index } else { ScriptRole::Label };
+        }
+        let dimension_base = letter.is_some_and(|l| has(&self.notation.dimension_prefixes, l));
+        let single_letter = matches!(&sub.kind, NodeKind::Symbol { name, .. } if name.len() == 1)
+            || matches!(sub.kind, NodeKind::Word { .. });
+        if dimension_base && single_letter && !matches!(sub.kind, NodeKind::Number { .. }) {
+            return ScriptRole::Label;
+        }
+        let greek_base = matches!(&base.kind, NodeKind::Symbol { name, .. } if names::is_greek(name));
+        if greek_base && matches!(sub.kind, NodeKind::Number { .. }) {
+            return ScriptRole::Label;
+        }
+        if self.is_index_like(sub) {
+            ScriptRole::Index
+        } else {
+            ScriptRole::Label
+        }
+    }
+
+    /// Whether a subscript reads as indices: numbers, lower-case letters, `i+1`, `y_i`, `i,j`.
+    pub(super) fn is_index_like(&self, sub: &Node) -> bool {
+        match &sub.kind {
+            NodeKind::Chain { first, rest }
+                if rest.iter().all(|l| matches!(l.op, InfixOp::Juxt | InfixOp::Separator(_))) =>
+            {
+                std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).all(|n| self.is_index_entry(n))
+            }
+            _ => self.is_index_entry(sub),
+        }
+    }
+
+    fn is_index_entry(&self, node: &Node) -> bool {
+        match &node.kind {
+            NodeKind::Number { font: Font::Normal, .. } => true,
+            NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => {
+                let lower = name.chars().all(|c| c.is_ascii_lowercase());
+                let recorded = self.table.recorded(name);
+                (lower && !matches!(recorded, Some(k) if k != super::SymbolKind::Index && k != super::SymbolKind::Dimension))
+                    || recorded == Some(super::SymbolKind::Index)
+            }
+            NodeKind::Symbol { name, font: Font::Normal } => {
+                self.table.recorded(name) == Some(super::SymbolKind::Index)
+            }
+            NodeKind::Scripts { base, sup: None, primes: _, .. } => self.is_index_entry(base),
+            NodeKind::Scripts { base, sub: None, .. } => self.is_index_entry(base),
+            NodeKind::Chain { first, rest } => {
+                rest.iter().all(|l| matches!(l.op, InfixOp::Additive(_) | InfixOp::Juxt | InfixOp::Multiplicative(_)))
+                    && self.is_index_entry(first)
+            }
+            NodeKind::Fenced { open: Delim::Paren, body, .. } => self.is_index_like(body),
+            _ => false,
+        }
+    }
+
+    /// Whether `callee` beside `argument` is applied to it rather than multiplied.
+    ///
+    /// Strongest first: a declaration as something else says product; a definition, a name
+    /// (`\log`, `\mathrm{softmax}`, `\operatorname{Attention}`) or a declared function says call;
+    /// an argument list or a condition (`Q(s, a)`, `p(x \mid y)`) says call, as no product has
+    /// one; a letter papers use for functions says call (a capital one only when the argument
+    /// holds no matrix, so `Q(K+V)` stays a product); so does a letter with a parameter label
+    /// (`f_\theta`), a calligraphic letter (`\mathcal{N}(0, I)`) or a distribution letter.
+    pub fn is_call(&self, callee: &Node, argument: &Node) -> bool {
+        let group = match &argument.kind {
+            NodeKind::Scripts { base, primes: 0, .. } => base.as_ref(),
+            _ => argument,
+        };
+        let NodeKind::Fenced { open: Delim::Paren, body, .. } = &group.kind else { return false };
+        let base = match &callee.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => callee,
+        };
+        if !self.is_name(base) {
+            return false;
+        }
+        let full = super::binding_name(callee);
+        let base_name = super::binding_name(base).unwrap_or_default();
+        let recorded = full.as_deref().and_then(|f| self.table.recorded(f)).or_else(|| self.table.recorded(&base_name));
+        match recorded {
+            Some(super::SymbolKind::Function | super::SymbolKind::Distribution) => return true,
+            Some(_) if self.table.is_declared(full.as_deref().unwrap_or(&base_name)) || self.table.is_declared(&base_name) => {
+                return false
+            }
+            Some(super::SymbolKind::Vector | super::SymbolKind::Dimension | super::SymbolKind::Index) => return false,
+            _ => {}
+        }
+        if matches!(base.kind, NodeKind::Word { .. }) {
+            return true;
+        }
+        let list = matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))))
+            || condition_inside(body);
+        if list {
+            return true;
+        }
+        let letter = base_name.as_str();
+        let calligraphic = matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
+        let parameter_label = match &callee.kind {
+            NodeKind::Scripts { sub: Some(sub), .. } => is_parameter(sub),
+            NodeKind::Scripts { sup: Some(_), .. } => true,
+            _ => false,
+        };
+        let primed = matches!(&callee.kind, NodeKind::Scripts { primes, .. } if *primes > 0);
+        let function_letter = has(&self.notation.function_letters, letter) || has(&self.notation.distribution_letters, letter);
+        let capital = letter.starts_with(|c: char| c.is_ascii_uppercase());
+        if calligraphic || parameter_label || primed {
+            return true;
+        }
+        function_letter && (!capital || !self.holds_matrix(body))
+    }
+
+    /// Whether an argument group holds a symbol that papers' conventions make a matrix.
+    fn holds_matrix(&self, body: &Node) -> bool {
+        let mut found = false;
+        let mut stack = vec![body];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                NodeKind::Symbol { name, font: Font::Normal | Font::Bold }
+                    if name.len() == 1
+                        && name.starts_with(|c: char| c.is_ascii_uppercase())
+                        && !has(&self.notation.random_capitals, name) =>
+                {
+                    found = true;
+                }
+                NodeKind::Symbol { name, .. } if self.table.recorded(name) == Some(super::SymbolKind::Matrix) => found = true,
+                _ => node.for_each_child(|c| stack.push(c)),
+            }
+            if found || stack.len() > 4_096 {
+                break;
+            }
+        }
+        found
+    }
+
+    /// Where the arguments of `callee` stand: under an expectation or entropy (random
+    /// variables), in a probability (events), in a divergence (distributions).
+    pub(super) fn argument_place(&self, callee: &Node) -> Place {
+        let (base, sub) = match &callee.kind {
+            NodeKind::Scripts { base, sub, .. } => (base.as_ref(), sub.as_deref()),
+            _ => (callee, None),
+        };
+        let name = super::binding_name(base).unwrap_or_default();
+        let divergence_sub = sub.and_then(super::binding_name).is_some_and(|s| has(&self.notation.divergences, &s));
+        if divergence_sub || (matches!(base.kind, NodeKind::Word { .. }) && has(&self.notation.divergences, &name)) {
+            return Place::Distribution;
+        }
+        let plain_letter = matches!(base.kind, NodeKind::Symbol { font: Font::Normal | Font::Roman | Font::Blackboard, .. });
+        let word = matches!(base.kind, NodeKind::Word { .. });
+        match name.as_str() {
+            "P" | "Pr" if plain_letter || word => Place::Event,
+            _ if (word || plain_letter) && has(&self.notation.random_variable_operators, &name) && sub.is_none() => {
+                Place::Random
+            }
+            _ => Place::Plain,
+        }
+    }
+}
+
+/// The binding name of a symbol with scripts that [`super::binding_name`] does not name:
+/// `W_i^Q`, `L^CLIP`, `h^(l+1)`, `x_<i`, `f'`.
+fn compound_name(base: &str, scripts: &[Script], primes: u8) -> String {
+    let mut name = base.to_string();
+    for script in scripts {
+        name.push(if script.above { '^' } else { '_' });
+        match super::binding_name(script.term.node) {
+            Some(part) => name.push_str(&part),
+            None => {
+                let latex = crate::syntax::print::to_latex(script.term.node);
+                name.extend(latex.chars().filter(|c| !c.is_whitespace() && *c != '{' && *c != '}'));
+            }
+        }
+    }
+    name.push_str(&"'".repeat(usize::from(primes)));
+    name
+}
+
+/// The letter at the bottom of a name: `W` of `\mathbf{W}`, `y` of `\hat{y}`.
+pub(super) fn base_letter(node: &Node) -> Option<&str> {
+    match &node.kind {
+        NodeKind::Symbol { name, .. } => Some(name.as_str()),
+        NodeKind::Accent { body, .. } | NodeKind::Styled { body, .. } => base_letter(body),
+        _ => None,
+    }
+}
+
+fn base_is_bold(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Symbol { font, .. } => *font == Font::Bold,
+        NodeKind::Accent { body, .. } => base_is_bold(body),
+        NodeKind::Styled { font, .. } => *font == Font::Bold,
+        _ => false,
+    }
+}
+
+fn all_letters(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
+    let letter = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, .. } if name.len() == 1);
+    letter(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && letter(&l.operand))
+}
+
+/// `x_{<i}`, `y_{>t}`, `x_{\le n}`: a subscript that is a relation with nothing before it.
+fn is_range(sub: &Node) -> bool {
+    let NodeKind::Chain { first, rest } = &sub.kind else { return false };
+    matches!(first.kind, NodeKind::Empty)
+        && matches!(rest.as_slice(), [link] if matches!(&link.op, InfixOp::Relation(r) if matches!(r.as_str(), "<" | ">" | "\\le" | "\\ge" | "\\leq" | "\\geq")))
+}
+
+/// Whether a subscript names parameters: `\theta`, `\phi`, `\psi`, `\omega`, `w`.
+fn is_parameter(sub: &Node) -> bool {
+    match &sub.kind {
+        NodeKind::Symbol { name, .. } => matches!(name.as_str(), "theta" | "phi" | "psi" | "omega" | "eta" | "vartheta" | "varphi"),
+        NodeKind::Chain { first, .. } => is_parameter(first),
+        NodeKind::Styled { body, .. } => is_parameter(body),
+        _ => false,
+    }
+}
+
+/// Whether a group's content holds a condition `a \mid b` at its top level.
+fn condition_inside(body: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" || r == "\\parallel" || r == "\\|"))
+}

@@ -1,0 +1,395 @@
+//! The resolved tree: what a formula means, decided once for every consumer.
+//!
+//! The syntax tree records what LaTeX writes: `-\sum_i y_i \log \hat{y}_i` is one flat row whose
+//! first item is a minus over `\sum_i` alone, `Q(s, a)` is `Q` beside a parenthesis. A [`Term`]
+//! records what the formula means: minus the whole sum, whose body is `y_i` times the log of
+//! `\hat{y}_i`; `Q` applied to `s` and `a`. [`super::resolve`] builds it, and the annotation
+//! rules, the reading aloud and the evaluator all follow it instead of deciding again:
+//!
+//! - **what applies to what**: [`TermKind::Apply`] (a callee with its arguments),
+//!   [`TermKind::Operator`] (an operator name with its operand: `\log x`, `\nabla_\theta L`,
+//!   `\mathbb{E}_x[\cdot]`), [`TermKind::BigOp`] (`\sum`, `\max_j`, `\int … dx` with its body),
+//!   [`TermKind::Product`] (factors side by side or joined by `\cdot`, `/`, …), and
+//!   [`TermKind::Sign`], which covers all that its sign covers in mathematics;
+//! - **what each script is**: a [`Script`] with its [`ScriptRole`] (index, label, power,
+//!   transpose, inverse, family member, layer, mark, range);
+//! - **what each symbol is**: an [`Occurrence`] with its [`SymbolKind`] and the [`Evidence`]
+//!   that decided it, per occurrence.
+//!
+//! Every term keeps its span and the syntax node it was made from, so a consumer can point back
+//! at the text and match LaTeX patterns against it.
+
+use super::SymbolKind;
+use crate::syntax::ast::{Delim, InfixOp, Node, PrefixOp, Span};
+use serde::Serialize;
+
+/// A resolved part of a formula.
+#[derive(Debug, Clone)]
+pub struct Term<'n> {
+    /// What it is.
+    pub kind: TermKind<'n>,
+    /// The source it covers (for a run of factors, from the first to the last).
+    pub span: Span,
+    /// The syntax node it was made from (for a run of factors, the chain they belong to).
+    pub node: &'n Node,
+}
+
+/// What a [`Term`] is.
+#[derive(Debug, Clone)]
+pub enum TermKind<'n> {
+    /// A symbol: a letter, a Greek letter or a name, with the scripts that are part of it.
+    Symbol(Box<Occurrence<'n>>),
+    /// A number.
+    Number,
+    /// Something without parts to resolve: dots, punctuation, an unknown command, an empty
+    /// operand, a constant such as `\infty`, a large operator or operator name standing alone.
+    Leaf,
+    /// Scripts that operate on their base or pick from it: `(QK^\top)_{ij}`, `K^\top`, `x^2`.
+    Scripted {
+        /// What the scripts are on.
+        base: Box<Term<'n>>,
+        /// The subscript.
+        sub: Option<Script<'n>>,
+        /// The superscript.
+        sup: Option<Script<'n>>,
+        /// The number of primes.
+        primes: u8,
+    },
+    /// A function applied to arguments: `f(x)`, `p_\theta(x_i \mid x_{<i})`, `Q(s, a)`.
+    Apply(Box<Application<'n>>),
+    /// An operator name or symbol applied to what follows it: `\log p(x)`, `\nabla_\theta L`,
+    /// `\mathbb{E}_{x \sim p}[f(x)]`, `\partial L`.
+    Operator(Box<OperatorApplication<'n>>),
+    /// A large operator with its limits and body: `\sum_{i=1}^{N} x_i`, `\max_j z_j`.
+    BigOp(Box<BigOperator<'n>>),
+    /// Factors side by side or joined by multiplicative operators, read left to right.
+    Product(Vec<Factor<'n>>),
+    /// A sign over what it covers: `-\sum_i p_i \log q_i` is the negation of the whole sum.
+    Sign {
+        /// The sign.
+        op: PrefixOp,
+        /// What it covers.
+        operand: Box<Term<'n>>,
+    },
+    /// Operands joined by additive operators, relations or separators.
+    Chain {
+        /// The first operand.
+        first: Box<Term<'n>>,
+        /// Each further operator with its operand.
+        rest: Vec<Joint<'n>>,
+    },
+    /// A fraction.
+    Frac {
+        /// The numerator.
+        num: Box<Term<'n>>,
+        /// The denominator.
+        den: Box<Term<'n>>,
+    },
+    /// A binomial coefficient.
+    Binom {
+        /// The upper entry.
+        top: Box<Term<'n>>,
+        /// The lower entry.
+        bottom: Box<Term<'n>>,
+    },
+    /// A root.
+    Sqrt {
+        /// The index of a root other than the square root.
+        index: Option<Box<Term<'n>>>,
+        /// What is under the root.
+        radicand: Box<Term<'n>>,
+    },
+    /// A factorial.
+    Factorial(Box<Term<'n>>),
+    /// A bracketed group that is not an argument list: `(a + b)`, `\|x\|`, `\langle a, b \rangle`.
+    Fenced {
+        /// The opening delimiter.
+        open: Delim,
+        /// The content.
+        body: Box<Term<'n>>,
+    },
+    /// An accent on something that is not one symbol: `\overline{AB}`.
+    Accent {
+        /// The accent's command name.
+        accent: &'n str,
+        /// What it decorates.
+        body: Box<Term<'n>>,
+    },
+    /// Content that only wraps: a font on a compound, a box, the base of a stacked label.
+    Wrapped(Box<Term<'n>>),
+    /// A brace with a label: `\underbrace{Q}_{n \times d_k}`.
+    Annotated {
+        /// The body.
+        body: Box<Term<'n>>,
+        /// The label.
+        label: Option<Box<Term<'n>>>,
+    },
+    /// Rows of cells (an environment, or top-level `&` and `\\`).
+    Rows(Vec<Vec<Term<'n>>>),
+}
+
+/// One factor of a [`TermKind::Product`], with the operator before it.
+#[derive(Debug, Clone)]
+pub struct Factor<'n> {
+    /// The operator before it (`None` for the first, [`InfixOp::Juxt`] for side by side).
+    pub op: Option<&'n InfixOp>,
+    /// The operator's own span (empty for side by side).
+    pub op_span: Span,
+    /// The factor.
+    pub term: Term<'n>,
+}
+
+/// One operator of a [`TermKind::Chain`] with the operand after it.
+#[derive(Debug, Clone)]
+pub struct Joint<'n> {
+    /// The operator.
+    pub op: &'n InfixOp,
+    /// The operator's span.
+    pub op_span: Span,
+    /// The operand after it.
+    pub term: Term<'n>,
+}
+
+/// A function applied to arguments.
+#[derive(Debug, Clone)]
+pub struct Application<'n> {
+    /// What is applied: a symbol (`f`, `p_\theta`, `\mathrm{softmax}`), possibly with a
+    /// subscript saying what it ranges over (`\mathrm{softmax}_j`, in `over`).
+    pub callee: Term<'n>,
+    /// The subscript of a named function that says what it ranges over: the `j` of
+    /// `\mathrm{softmax}_j(z)`.
+    pub over: Option<Term<'n>>,
+    /// The arguments, in order.
+    pub args: Vec<Term<'n>>,
+    /// What is conditioned on, after `\mid` or `;` in probabilities (`p(x \mid y)`).
+    pub given: Vec<Term<'n>>,
+    /// How the arguments are separated from the condition: `\mid`, `|` or `;` (`I(X; Y)` keeps
+    /// `;` between arguments).
+    pub condition_bar: Option<&'n str>,
+    /// The parenthesis (or bracket) group holding the arguments.
+    pub group: &'n Node,
+    /// Scripts written on the argument group: `\mathrm{softmax}(z)_j`, `\phi(x)^\top`.
+    pub sub: Option<Script<'n>>,
+    /// See [`Application::sub`].
+    pub sup: Option<Script<'n>>,
+}
+
+/// An operator applied to its operand without (or with) brackets.
+#[derive(Debug, Clone)]
+pub struct OperatorApplication<'n> {
+    /// The operator's name: `log`, `exp`, `E` (expectation), `nabla`, `partial`, `d`, `Var`.
+    pub name: &'n str,
+    /// The operator as written, with its scripts (`\nabla_\theta`, `\mathbb{E}_{x \sim p}`).
+    pub op: &'n Node,
+    /// Its subscript: what the gradient is taken with respect to, what an expectation is over.
+    pub sub: Option<Term<'n>>,
+    /// Its superscript, when it has one (`\log^2 x`).
+    pub sup: Option<Term<'n>>,
+    /// What it applies to.
+    pub operand: Term<'n>,
+}
+
+/// A large operator with its limits and body.
+#[derive(Debug, Clone)]
+pub struct BigOperator<'n> {
+    /// The operator's name: `sum`, `prod`, `int`, `max`, `min`, `argmax`, `argmin`, `lim`, …
+    pub name: String,
+    /// The operator as written, with its scripts (`\sum_{i=1}^{N}`).
+    pub op: &'n Node,
+    /// The variable bound below (`i` of `i=1`), when the subscript is an equation.
+    pub var: Option<Term<'n>>,
+    /// The lower limit (`1` of `i=1`, or an integral's lower bound).
+    pub lower: Option<Term<'n>>,
+    /// The upper limit.
+    pub upper: Option<Term<'n>>,
+    /// A subscript that is not an equation: `\sum_i`, `\max_{x \in S}`, `\sum_{j \ne i}`.
+    pub over: Option<Term<'n>>,
+    /// What it applies to: the rest of its row (`None`: nothing follows).
+    pub body: Option<Term<'n>>,
+    /// The variable an integral's `dx` names.
+    pub differential: Option<Term<'n>>,
+}
+
+/// A resolved sub- or superscript.
+#[derive(Debug, Clone)]
+pub struct Script<'n> {
+    /// What the script is.
+    pub role: ScriptRole,
+    /// Whether it is written above (a superscript).
+    pub above: bool,
+    /// Its content.
+    pub term: Box<Term<'n>>,
+}
+
+/// What a sub- or superscript is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScriptRole {
+    /// Picks an entry or a member: `x_i`, `A_{ij}`, `(QK^\top)_{ij}`, `x_1`.
+    Index,
+    /// Part of the name: `W_Q`, `d_k`, `d_{\text{model}}`, `p_\theta`, `L^{\mathrm{CLIP}}`, `W^O`.
+    Label,
+    /// Earlier or later items: `x_{<i}`, `y_{>t}`, `x_{\le n}`.
+    Range,
+    /// A power: `x^2`, `e^{z}`.
+    Power,
+    /// `K^\top`, `x^T`.
+    Transpose,
+    /// `A^{-1}`.
+    Inverse,
+    /// A member of a family written above: `W_i^Q`'s `Q` is a label, `W^h`'s `h` a member.
+    Family,
+    /// A layer or sample written in parentheses above: `h^{(l+1)}`, `x^{(i)}`.
+    Layer,
+    /// A variant mark: `x^*`, `A^\dagger`, `\theta^{\prime}`.
+    Mark,
+    /// What a function's subscript ranges over: `\mathrm{softmax}_j`.
+    Over,
+}
+
+/// One occurrence of a symbol, with what it is and why.
+#[derive(Debug, Clone)]
+pub struct Occurrence<'n> {
+    /// The binding name of the symbol's identity: `\mu` → `mu`, `\mathbf{x}` → `x`, `W_Q` →
+    /// `W_Q`, `d_{\text{model}}` → `d_model`, `q_i` → `q_i`, `W_i^Q` → `W_i^Q`.
+    pub name: String,
+    /// The identifier without scripts: `q` of `q_i`, `\mathbf{W}` of `\mathbf{W}_Q`.
+    pub base: &'n Node,
+    /// The binding name of the base alone (`q`, `W`).
+    pub base_name: String,
+    /// The scripts that are part of the symbol (indices, labels, families, layers, ranges).
+    pub scripts: Vec<Script<'n>>,
+    /// Whether a subscript on it is an index, so that the symbol picks from its base.
+    pub indexed: bool,
+    /// The symbol's kind here.
+    pub kind: SymbolKind,
+    /// What decided the kind.
+    pub evidence: Evidence,
+}
+
+/// What decided a symbol's kind, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// A declaration in the formula or earlier in the document (`Q \in \mathbb{R}^{n \times d}`,
+    /// `X \sim \mathcal{N}(0, 1)`, `f: A \to B`, a definition `f(x) = …`).
+    Declared,
+    /// How the formula uses it: applied to arguments, under `\mathbb{E}`, a sum's bound, a
+    /// sum's variable, an index in a subscript.
+    Use,
+    /// A name the vocabulary of papers knows: `\mathrm{softmax}`, `\log`, `\mathcal{N}`.
+    Known,
+    /// The conventions of papers: bold lower case a vector, upper case a matrix.
+    Convention,
+    /// Nothing decides it.
+    None,
+}
+
+/// Where an [`Occurrence`] sits, for listing the symbols of a formula.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymbolEntry {
+    /// The binding name.
+    pub name: String,
+    /// The LaTeX of its first occurrence, as written.
+    pub latex: String,
+    /// The kind.
+    pub kind: SymbolKind,
+    /// Where it occurs.
+    pub spans: Vec<Span>,
+    /// What decided the kind (of the strongest occurrence).
+    pub evidence: Evidence,
+}
+
+impl<'n> Term<'n> {
+    /// A term of `kind` made from `node`, covering `span`.
+    pub fn new(kind: TermKind<'n>, span: Span, node: &'n Node) -> Self {
+        Term { kind, span, node }
+    }
+
+    /// A term covering exactly its node.
+    pub fn of(kind: TermKind<'n>, node: &'n Node) -> Self {
+        Term { kind, span: node.span, node }
+    }
+
+    /// Boxes the term.
+    pub fn boxed(self) -> Box<Term<'n>> {
+        Box::new(self)
+    }
+
+    /// The occurrence, when the term is a symbol.
+    pub fn occurrence(&self) -> Option<&Occurrence<'n>> {
+        match &self.kind {
+            TermKind::Symbol(occurrence) => Some(occurrence),
+            _ => None,
+        }
+    }
+
+    /// Calls `visit` on each direct sub-term, in source order.
+    pub fn for_each_child<'t>(&'t self, mut visit: impl FnMut(&'t Term<'n>)) {
+        match &self.kind {
+            TermKind::Number | TermKind::Leaf => {}
+            TermKind::Symbol(occurrence) => occurrence.scripts.iter().for_each(|s| visit(&s.term)),
+            TermKind::Scripted { base, sub, sup, .. } => {
+                visit(base);
+                sub.iter().chain(sup.iter()).for_each(|s| visit(&s.term));
+            }
+            TermKind::Apply(app) => {
+                visit(&app.callee);
+                app.over.iter().chain(&app.args).chain(&app.given).for_each(&mut visit);
+                app.sub.iter().chain(app.sup.iter()).for_each(|s| visit(&s.term));
+            }
+            TermKind::Operator(op) => {
+                op.sub.iter().chain(op.sup.iter()).for_each(&mut visit);
+                visit(&op.operand);
+            }
+            TermKind::BigOp(big) => {
+                let limits = [&big.var, &big.lower, &big.over, &big.upper, &big.body, &big.differential];
+                limits.into_iter().flatten().for_each(visit);
+            }
+            TermKind::Product(factors) => factors.iter().for_each(|f| visit(&f.term)),
+            TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => visit(operand),
+            TermKind::Chain { first, rest } => {
+                visit(first);
+                rest.iter().for_each(|j| visit(&j.term));
+            }
+            TermKind::Frac { num: a, den: b } | TermKind::Binom { top: a, bottom: b } => {
+                visit(a);
+                visit(b);
+            }
+            TermKind::Sqrt { index, radicand } => {
+                index.iter().for_each(|i| visit(i));
+                visit(radicand);
+            }
+            TermKind::Fenced { body, .. } | TermKind::Accent { body, .. } | TermKind::Wrapped(body) => visit(body),
+            TermKind::Annotated { body, label } => {
+                visit(body);
+                label.iter().for_each(|l| visit(l));
+            }
+            TermKind::Rows(rows) => rows.iter().flatten().for_each(visit),
+        }
+    }
+
+    /// Every symbol occurrence under (and including) this term, in source order.
+    pub fn occurrences(&self) -> Vec<&Occurrence<'n>> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(term) = stack.pop() {
+            if let Some(occurrence) = term.occurrence() {
+                out.push(occurrence);
+            }
+            let mut children = Vec::new();
+            term.for_each_child(|child| children.push(child));
+            stack.extend(children.into_iter().rev());
+        }
+        out
+    }
+}
+
+/// The short name of an operator between operands, for consumers that read it.
+pub fn infix_name(op: &InfixOp) -> &str {
+    match op {
+        InfixOp::Separator(s) | InfixOp::Relation(s) | InfixOp::Additive(s) | InfixOp::Multiplicative(s) => s,
+        InfixOp::Stacked(stacked) => &stacked.relation,
+        InfixOp::Juxt => "",
+    }
+}
