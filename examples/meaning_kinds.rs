@@ -8,6 +8,7 @@ use eqmap::meaning::score::{read_labelled, score, KINDS};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let misses = args.iter().any(|a| a == "--misses");
+    let show: Vec<String> = args.iter().filter_map(|a| a.strip_prefix("--show=").map(String::from)).collect();
     let mut files: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     if files.is_empty() {
         files = vec!["tests/fixtures/meaning/dev.jsonl".into(), "tests/fixtures/meaning/heldout.jsonl".into()];
@@ -15,6 +16,15 @@ fn main() {
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
         let records = read_labelled(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for record in records.iter().filter(|r| show.contains(&r.id)) {
+            let Ok(parsed) = eqmap::parse(&record.latex) else { continue };
+            let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+            let term = eqmap::meaning::resolve(&parsed.root, &table);
+            println!("{}: {}\n  {}", record.id, record.latex, eqmap::meaning::outline(&term));
+            for entry in eqmap::meaning::symbols(&term, &record.latex) {
+                println!("  {} ({}) {:?} {:?}", entry.latex, entry.name, entry.kind, entry.evidence);
+            }
+        }
         let scores = score(&records);
         println!("{file}: {} formulas, {} symbols, accuracy {:.1}%", records.len(), scores.judged.len(), 100.0 * scores.accuracy());
         println!("  {:<16} {:>7} {:>9} {:>7}", "kind", "support", "precision", "recall");

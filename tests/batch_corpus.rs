@@ -68,7 +68,10 @@ fn every_corpus_formula_parses_and_most_have_a_known_slot() {
     }
     let share = known as f64 / records.len() as f64;
     println!("corpus: {known}/{} with a known slot ({:.1}%)", records.len(), 100.0 * share);
-    assert!(share >= 0.9, "{known}/{}", records.len());
+    // 0.88, not 0.9: since the meaning layer stopped calling every capital a matrix, formulas
+    // such as `P(w_i) = 1 - \sqrt{t / f(w_i)}` lost the matrix-notation row that was all their
+    // map had; rules for distributions and random variables belong to the knowledge issue.
+    assert!(share >= 0.88, "{known}/{}", records.len());
 }
 
 #[test]

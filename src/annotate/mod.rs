@@ -15,7 +15,7 @@ pub mod rules;
 #[cfg(test)]
 mod keys_tests;
 
-use crate::meaning::{has_binding_name, kind_of, SymbolTable};
+use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
 use keys::{for_each_key, operator_key, Key, KeyMap};
 use pattern::{Bindings, ChainView, Match};
@@ -58,17 +58,19 @@ struct Firing {
 pub fn annotate<'a>(
     root: &Node,
     source: &'a str,
-    table: &SymbolTable,
+    meaning: &TermIndex,
     rules: &'a RuleSet,
 ) -> Vec<RawSlot<'a>> {
-    let firings = Walker::new(source, table, rules).run(root);
+    let firings = Walker::new(source, meaning, rules).run(root);
     let firings = drop_overridden(firings, &rules.rules);
     rows(firings, source, &rules.rules)
 }
 
 /// Which rules fire on `root`, by id (for rule-coverage checks).
 pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleSet) -> Vec<String> {
-    let firings = Walker::new(source, table, rules).run(root);
+    let term = crate::meaning::resolve(root, table);
+    let meaning = TermIndex::new(&term);
+    let firings = Walker::new(source, &meaning, rules).run(root);
     let mut ids: Vec<String> =
         firings.iter().filter_map(|f| rules.rules.get(f.rule).map(|r| r.id.clone())).collect();
     ids.dedup();
@@ -170,7 +172,7 @@ impl RuleSet {
 /// Walks a tree, collecting the rules' firings.
 struct Walker<'a> {
     source: &'a str,
-    table: &'a SymbolTable,
+    meaning: &'a TermIndex<'a, 'a>,
     rules: &'a RuleSet,
     firings: Vec<Firing>,
     /// Reused for each node's candidates.
@@ -183,16 +185,21 @@ struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    fn new(source: &'a str, table: &'a SymbolTable, rules: &'a RuleSet) -> Self {
+    fn new(source: &'a str, meaning: &'a TermIndex<'a, 'a>, rules: &'a RuleSet) -> Self {
         Walker {
             source,
-            table,
+            meaning,
             rules,
             firings: Vec::with_capacity(8),
             candidates: Vec::with_capacity(8),
             view: ChainView::default(),
             fired_around: Vec::new(),
         }
+    }
+
+    /// The kind the meaning layer gives the term `node` stands for.
+    fn kind(&self, node: &Node) -> SymbolKind {
+        self.meaning.kind(node).unwrap_or(SymbolKind::Unknown)
     }
 
     fn run(mut self, root: &'a Node) -> Vec<Firing> {
@@ -203,7 +210,7 @@ impl<'a> Walker<'a> {
     /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
     fn conditions_hold(&self, rule: &Rule, bindings: &Bindings) -> bool {
         rule.conditions.iter().all(|(name, kinds)| {
-            bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&kind_of(node, self.table)))
+            bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&self.kind(node)))
         })
     }
 
@@ -212,8 +219,8 @@ impl<'a> Walker<'a> {
             return;
         }
         self.other_rules(node, in_script);
-        let table = self.table;
-        let is_call = |callee: &Node, argument: &Node| crate::meaning::is_call(callee, argument, table);
+        let meaning = self.meaning;
+        let is_call = |callee: &Node, _argument: &Node| meaning.is_callee(callee);
         let mut view = std::mem::take(&mut self.view);
         let is_chain = view.fill(node, &is_call);
         let mut candidates = std::mem::take(&mut self.candidates);
@@ -280,7 +287,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 Matcher::Symbol(kind) => {
-                    if symbol_like && *symbol_kind.get_or_insert_with(|| kind_of(node, self.table)) == *kind {
+                    if symbol_like && *symbol_kind.get_or_insert_with(|| self.kind(node)) == *kind {
                         self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
                     }
                 }

@@ -197,6 +197,8 @@ fn parse_kind(name: &str) -> Option<SymbolKind> {
         "index" => SymbolKind::Index,
         "function" => SymbolKind::Function,
         "set" => SymbolKind::Set,
+        "random_variable" => SymbolKind::RandomVariable,
+        "distribution" => SymbolKind::Distribution,
         _ => return None,
     })
 }

@@ -242,8 +242,3 @@ fn chain_kind(
     }
     kind
 }
-
-/// Whether the letter is one papers use for functions (`f`, `p`, `\sigma`).
-pub(super) fn is_function_name(name: &str) -> bool {
-    FUNCTION_LETTERS.contains(&name)
-}

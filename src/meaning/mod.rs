@@ -27,7 +27,7 @@ pub mod tree;
 pub use kinds::{kind_of, SymbolKind};
 pub use outline::{kind_word, outline};
 pub use resolve::{Resolver, MAX_DEPTH};
-pub use symbols::{kind_of_term, symbols};
+pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 
 /// The resolved tree of a formula, read with what `table` knows of its document.
@@ -360,23 +360,8 @@ pub fn base_name(node: &Node) -> Option<String> {
     }
 }
 
-/// Whether `callee` side by side with `argument` is a call rather than a product.
-///
-/// A call needs a parenthesised argument right after the callee, and a callee that is a
-/// function: an operator name (`\log`, `\mathrm{softmax}`), a defined function, or a letter
-/// that papers use for functions (`f`, `g`, `h`, `p`, `q`, `P`, `\sigma`, `\phi`, …), possibly
-/// with a subscript (`p_\theta`) or a prime.
+/// Whether `callee` side by side with `argument` is a call rather than a product: the meaning
+/// layer's one decision ([`Resolver::is_call`]), for consumers that still walk the syntax tree.
 pub fn is_call(callee: &Node, argument: &Node, table: &SymbolTable) -> bool {
-    if !matches!(argument.kind, NodeKind::Fenced { open: Delim::Paren, .. }) {
-        return false;
-    }
-    let function_letter = || {
-        base_name(callee)
-            .is_some_and(|name| kinds::is_function_name(&name) && table.recorded(&name).is_none())
-    };
-    match kind_of(callee, table) {
-        SymbolKind::Function => true,
-        SymbolKind::Vector | SymbolKind::Dimension | SymbolKind::Index => false,
-        _ => function_letter(),
-    }
+    Resolver::new(table).is_call(callee, argument)
 }

@@ -27,6 +27,8 @@ pub struct Notation {
     pub parameter_letters: Vec<String>,
     /// Runs of italic letters that are one name.
     pub italic_words: Vec<String>,
+    /// Words in italic letters that are labels in a script.
+    pub label_words: Vec<String>,
     /// Capitals that are random variables under an expectation or an entropy.
     pub random_capitals: Vec<String>,
     /// Function names.
@@ -59,6 +61,7 @@ impl Notation {
             vector_when_indexed: Vec::new(),
             parameter_letters: Vec::new(),
             italic_words: Vec::new(),
+            label_words: Vec::new(),
             random_capitals: Vec::new(),
             function_names: Vec::new(),
             distribution_names: Vec::new(),

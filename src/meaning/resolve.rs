@@ -268,6 +268,9 @@ impl<'t> Resolver<'t> {
             let rest = items.get(i + 2..).unwrap_or(&[]);
             return (self.big_op_in_row(node, limits, Some(name), rest, place, d), remaining);
         }
+        if let Some(call) = self.arg_max_call(item, items, i, place, d) {
+            return (call, 3);
+        }
         if self.is_big_op(item) {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             return (self.big_op_in_row(node, item, None, rest, place, d), remaining);
@@ -276,10 +279,35 @@ impl<'t> Resolver<'t> {
         if self.is_call(item, argument) {
             return (self.apply(item, argument, place, d), 2);
         }
+        if let Some(delta) = self.increment(item, argument, place, d) {
+            return (delta, 2);
+        }
         if let Some(name) = self.operator_name(item) {
             return self.operator(node, name, items, i, place, d);
         }
         (self.term(item, place, d), 1)
+    }
+
+    /// `\Delta W`, `\Delta \boldsymbol{\theta}`: one name, the change in W, of W's kind.
+    fn increment<'n>(&self, delta: &'n Node, name: &'n Node, place: Place, d: usize) -> Option<Term<'n>> {
+        let is_delta = matches!(&delta.kind, NodeKind::Symbol { name, .. } if name == "Delta");
+        let base = match &name.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => name,
+        };
+        if !is_delta || !self.is_name(base) {
+            return None;
+        }
+        let inner = self.term(name, place, d);
+        let TermKind::Symbol(occurrence) = inner.kind else { return None };
+        let mut occurrence = *occurrence;
+        occurrence.name = format!("Delta{}", occurrence.name);
+        occurrence.base_name = format!("Delta{}", occurrence.base_name);
+        occurrence.base = delta;
+        let span = delta.span.join(inner.span);
+        let mut term = Term::new(TermKind::Symbol(Box::new(occurrence)), span, name);
+        term.span = span;
+        Some(term)
     }
 
     /// An operator name at `items[i]` with its operand: the next factor, or for an
@@ -295,7 +323,8 @@ impl<'t> Resolver<'t> {
     ) -> (Term<'n>, usize) {
         let Some(&(_, _, op)) = items.get(i) else { return (Term::of(TermKind::Leaf, node), 1) };
         let next_is_bracket = items.get(i + 1).is_some_and(|(_, _, n)| is_bracket(n));
-        let operand_place = if name == "E" { Place::Random } else { place };
+        let random = name == "E" || super::notation::has(&self.notation.random_variable_operators, name);
+        let operand_place = if random { Place::Random } else { place };
         let (operand, used) = if name == "E" && !next_is_bracket {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             (self.rest_of_row(node, rest, operand_place, d), rest.len())
@@ -307,8 +336,14 @@ impl<'t> Resolver<'t> {
             _ => (None, None),
         };
         let sub_place = if name == "E" { Place::Random } else { Place::Plain };
+        let word = match &op.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => op,
+        };
+        let function = matches!(word.kind, NodeKind::Word { .. }).then(|| self.term(word, Place::Callee, d));
         let application = OperatorApplication {
             name,
+            function,
             op,
             sub: sub.map(|s| self.term(s, sub_place, d)),
             sup: sup.map(|s| self.term(s, Place::Plain, d)),
@@ -414,9 +449,14 @@ impl<'t> Resolver<'t> {
             NodeKind::Fenced { body, .. } => body.as_ref(),
             _ => group,
         };
-        let arg_place = self.argument_place(callee);
         let (callee_node, over) = self.split_over(callee);
         let callee_term = self.symbol_or_term(callee_node, Place::Callee, d);
+        let distribution = callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
+        let arg_place = match self.argument_place(callee) {
+            // The variables of a distribution or density are random variables: `p(x \mid z)`.
+            Place::Plain if distribution || place == Place::Random => Place::Random,
+            other => other,
+        };
         let over = over.map(|o| self.term(o, Place::Bound, d));
         let (args, given, bar) = self.arguments(body, arg_place, d);
         let application = Application {
@@ -493,13 +533,35 @@ impl<'t> Resolver<'t> {
         }
         let next = next?;
         let word = match &next.kind {
-            NodeKind::Scripts { base, .. } => base.as_ref(),
-            _ => next,
+            NodeKind::Scripts { base, sub: Some(_), .. } => base.as_ref(),
+            // `\arg\max(x)` without limits is a function applied, not an operator over a variable.
+            _ => return None,
         };
         match &word.kind {
             NodeKind::Word { text, .. } if text == "max" || text == "min" => Some((format!("arg{text}"), next)),
             _ => None,
         }
+    }
+
+    /// `\arg\max(x)`: the function argmax applied, one callee of two words.
+    fn arg_max_call<'n>(&self, item: &'n Node, items: &[Item<'n>], i: usize, place: Place, d: usize) -> Option<Term<'n>> {
+        let juxt = |k: usize| items.get(k).filter(|(op, _, _)| matches!(op, Some(InfixOp::Juxt))).map(|t| t.2);
+        let (word, group) = (juxt(i + 1)?, juxt(i + 2)?);
+        let is_arg = matches!(&item.kind, NodeKind::Word { text, .. } if text == "arg");
+        let extreme = matches!(&word.kind, NodeKind::Word { text, .. } if text == "max" || text == "min");
+        if !is_arg || !extreme || !matches!(group.kind, NodeKind::Fenced { open: Delim::Paren, .. }) {
+            return None;
+        }
+        let mut call = self.apply(word, group, place, d);
+        if let TermKind::Apply(app) = &mut call.kind {
+            if let TermKind::Symbol(occurrence) = &mut app.callee.kind {
+                occurrence.name = format!("arg{}", occurrence.name);
+                occurrence.base_name = occurrence.name.clone();
+            }
+            app.callee.span = item.span.join(word.span);
+        }
+        call.span = item.span.join(group.span);
+        Some(call)
     }
 
     fn is_integral(&self, node: &Node) -> bool {

@@ -130,7 +130,7 @@ impl Resolver<'_> {
     /// What the conventions of papers make of an occurrence nothing else decided.
     fn convention(&self, occurrence: &Occurrence) -> SymbolKind {
         let base = occurrence.base;
-        let name = occurrence.base_name.as_str();
+        let name = super::scripts::base_letter(base).unwrap_or(occurrence.base_name.as_str());
         if let NodeKind::Word { .. } = base.kind {
             return SymbolKind::Function;
         }
@@ -145,8 +145,12 @@ impl Resolver<'_> {
         if (indices == 1 || (ranged && indices == 0)) && has(&self.notation.vector_when_indexed, name) && font == Font::Normal {
             return SymbolKind::Vector;
         }
-        if greek && occurrence.scripts.is_empty() && has(&self.notation.parameter_letters, name) {
+        if greek && font != Font::Bold && has(&self.notation.parameter_letters, name) {
             return SymbolKind::Vector;
+        }
+        if font == Font::Bold {
+            // Bold letters name vectors and matrices; an index picks one of a sequence of them.
+            return if upper { SymbolKind::Matrix } else { SymbolKind::Vector };
         }
         let bare = match font {
             Font::Blackboard | Font::Calligraphic | Font::Script => return SymbolKind::Set,

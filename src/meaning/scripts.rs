@@ -29,6 +29,10 @@ impl Resolver<'_> {
                         || names::is_greek(name)
                         || matches!(name.as_str(), "ell" | "imath" | "jmath" | "hbar" | "aleph"))
             }
+            // Text that is no known name (`\text{for }`, `\text{otherwise}`) is prose.
+            NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, text } => {
+                has(&self.notation.function_names, text) || text.len() <= 4 && !text.contains(' ') && !is_prose(text)
+            }
             NodeKind::Word { .. } => true,
             NodeKind::Accent { body, .. } => self.is_name(body),
             NodeKind::Styled { body, .. } => self.is_name(body),
@@ -85,7 +89,12 @@ impl Resolver<'_> {
             return Term::of(kind, node);
         }
         let mut sub_role = sub.as_deref().map(|s| self.sub_role(base, s));
-        let sup_role = sup.as_deref().map(|s| self.sup_role(base, s));
+        let mut sup_role = sup.as_deref().map(|s| self.sup_role(base, s));
+        let letter_sup = sup.as_deref().is_some_and(|s| matches!(&s.kind, NodeKind::Symbol { name, .. } if name.len() == 1 && self.table.recorded(name).is_none()));
+        if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Power) && letter_sup {
+            // `x_i^a`: an indexed symbol's letter above is a label (anchor, positive), not a power.
+            sup_role = Some(ScriptRole::Label);
+        }
         if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Label) {
             // `W_i^Q`: the i-th of the family W^Q, a matrix like the others.
             sub_role = Some(ScriptRole::Family);
@@ -107,6 +116,9 @@ impl Resolver<'_> {
         };
         let end = parts.iter().map(|s| s.term.span.end).max().unwrap_or(base.span.end);
         let mut symbol = self.occurrence(node, base, parts, *primes, place);
+        if operation.role == ScriptRole::Transpose {
+            transposed(&mut symbol);
+        }
         symbol.span = Span::new(base.span.start, end.max(base.span.end));
         let kind = TermKind::Scripted { base: symbol.boxed(), sub: None, sup: Some(operation), primes: 0 };
         Term::of(kind, node)
@@ -161,6 +173,10 @@ impl Resolver<'_> {
     }
 
     fn script<'n>(&self, node: &'n Node, role: ScriptRole, above: bool, d: usize) -> Script<'n> {
+        if role == ScriptRole::Label && is_label_text(node) {
+            // A label is part of the name (`p_{\mathrm{data}}`, `W_Q`): no symbol of its own.
+            return Script { role, above, term: Term::of(TermKind::Leaf, node).boxed() };
+        }
         let place = match role {
             ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Range => Place::Index,
             _ => Place::Plain,
@@ -207,6 +223,10 @@ impl Resolver<'_> {
             return operation;
         }
         let capital_base = base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()));
+        let layer_letter = matches!(&sup.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "l" || name == "ell");
+        if layer_letter {
+            return ScriptRole::Layer;
+        }
         match &sup.kind {
             NodeKind::Fenced { open: Delim::Paren, body, .. } if !matches!(body.kind, NodeKind::Number { .. }) => {
                 ScriptRole::Layer
@@ -221,7 +241,7 @@ impl Resolver<'_> {
                 let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
                 let index = self.table.recorded(name) == Some(super::SymbolKind::Index);
                 match (upper, index || capital_base) {
-                    (true, _) if capital_base || base_is_bold(base) => ScriptRole::Label,
+                    (true, _) => ScriptRole::Label,
                     (false, true) => ScriptRole::Family,
                     _ => ScriptRole::Power,
                 }
@@ -255,11 +275,27 @@ impl Resolver<'_> {
         if greek_base && matches!(sub.kind, NodeKind::Number { .. }) {
             return ScriptRole::Label;
         }
+        if self.is_label_word(sub) {
+            return ScriptRole::Label;
+        }
         if self.is_index_like(sub) {
             ScriptRole::Index
         } else {
             ScriptRole::Label
         }
+    }
+
+    /// Whether a subscript spells a word papers use as a label: `\eta_{min}`, `x_{out}`.
+    fn is_label_word(&self, sub: &Node) -> bool {
+        let NodeKind::Chain { first, rest } = &sub.kind else { return false };
+        let mut word = String::new();
+        for node in std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)) {
+            match &node.kind {
+                NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => word.push_str(name),
+                _ => return false,
+            }
+        }
+        rest.iter().all(|l| l.op == InfixOp::Juxt) && has(&self.notation.label_words, &word)
     }
 
     /// Whether a subscript reads as indices: numbers, lower-case letters, `i+1`, `y_i`, `i,j`.
@@ -418,21 +454,39 @@ fn compound_name(base: &str, scripts: &[Script], primes: u8) -> String {
     name
 }
 
+/// Whether a label is text or letters only (no index inside it to resolve): `\mathrm{data}`,
+/// `Q`, `\theta`, `KL`, `\text{model}`.
+fn is_label_text(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
+        NodeKind::Styled { body, .. } => is_label_text(body),
+        NodeKind::Chain { first, rest } => is_label_text(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && is_label_text(&l.operand)),
+        _ => false,
+    }
+}
+
+/// A symbol under a transpose is a vector or a matrix, whatever its letter suggests.
+fn transposed(symbol: &mut Term) {
+    if let TermKind::Symbol(occurrence) = &mut symbol.kind {
+        if occurrence.kind == super::SymbolKind::Scalar && occurrence.evidence >= super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Vector;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// Words of prose in formulas: `\text{if}`, `\text{for all}`, `\text{s.t.}`.
+fn is_prose(text: &str) -> bool {
+    const PROSE: &[&str] = &["if", "for", "and", "or", "else", "when", "with", "where", "s.t.", "st", "all", "some", "then", "is", "are", "of", "to", "on", "in", "at", "by", "as", "not"];
+    PROSE.contains(&text.trim().to_ascii_lowercase().as_str())
+}
+
 /// The letter at the bottom of a name: `W` of `\mathbf{W}`, `y` of `\hat{y}`.
 pub(super) fn base_letter(node: &Node) -> Option<&str> {
     match &node.kind {
         NodeKind::Symbol { name, .. } => Some(name.as_str()),
         NodeKind::Accent { body, .. } | NodeKind::Styled { body, .. } => base_letter(body),
         _ => None,
-    }
-}
-
-fn base_is_bold(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Symbol { font, .. } => *font == Font::Bold,
-        NodeKind::Accent { body, .. } => base_is_bold(body),
-        NodeKind::Styled { font, .. } => *font == Font::Bold,
-        _ => false,
     }
 }
 

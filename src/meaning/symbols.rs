@@ -8,7 +8,7 @@ use super::SymbolKind;
 pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
     let mut entries: Vec<SymbolEntry> = Vec::new();
     for occurrence in term.occurrences() {
-        let span = symbol_span(term, occurrence);
+        let span = symbol_span(occurrence, source);
         match entries.iter_mut().find(|e| e.name == occurrence.name) {
             Some(entry) => {
                 if !entry.spans.contains(&span) {
@@ -31,12 +31,23 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
     entries
 }
 
-/// The span of an occurrence: its base with the scripts that are part of it.
-fn symbol_span(_root: &Term, occurrence: &super::Occurrence) -> crate::syntax::ast::Span {
-    occurrence
-        .scripts
-        .iter()
-        .fold(occurrence.base.span, |span, script| span.join(script.term.span))
+/// The span of an occurrence: its base with the scripts that are part of it, their closing
+/// braces and its primes.
+fn symbol_span(occurrence: &super::Occurrence, source: &str) -> crate::syntax::ast::Span {
+    let span = occurrence.scripts.iter().fold(occurrence.base.span, |span, script| span.join(script.term.node.span));
+    let bytes = source.as_bytes();
+    let mut end = span.end;
+    let mut open = span.text(source).matches('{').count().saturating_sub(span.text(source).matches('}').count());
+    while let Some(&byte) = bytes.get(end) {
+        match byte {
+            b'}' if open > 0 => open -= 1,
+            b'\'' => {}
+            b' ' if open > 0 => {}
+            _ => break,
+        }
+        end += 1;
+    }
+    crate::syntax::ast::Span::new(span.start, end)
 }
 
 /// The kind of a resolved term: a symbol's own, a product's by its factors, an application's
@@ -120,6 +131,27 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
     }
 }
 
+/// The kind of what an indexed occurrence picks from: the matrix A of the entry `A_{ij}`. One
+/// index says too little (`y_i` is an entry of a vector, or the i-th of many labels), so the
+/// base keeps the occurrence's kind.
+fn base_kind(occurrence: &super::Occurrence) -> SymbolKind {
+    let bold = matches!(&occurrence.base.kind, crate::syntax::ast::NodeKind::Symbol { font: crate::syntax::ast::Font::Bold, .. });
+    let indices: usize = occurrence
+        .scripts
+        .iter()
+        .filter(|s| s.role == ScriptRole::Index)
+        .map(|s| match &s.term.node.kind {
+            crate::syntax::ast::NodeKind::Chain { rest, .. } => 1 + rest.len(),
+            _ => 1,
+        })
+        .sum();
+    match (occurrence.kind, indices) {
+        (kind, _) if bold => kind,
+        (SymbolKind::Scalar, 2..) => SymbolKind::Matrix,
+        (kind, _) => kind,
+    }
+}
+
 /// Which kind wins in a sum of different kinds: a matrix plus a vector broadcasts to a matrix.
 fn rank(kind: SymbolKind) -> u8 {
     match kind {
@@ -127,5 +159,52 @@ fn rank(kind: SymbolKind) -> u8 {
         SymbolKind::Vector => 2,
         SymbolKind::Unknown => 0,
         _ => 1,
+    }
+}
+
+/// The resolved tree looked up by the syntax it came from: the kind of the term a node
+/// stands for, and whether a node is applied as a callee. The annotation rules ask it instead
+/// of deciding kinds and calls themselves.
+pub struct TermIndex<'t, 'n> {
+    by_span: rustc_hash::FxHashMap<(usize, usize), &'t Term<'n>>,
+    /// The kinds of the bases of indexed symbols: the matrix A of the entry `A_{ij}`.
+    bases: rustc_hash::FxHashMap<(usize, usize), SymbolKind>,
+    callees: rustc_hash::FxHashSet<(usize, usize)>,
+}
+
+impl<'t, 'n> TermIndex<'t, 'n> {
+    /// Indexes every term of `root`.
+    pub fn new(root: &'t Term<'n>) -> Self {
+        let mut index = TermIndex { by_span: Default::default(), bases: Default::default(), callees: Default::default() };
+        let mut stack = vec![root];
+        while let Some(term) = stack.pop() {
+            index.by_span.entry((term.span.start, term.span.end)).or_insert(term);
+            if matches!(term.kind, TermKind::Symbol(_) | TermKind::Scripted { .. }) {
+                // An occurrence split from its power (`x_i` of `x_i^2`) answers for its node too.
+                let node_span = term.node.span;
+                index.by_span.entry((node_span.start, node_span.end)).or_insert(term);
+            }
+            if let Some(occurrence) = term.occurrence().filter(|o| o.indexed) {
+                let span = occurrence.base.span;
+                index.bases.insert((span.start, span.end), base_kind(occurrence));
+            }
+            if let TermKind::Apply(app) = &term.kind {
+                index.callees.insert((term.node.span.start, term.node.span.end));
+                index.callees.insert((app.callee.span.start, app.callee.span.end));
+            }
+            term.for_each_child(|child| stack.push(child));
+        }
+        index
+    }
+
+    /// The kind of the term that `node` stands for, if the tree has one with its span.
+    pub fn kind(&self, node: &crate::syntax::ast::Node) -> Option<SymbolKind> {
+        let key = (node.span.start, node.span.end);
+        self.by_span.get(&key).map(|term| kind_of_term(term)).or_else(|| self.bases.get(&key).copied())
+    }
+
+    /// Whether `node` is applied to what follows it.
+    pub fn is_callee(&self, node: &crate::syntax::ast::Node) -> bool {
+        self.callees.contains(&(node.span.start, node.span.end))
     }
 }

@@ -179,6 +179,8 @@ pub struct Application<'n> {
 pub struct OperatorApplication<'n> {
     /// The operator's name: `log`, `exp`, `E` (expectation), `nabla`, `partial`, `d`, `Var`.
     pub name: &'n str,
+    /// The operator as a symbol, when it is a named function (`\log`, `\exp`, `\det`).
+    pub function: Option<Term<'n>>,
     /// The operator as written, with its scripts (`\nabla_\theta`, `\mathbb{E}_{x \sim p}`).
     pub op: &'n Node,
     /// Its subscript: what the gradient is taken with respect to, what an expectation is over.
@@ -285,8 +287,8 @@ pub enum Evidence {
     None,
 }
 
-/// Where an [`Occurrence`] sits, for listing the symbols of a formula.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A symbol of a formula, for listing: `map --format json`'s `"symbols"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SymbolEntry {
     /// The binding name.
     pub name: String,
@@ -339,7 +341,7 @@ impl<'n> Term<'n> {
                 app.sub.iter().chain(app.sup.iter()).for_each(|s| visit(&s.term));
             }
             TermKind::Operator(op) => {
-                op.sub.iter().chain(op.sup.iter()).for_each(&mut visit);
+                op.function.iter().chain(&op.sub).chain(&op.sup).for_each(&mut visit);
                 visit(&op.operand);
             }
             TermKind::BigOp(big) => {

@@ -66,6 +66,9 @@ pub fn render_table(map: &SlotMap, lang: Lang, style: Style) -> String {
 
 fn footer(map: &SlotMap, lang: Lang) -> String {
     let mut out = String::new();
+    if let Some(line) = symbols_line(&map.symbols, lang) {
+        out.push_str(&line);
+    }
     if let Some(reading) = &map.reading {
         out.push_str(&format!("{}: {reading}\n", lang.pick("읽기", "Reading")));
     }
@@ -75,6 +78,44 @@ fn footer(map: &SlotMap, lang: Lang) -> String {
         out.push_str(&format!("{}: {}\n", lang.pick("읽을 순서", "Reading path"), map.reading_path_text));
     }
     out
+}
+
+/// The formula's symbols in one line, grouped by kind in order of first appearance:
+/// `Symbols: Q, K, V: matrices · d_k: dimension · softmax: function`.
+pub fn symbols_line(symbols: &[crate::meaning::SymbolEntry], lang: Lang) -> Option<String> {
+    let mut groups: Vec<(crate::meaning::SymbolKind, Vec<&str>)> = Vec::new();
+    for symbol in symbols.iter().filter(|s| s.kind != crate::meaning::SymbolKind::Unknown) {
+        match groups.iter_mut().find(|(kind, _)| *kind == symbol.kind) {
+            Some((_, names)) => names.push(&symbol.latex),
+            None => groups.push((symbol.kind, vec![&symbol.latex])),
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(kind, names)| format!("{}: {}", names.join(", "), kind_label(*kind, names.len() > 1, lang)))
+        .collect();
+    Some(format!("{}: {}\n", lang.pick("기호", "Symbols"), parts.join(" · ")))
+}
+
+/// A kind as the symbols line writes it.
+fn kind_label(kind: crate::meaning::SymbolKind, plural: bool, lang: Lang) -> &'static str {
+    use crate::meaning::SymbolKind::*;
+    let (ko, one, many) = match kind {
+        Scalar => ("스칼라", "scalar", "scalars"),
+        Vector => ("벡터", "vector", "vectors"),
+        Matrix => ("행렬", "matrix", "matrices"),
+        Dimension => ("크기(차원)", "dimension", "dimensions"),
+        Index => ("인덱스", "index", "indices"),
+        Function => ("함수", "function", "functions"),
+        Set => ("집합", "set", "sets"),
+        RandomVariable => ("확률변수", "random variable", "random variables"),
+        Distribution => ("분포", "distribution", "distributions"),
+        Unknown => ("모름", "unknown", "unknown"),
+    };
+    lang.pick(ko, if plural { many } else { one })
 }
 
 /// The map as a Markdown table with the reading path.

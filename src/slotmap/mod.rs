@@ -96,6 +96,8 @@ pub struct SlotMap {
     pub reading_path_text: String,
     /// Parser warnings (unknown commands).
     pub warnings: Vec<Warning>,
+    /// The formula's symbols with their kinds, as the meaning layer reads them.
+    pub symbols: Vec<crate::meaning::SymbolEntry>,
 }
 
 impl SlotMap {
@@ -139,7 +141,10 @@ pub fn map_tree(
     knowledge: &Knowledge,
     lang: Lang,
 ) -> SlotMap {
-    let raw = annotate::annotate(root, source, table, &knowledge.rules);
+    let term = crate::meaning::resolve(root, table);
+    let meaning = crate::meaning::TermIndex::new(&term);
+    let raw = annotate::annotate(root, source, &meaning, &knowledge.rules);
+    let symbols = crate::meaning::symbols(&term, source);
     let unknown = annotate::unknown_notation(root, source, table, &raw);
     let explanations = &knowledge.explanations;
     let rule_of = |index: usize| knowledge.rules.rules.get(index);
@@ -160,6 +165,7 @@ pub fn map_tree(
         reading_path,
         reading_path_text,
         warnings,
+        symbols,
     }
 }
 

@@ -225,7 +225,7 @@ impl Shaper<'_> {
             }
             _ => (argument, None, None),
         };
-        if !is_call(callee, fenced, self.table) && !self.letter_function(callee, fenced) {
+        if !is_call(callee, argument, self.table) {
             return None;
         }
         let mut call = self.call(callee, fenced, d);
