@@ -11,7 +11,8 @@ fn main() {
     let show: Vec<String> = args.iter().filter_map(|a| a.strip_prefix("--show=").map(String::from)).collect();
     let mut files: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     if files.is_empty() {
-        files = vec!["tests/fixtures/meaning/dev.jsonl".into(), "tests/fixtures/meaning/heldout.jsonl".into()];
+        files =
+            vec!["tests/fixtures/meaning/dev.jsonl".into(), "tests/fixtures/meaning/heldout.jsonl".into()];
     }
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -26,14 +27,19 @@ fn main() {
             }
         }
         let scores = score(&records);
-        println!("{file}: {} formulas, {} symbols, accuracy {:.1}%", records.len(), scores.judged.len(), 100.0 * scores.accuracy());
+        println!(
+            "{file}: {} formulas, {} symbols, accuracy {:.1}%",
+            records.len(),
+            scores.judged.len(),
+            100.0 * scores.accuracy()
+        );
         println!("  {:<16} {:>7} {:>9} {:>7}", "kind", "support", "precision", "recall");
         for kind in KINDS {
             let (p, r) = scores.precision_recall(kind);
             println!("  {kind:<16} {:>7} {:>8.1}% {:>6.1}%", scores.support(kind), 100.0 * p, 100.0 * r);
         }
         let mut confusions: Vec<_> = scores.confusion().into_iter().filter(|((t, p), _)| t != p).collect();
-        confusions.sort_by(|a, b| b.1.cmp(&a.1));
+        confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
         println!("  confusions (labelled → eqmap: count):");
         for ((truth, predicted), count) in confusions.iter().take(25) {
             println!("    {truth} → {predicted}: {count}");

@@ -18,7 +18,10 @@ fn holds_floor(scores: &Scores, accuracy: f64, per_kind: f64) {
     assert!(scores.accuracy() >= accuracy, "accuracy {:.3} < {accuracy}", scores.accuracy());
     for kind in KINDS {
         let (precision, recall) = scores.precision_recall(kind);
-        assert!(precision >= per_kind && recall >= per_kind, "{kind}: precision {precision:.3}, recall {recall:.3}");
+        assert!(
+            precision >= per_kind && recall >= per_kind,
+            "{kind}: precision {precision:.3}, recall {recall:.3}"
+        );
     }
 }
 
@@ -36,7 +39,12 @@ fn the_held_out_set_holds_its_floor() {
 fn the_sets_use_only_the_documented_kinds() {
     for file in ["dev.jsonl", "heldout.jsonl"] {
         for judged in scores(file).judged {
-            assert!(KINDS.contains(&judged.truth.as_str()), "{file}: {} has kind {}", judged.id, judged.truth);
+            assert!(
+                KINDS.contains(&judged.truth.as_str()),
+                "{file}: {} has kind {}",
+                judged.id,
+                judged.truth
+            );
         }
     }
 }

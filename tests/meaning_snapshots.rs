@@ -23,7 +23,8 @@ fn each_case_reads_one_way_in_map_and_read() {
         let symbols = symbols_line(&map.symbols, Lang::En).unwrap_or_default();
         let en = eqmap::speak::read(&parsed.root, source, &table, Lang::En);
         let ko = eqmap::speak::read(&parsed.root, source, &table, Lang::Ko);
-        let slots: Vec<String> = map.slots.iter().map(|s| format!("{} — {}", s.latex, s.explanation.question)).collect();
+        let slots: Vec<String> =
+            map.slots.iter().map(|s| format!("{} — {}", s.latex, s.explanation.question)).collect();
         insta::assert_snapshot!(format!(
             "{source}\nmeaning: {meaning}\n{symbols}read (en): {en}\nread (ko): {ko}\nslots:\n  {}",
             slots.join("\n  ")

@@ -156,7 +156,9 @@ impl<'a> Lowerer<'a> {
     fn occurrence(&mut self, term: &Term, occurrence: &crate::meaning::Occurrence) -> Lowered {
         if occurrence.scripts.is_empty() {
             return match &occurrence.base.kind {
-                NodeKind::Word { text, .. } => Err(unsupported(&format!("{text} without an argument"), term.span)),
+                NodeKind::Word { text, .. } => {
+                    Err(unsupported(&format!("{text} without an argument"), term.span))
+                }
                 _ if occurrence.base_name != binding_name(occurrence.base).unwrap_or_default() => {
                     // A run of letters read as one name (`pos`).
                     Ok(self.make(ExprKind::Symbol(occurrence.name.clone(), occurrence.kind), term.span))
@@ -167,9 +169,12 @@ impl<'a> Lowerer<'a> {
         if let Some(member) = self.family_member(occurrence, term.span) {
             return member;
         }
-        let picks = occurrence.scripts.iter().any(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Range | ScriptRole::Family));
+        let picks = occurrence
+            .scripts
+            .iter()
+            .any(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Range | ScriptRole::Family));
         let family = (self.ctx.is_family)(&occurrence.base_name);
-        if (!picks && !family) || (self.is_known(&occurrence.name) && !family) {
+        if !family && (!picks || self.is_known(&occurrence.name)) {
             // A name with labels only (`W_Q`, `W^O`, `d_{\text{model}}`), or one bound whole.
             return Ok(self.make(ExprKind::Symbol(occurrence.name.clone(), occurrence.kind), term.span));
         }
@@ -201,7 +206,8 @@ impl<'a> Lowerer<'a> {
     fn scripted(&mut self, base: &Term, sub: Option<&Script>, sup: Option<&Script>, span: Span) -> Lowered {
         let mut expr = match (sub, &base.kind) {
             (Some(sub), TermKind::Fenced { open: Delim::DoubleBar, body }) => {
-                let order = norm_order(sub.term.node).ok_or_else(|| unsupported(&node_label(sub.term.node), sub.term.span))?;
+                let order = norm_order(sub.term.node)
+                    .ok_or_else(|| unsupported(&node_label(sub.term.node), sub.term.span))?;
                 let inner = self.term(body)?;
                 self.make(ExprKind::Norm(Box::new(inner), order), span)
             }
@@ -220,7 +226,8 @@ impl<'a> Lowerer<'a> {
 
     /// `target_{i j}`: 1-based indexing.
     fn indexed(&mut self, target: Expr, sub: &Node, span: Span) -> Lowered {
-        let indices = index_items(sub).into_iter().map(|i| self.lower_plain(i)).collect::<Result<Vec<_>, _>>()?;
+        let indices =
+            index_items(sub).into_iter().map(|i| self.lower_plain(i)).collect::<Result<Vec<_>, _>>()?;
         Ok(self.make(ExprKind::Index(Box::new(target), indices), span))
     }
 
@@ -332,7 +339,8 @@ impl<'a> Lowerer<'a> {
     fn fenced(&mut self, open: Delim, body: &Term, span: Span) -> Lowered {
         match open {
             Delim::Paren | Delim::Bracket | Delim::Brace => {
-                if matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| matches!(j.op, InfixOp::Separator(_)))) {
+                if matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| matches!(j.op, InfixOp::Separator(_))))
+                {
                     return Err(unsupported("a list outside a call", span));
                 }
                 self.term(body)
@@ -345,7 +353,8 @@ impl<'a> Lowerer<'a> {
             Delim::Floor => self.call_with(Builtin::Floor, body, span),
             Delim::Ceil => self.call_with(Builtin::Ceil, body, span),
             Delim::Angle => match &body.kind {
-                TermKind::Chain { first, rest } if matches!(rest.as_slice(), [j] if matches!(j.op, InfixOp::Separator(_))) => {
+                TermKind::Chain { first, rest } if matches!(rest.as_slice(), [j] if matches!(j.op, InfixOp::Separator(_))) =>
+                {
                     let second = rest.first().map(|j| &j.term).ok_or_else(|| unsupported("⟨…⟩", span))?;
                     let (a, b) = (self.term(first)?, self.term(second)?);
                     Ok(self.make(ExprKind::Binary(BinOp::Mul, Box::new(a), Box::new(b)), span))
@@ -404,11 +413,14 @@ impl<'a> Lowerer<'a> {
     /// Factors, left to right.
     fn product(&mut self, factors: &[Factor]) -> Lowered {
         let mut iter = factors.iter();
-        let first = iter.next().ok_or_else(|| EvalError::new(EvalErrorKind::NothingToEvaluate, Span::default()))?;
+        let first =
+            iter.next().ok_or_else(|| EvalError::new(EvalErrorKind::NothingToEvaluate, Span::default()))?;
         let mut acc = self.term(&first.term)?;
         for factor in iter {
             let op = match factor.op {
-                Some(InfixOp::Multiplicative(op)) => binop(op).ok_or_else(|| unsupported(op, factor.op_span))?,
+                Some(InfixOp::Multiplicative(op)) => {
+                    binop(op).ok_or_else(|| unsupported(op, factor.op_span))?
+                }
                 _ => BinOp::Mul,
             };
             let rhs = self.term(&factor.term)?;
@@ -432,8 +444,11 @@ impl<'a> Lowerer<'a> {
         let Some(var_term) = big.var.as_ref().or(big.over.as_ref()) else {
             return Err(unsupported(&node_label(big.op), big.op.span));
         };
-        let var = variable_name(var_term.node).ok_or_else(|| unsupported(&node_label(var_term.node), var_term.span))?;
-        let Some(body) = &big.body else { return Err(unsupported("an operator without its operand", big.op.span)) };
+        let var = variable_name(var_term.node)
+            .ok_or_else(|| unsupported(&node_label(var_term.node), var_term.span))?;
+        let Some(body) = &big.body else {
+            return Err(unsupported("an operator without its operand", big.op.span));
+        };
         let lower = big.lower.as_ref().map(|l| self.term(l)).transpose()?;
         let upper = big.upper.as_ref().map(|u| self.term(u)).transpose()?;
         self.locals.push(var.clone());

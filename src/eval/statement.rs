@@ -8,7 +8,9 @@ use super::errors::{EvalError, EvalErrorKind};
 use super::expr::{Builtin, Expr, ExprKind, Statement};
 use super::lower::{index_items, Context, Lowerer, MAX_DEPTH};
 use super::walk;
-use crate::meaning::{binding_name, call_parts, list_items, relation_sides, statements, ScriptRole, TermKind};
+use crate::meaning::{
+    binding_name, call_parts, list_items, relation_sides, statements, ScriptRole, TermKind,
+};
 use crate::syntax::ast::{InfixOp, Node, NodeKind};
 
 /// The statement nodes of one formula: the items of a top-level list, the cells of rows.
@@ -139,7 +141,8 @@ fn definition(lhs: &Node, rhs: &Node, ctx: &Context<'_>) -> Result<Option<Statem
     let index_script = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Index && !s.above);
     let indices = index_script.and_then(|s| index_letters(s.term.node));
     let Some(indices) = indices.filter(|_| occurrence.scripts.len() == 1) else {
-        let name = if index_script.is_some() { occurrence.base_name.clone() } else { occurrence.name.clone() };
+        let name =
+            if index_script.is_some() { occurrence.base_name.clone() } else { occurrence.name.clone() };
         let body = lowerer(ctx, Vec::new()).lower(rhs)?;
         return Ok(Some(Statement::Let { name, indices: Vec::new(), squared, body }));
     };

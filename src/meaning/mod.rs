@@ -19,8 +19,8 @@ pub mod notation;
 mod outline;
 mod resolve;
 mod roles;
-mod scripts;
 pub mod score;
+mod scripts;
 mod symbols;
 pub mod tree;
 
@@ -155,7 +155,9 @@ impl SymbolTable {
             }
         }
         let callee = match &rhs.kind {
-            NodeKind::Chain { first, rest } if rest.first().is_some_and(|l| l.op == InfixOp::Juxt) => first.as_ref(),
+            NodeKind::Chain { first, rest } if rest.first().is_some_and(|l| l.op == InfixOp::Juxt) => {
+                first.as_ref()
+            }
             _ => rhs,
         };
         if let Some(name) = binding_name(callee) {

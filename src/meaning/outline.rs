@@ -75,7 +75,8 @@ fn write_term(out: &mut String, term: &Term, depth: usize) {
         }
         TermKind::BigOp(big) => {
             let _ = write!(out, "({}", big.name);
-            let limits = [(" var ", &big.var), (" from ", &big.lower), (" over ", &big.over), (" to ", &big.upper)];
+            let limits =
+                [(" var ", &big.var), (" from ", &big.lower), (" over ", &big.over), (" to ", &big.upper)];
             for (word, limit) in limits {
                 if let Some(limit) = limit {
                     out.push_str(word);

@@ -60,7 +60,10 @@ impl<'t> Resolver<'t> {
         let boxed = |n: &'n Node, p: Place| self.term(n, p, d).boxed();
         let kind = match &node.kind {
             NodeKind::Number { .. } => TermKind::Number,
-            NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Accent { .. } | NodeKind::Styled { .. }
+            NodeKind::Symbol { .. }
+            | NodeKind::Word { .. }
+            | NodeKind::Accent { .. }
+            | NodeKind::Styled { .. }
                 if self.is_name(node) =>
             {
                 return self.symbol(node, place, d);
@@ -96,7 +99,11 @@ impl<'t> Resolver<'t> {
                 label: label.as_deref().map(|l| boxed(l, Place::Count)),
             },
             NodeKind::Rows(table) => TermKind::Rows(
-                table.rows.iter().map(|row| row.iter().map(|cell| self.term(cell, place, d)).collect()).collect(),
+                table
+                    .rows
+                    .iter()
+                    .map(|row| row.iter().map(|cell| self.term(cell, place, d)).collect())
+                    .collect(),
             ),
         };
         Term::of(kind, node)
@@ -146,8 +153,7 @@ impl<'t> Resolver<'t> {
         };
         let mut first = self.term(first, first_place, d);
         let mut joints: Vec<Joint<'n>> = Vec::with_capacity(rest.len());
-        let mut links = rest.iter().peekable();
-        while let Some(link) = links.next() {
+        for link in rest {
             let term = self.term(&link.operand, side_place(&link.op), d);
             let sign = match &link.op {
                 InfixOp::Additive(op) if op == "-" => Some(PrefixOp::Minus),
@@ -183,7 +189,11 @@ impl<'t> Resolver<'t> {
                 let hoisted: Vec<Item<'n>> =
                     std::iter::once((*op, *op_span, operand.as_ref())).chain(tail.iter().copied()).collect();
                 let inner = self.row(node, &hoisted, place, d + 1);
-                return Term::new(TermKind::Sign { op: *sign, operand: inner.boxed() }, items_span(items), node);
+                return Term::new(
+                    TermKind::Sign { op: *sign, operand: inner.boxed() },
+                    items_span(items),
+                    node,
+                );
             }
         }
         let mut factors: Vec<Factor<'n>> = Vec::with_capacity(items.len());
@@ -206,7 +216,9 @@ impl<'t> Resolver<'t> {
     /// one symbol, and how many items it takes.
     fn italic_word<'n>(&self, items: &[Item<'n>], i: usize, place: Place) -> Option<(Term<'n>, usize)> {
         let letter = |n: &'n Node| match &n.kind {
-            NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => Some(name.as_str()),
+            NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => {
+                Some(name.as_str())
+            }
             _ => None,
         };
         let first = letter(items.get(i)?.2)?;
@@ -245,7 +257,11 @@ impl<'t> Resolver<'t> {
             }
             _ => Vec::new(),
         };
-        let name = if scripts.is_empty() { word.clone() } else { format!("{word}_{}", super::binding_name_or_latex(scripts.first().map(|s| s.term.node)?)) };
+        let name = if scripts.is_empty() {
+            word.clone()
+        } else {
+            format!("{word}_{}", super::binding_name_or_latex(scripts.first().map(|s| s.term.node)?))
+        };
         let mut term = self.occurrence_named(first_node, first_node, word, name, scripts, place);
         term.span = first_node.span.join(last_node.span);
         Some((term, last + 1 - i))
@@ -257,7 +273,14 @@ impl<'t> Resolver<'t> {
     }
 
     /// The factor at `items[i]` and how many items it takes.
-    fn factor<'n>(&self, node: &'n Node, items: &[Item<'n>], i: usize, place: Place, d: usize) -> (Term<'n>, usize) {
+    fn factor<'n>(
+        &self,
+        node: &'n Node,
+        items: &[Item<'n>],
+        i: usize,
+        place: Place,
+        d: usize,
+    ) -> (Term<'n>, usize) {
         let remaining = items.len().saturating_sub(i);
         let Some(&(_, _, item)) = items.get(i) else { return (Term::of(TermKind::Leaf, node), 1) };
         if d > MAX_DEPTH {
@@ -442,7 +465,9 @@ impl<'t> Resolver<'t> {
     /// `callee(…)` applied: its arguments and condition; scripts on the group kept.
     pub(super) fn apply<'n>(&self, callee: &'n Node, argument: &'n Node, place: Place, d: usize) -> Term<'n> {
         let (group, sub, sup) = match &argument.kind {
-            NodeKind::Scripts { base, sub, sup, primes: 0 } => (base.as_ref(), sub.as_deref(), sup.as_deref()),
+            NodeKind::Scripts { base, sub, sup, primes: 0 } => {
+                (base.as_ref(), sub.as_deref(), sup.as_deref())
+            }
             _ => (argument, None, None),
         };
         let body = match &group.kind {
@@ -451,7 +476,8 @@ impl<'t> Resolver<'t> {
         };
         let (callee_node, over) = self.split_over(callee);
         let callee_term = self.symbol_or_term(callee_node, Place::Callee, d);
-        let distribution = callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
+        let distribution =
+            callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
         let arg_place = match self.argument_place(callee) {
             // The variables of a distribution or density are random variables: `p(x \mid z)`.
             Place::Plain if distribution || place == Place::Random => Place::Random,
@@ -538,14 +564,24 @@ impl<'t> Resolver<'t> {
             _ => return None,
         };
         match &word.kind {
-            NodeKind::Word { text, .. } if text == "max" || text == "min" => Some((format!("arg{text}"), next)),
+            NodeKind::Word { text, .. } if text == "max" || text == "min" => {
+                Some((format!("arg{text}"), next))
+            }
             _ => None,
         }
     }
 
     /// `\arg\max(x)`: the function argmax applied, one callee of two words.
-    fn arg_max_call<'n>(&self, item: &'n Node, items: &[Item<'n>], i: usize, place: Place, d: usize) -> Option<Term<'n>> {
-        let juxt = |k: usize| items.get(k).filter(|(op, _, _)| matches!(op, Some(InfixOp::Juxt))).map(|t| t.2);
+    fn arg_max_call<'n>(
+        &self,
+        item: &'n Node,
+        items: &[Item<'n>],
+        i: usize,
+        place: Place,
+        d: usize,
+    ) -> Option<Term<'n>> {
+        let juxt =
+            |k: usize| items.get(k).filter(|(op, _, _)| matches!(op, Some(InfixOp::Juxt))).map(|t| t.2);
         let (word, group) = (juxt(i + 1)?, juxt(i + 2)?);
         let is_arg = matches!(&item.kind, NodeKind::Word { text, .. } if text == "arg");
         let extreme = matches!(&word.kind, NodeKind::Word { text, .. } if text == "max" || text == "min");
@@ -599,7 +635,8 @@ impl<'t> Resolver<'t> {
 /// the value's, not a function's.
 fn defined_by(lhs: &mut Term, rhs: &Term) {
     let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
-    if !matches!(occurrence.base.kind, NodeKind::Word { .. }) || occurrence.evidence < super::Evidence::Known {
+    if !matches!(occurrence.base.kind, NodeKind::Word { .. }) || occurrence.evidence < super::Evidence::Known
+    {
         return;
     }
     let kind = super::kind_of_term(rhs);
@@ -612,7 +649,7 @@ fn defined_by(lhs: &mut Term, rhs: &Term) {
 /// Whether the term ends in a large operator still without a body (`\sum_i` before `-x_i`).
 fn open_big_op(term: &Term) -> bool {
     match &term.kind {
-        TermKind::BigOp(big) => big.body.as_ref().map_or(true, open_big_op),
+        TermKind::BigOp(big) => big.body.as_ref().is_none_or(open_big_op),
         TermKind::Product(factors) => factors.last().is_some_and(|f| open_big_op(&f.term)),
         TermKind::Sign { operand, .. } => open_big_op(operand),
         _ => false,

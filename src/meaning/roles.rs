@@ -35,13 +35,13 @@ pub enum Place {
 impl Resolver<'_> {
     /// The kind of an occurrence at `place`, and why.
     pub(super) fn decide(&self, occurrence: &Occurrence, place: Place) -> (SymbolKind, Evidence) {
-        if let Some(found) = self.from_table(occurrence, true) {
+        if let Some(found) = self.recorded_kind(occurrence, true) {
             return found;
         }
-        if let Some(kind) = self.from_place(occurrence, place) {
+        if let Some(kind) = self.kind_at_place(occurrence, place) {
             return (kind, Evidence::Use);
         }
-        if let Some(found) = self.from_table(occurrence, false) {
+        if let Some(found) = self.recorded_kind(occurrence, false) {
             return found;
         }
         if let Some(kind) = self.known_name(occurrence.base) {
@@ -51,7 +51,7 @@ impl Resolver<'_> {
     }
 
     /// What the document recorded for the name (declared, or only used, as asked).
-    fn from_table(&self, occurrence: &Occurrence, declared: bool) -> Option<(SymbolKind, Evidence)> {
+    fn recorded_kind(&self, occurrence: &Occurrence, declared: bool) -> Option<(SymbolKind, Evidence)> {
         let names = [occurrence.name.as_str(), occurrence.base_name.as_str()];
         for (i, name) in names.into_iter().enumerate() {
             if self.table.is_declared(name) != declared {
@@ -60,7 +60,11 @@ impl Resolver<'_> {
             let Some(kind) = self.table.recorded(name) else { continue };
             let evidence = if declared { Evidence::Declared } else { Evidence::Use };
             // The base's kind, stepped down by the indices that pick from it.
-            let kind = if i == 1 && occurrence.name != occurrence.base_name { self.picked(kind, occurrence) } else { kind };
+            let kind = if i == 1 && occurrence.name != occurrence.base_name {
+                self.picked(kind, occurrence)
+            } else {
+                kind
+            };
             if i == 1 && !declared && occurrence.name != occurrence.base_name && !occurrence.indexed {
                 continue;
             }
@@ -82,7 +86,7 @@ impl Resolver<'_> {
     }
 
     /// What the place says.
-    fn from_place(&self, occurrence: &Occurrence, place: Place) -> Option<SymbolKind> {
+    fn kind_at_place(&self, occurrence: &Occurrence, place: Place) -> Option<SymbolKind> {
         let letter = occurrence.base_name.as_str();
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
         let plain = occurrence.scripts.is_empty();
@@ -121,8 +125,12 @@ impl Resolver<'_> {
     /// A name the vocabulary of papers knows: operator names, `\mathrm{softmax}`.
     fn known_name(&self, node: &Node) -> Option<SymbolKind> {
         match &node.kind {
-            NodeKind::Word { style: WordStyle::Operator | WordStyle::OperatorLimits, .. } => Some(SymbolKind::Function),
-            NodeKind::Word { text, .. } if has(&self.notation.function_names, text) => Some(SymbolKind::Function),
+            NodeKind::Word { style: WordStyle::Operator | WordStyle::OperatorLimits, .. } => {
+                Some(SymbolKind::Function)
+            }
+            NodeKind::Word { text, .. } if has(&self.notation.function_names, text) => {
+                Some(SymbolKind::Function)
+            }
             _ => None,
         }
     }
@@ -141,8 +149,12 @@ impl Resolver<'_> {
         let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
         let greek = names::is_greek(name);
         let indices = index_count(occurrence);
-        let ranged = occurrence.scripts.iter().any(|s| matches!(s.role, ScriptRole::Range | ScriptRole::Layer));
-        if (indices == 1 || (ranged && indices == 0)) && has(&self.notation.vector_when_indexed, name) && font == Font::Normal {
+        let ranged =
+            occurrence.scripts.iter().any(|s| matches!(s.role, ScriptRole::Range | ScriptRole::Layer));
+        if (indices == 1 || (ranged && indices == 0))
+            && has(&self.notation.vector_when_indexed, name)
+            && font == Font::Normal
+        {
             return SymbolKind::Vector;
         }
         if greek && font != Font::Bold && has(&self.notation.parameter_letters, name) {
@@ -179,7 +191,8 @@ impl Resolver<'_> {
     fn is_dimension_name(&self, occurrence: &Occurrence) -> bool {
         let name = occurrence.base_name.as_str();
         let label_only = occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label);
-        let prefixed = has(&self.notation.dimension_prefixes, name) && label_only && !occurrence.scripts.is_empty();
+        let prefixed =
+            has(&self.notation.dimension_prefixes, name) && label_only && !occurrence.scripts.is_empty();
         let plain_font = matches!(font_of(occurrence.base), Font::Normal);
         plain_font && (prefixed || (occurrence.scripts.is_empty() && matches!(name, "n" | "d" | "N")))
     }
@@ -202,7 +215,10 @@ fn index_count(occurrence: &Occurrence) -> usize {
         .map(|s| match &s.term.node.kind {
             NodeKind::Chain { rest, .. }
                 if rest.iter().all(|l| {
-                    matches!(l.op, crate::syntax::ast::InfixOp::Juxt | crate::syntax::ast::InfixOp::Separator(_))
+                    matches!(
+                        l.op,
+                        crate::syntax::ast::InfixOp::Juxt | crate::syntax::ast::InfixOp::Separator(_)
+                    )
                 }) =>
             {
                 1 + rest.len()

@@ -15,8 +15,19 @@ const TRANSPOSE: &[&str] = &["top", "intercal", "T", "transpose", "mathsf{T}"];
 const MARKS: &[&str] = &["ast", "star", "dagger", "prime", "circ", "*", "+", "-", "\\ast"];
 
 /// Symbol commands that are not names of anything a reader must identify.
-const NOT_NAMES: &[&str] =
-    &["infty", "partial", "nabla", "emptyset", "varnothing", "forall", "exists", "top", "bot", "cdot", "prime"];
+const NOT_NAMES: &[&str] = &[
+    "infty",
+    "partial",
+    "nabla",
+    "emptyset",
+    "varnothing",
+    "forall",
+    "exists",
+    "top",
+    "bot",
+    "cdot",
+    "prime",
+];
 
 impl Resolver<'_> {
     /// Whether `node` is a symbol a reader identifies: a letter, a Greek letter, a name, with
@@ -31,7 +42,8 @@ impl Resolver<'_> {
             }
             // Text that is no known name (`\text{for }`, `\text{otherwise}`) is prose.
             NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, text } => {
-                has(&self.notation.function_names, text) || text.len() <= 4 && !text.contains(' ') && !is_prose(text)
+                has(&self.notation.function_names, text)
+                    || text.len() <= 4 && !text.contains(' ') && !is_prose(text)
             }
             NodeKind::Word { .. } => true,
             NodeKind::Accent { body, .. } => self.is_name(body),
@@ -75,7 +87,9 @@ impl Resolver<'_> {
 
     /// A node with scripts, standing alone (not applied, not a large operator in a row).
     pub(super) fn scripts<'n>(&self, node: &'n Node, place: Place, d: usize) -> Term<'n> {
-        let NodeKind::Scripts { base, sub, sup, primes } = &node.kind else { return self.term(node, place, d) };
+        let NodeKind::Scripts { base, sub, sup, primes } = &node.kind else {
+            return self.term(node, place, d);
+        };
         if self.is_big_op(node) {
             return self.term_big_op_alone(node, place, d);
         }
@@ -107,7 +121,9 @@ impl Resolver<'_> {
         if let (Some(s), Some(role)) = (sup.as_deref(), sup_role) {
             let script = self.script(s, role, true, d);
             match role {
-                ScriptRole::Label | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Mark => parts.push(script),
+                ScriptRole::Label | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Mark => {
+                    parts.push(script)
+                }
                 _ => operation = Some(script),
             }
         }
@@ -193,15 +209,17 @@ impl Resolver<'_> {
     /// A superscript that operates: transpose, inverse, mark, or power.
     fn operation_role(&self, sup: &Node) -> ScriptRole {
         match &sup.kind {
-            NodeKind::Symbol { name, .. } if TRANSPOSE.contains(&name.as_str()) && !self.declared("T", name) => {
+            NodeKind::Symbol { name, .. }
+                if TRANSPOSE.contains(&name.as_str()) && !self.declared("T", name) =>
+            {
                 ScriptRole::Transpose
             }
-            NodeKind::Prefix { op: PrefixOp::Minus, operand }
-                if matches!(&operand.kind, NodeKind::Number { text, .. } if text == "1") =>
-            {
+            NodeKind::Prefix { op: PrefixOp::Minus, operand } if matches!(&operand.kind, NodeKind::Number { text, .. } if text == "1") => {
                 ScriptRole::Inverse
             }
-            NodeKind::Symbol { name, .. } | NodeKind::Punct { text: name } if MARKS.contains(&name.as_str()) => {
+            NodeKind::Symbol { name, .. } | NodeKind::Punct { text: name }
+                if MARKS.contains(&name.as_str()) =>
+            {
                 ScriptRole::Mark
             }
             NodeKind::Styled { body, .. } if matches!(&body.kind, NodeKind::Symbol { name, .. } if name == "T") => {
@@ -228,13 +246,17 @@ impl Resolver<'_> {
             return ScriptRole::Layer;
         }
         match &sup.kind {
-            NodeKind::Fenced { open: Delim::Paren, body, .. } if !matches!(body.kind, NodeKind::Number { .. }) => {
+            NodeKind::Fenced { open: Delim::Paren, body, .. }
+                if !matches!(body.kind, NodeKind::Number { .. }) =>
+            {
                 ScriptRole::Layer
             }
             NodeKind::Fenced { open: Delim::Paren, .. } => ScriptRole::Layer,
             NodeKind::Word { .. } => ScriptRole::Label,
             NodeKind::Styled { .. } => ScriptRole::Label,
-            NodeKind::Symbol { name, font: Font::Roman | Font::Bold | Font::SansSerif } if name.len() == 1 => {
+            NodeKind::Symbol { name, font: Font::Roman | Font::Bold | Font::SansSerif }
+                if name.len() == 1 =>
+            {
                 ScriptRole::Label
             }
             NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => {
@@ -291,7 +313,9 @@ impl Resolver<'_> {
         let mut word = String::new();
         for node in std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)) {
             match &node.kind {
-                NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => word.push_str(name),
+                NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => {
+                    word.push_str(name)
+                }
                 _ => return false,
             }
         }
@@ -304,7 +328,9 @@ impl Resolver<'_> {
             NodeKind::Chain { first, rest }
                 if rest.iter().all(|l| matches!(l.op, InfixOp::Juxt | InfixOp::Separator(_))) =>
             {
-                std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).all(|n| self.is_index_entry(n))
+                std::iter::once(first.as_ref())
+                    .chain(rest.iter().map(|l| &l.operand))
+                    .all(|n| self.is_index_entry(n))
             }
             _ => self.is_index_entry(sub),
         }
@@ -316,7 +342,8 @@ impl Resolver<'_> {
             NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => {
                 let lower = name.chars().all(|c| c.is_ascii_lowercase());
                 let recorded = self.table.recorded(name);
-                (lower && !matches!(recorded, Some(k) if k != super::SymbolKind::Index && k != super::SymbolKind::Dimension))
+                (lower
+                    && !matches!(recorded, Some(k) if k != super::SymbolKind::Index && k != super::SymbolKind::Dimension))
                     || recorded == Some(super::SymbolKind::Index)
             }
             NodeKind::Symbol { name, font: Font::Normal } => {
@@ -325,8 +352,9 @@ impl Resolver<'_> {
             NodeKind::Scripts { base, sup: None, primes: _, .. } => self.is_index_entry(base),
             NodeKind::Scripts { base, sub: None, .. } => self.is_index_entry(base),
             NodeKind::Chain { first, rest } => {
-                rest.iter().all(|l| matches!(l.op, InfixOp::Additive(_) | InfixOp::Juxt | InfixOp::Multiplicative(_)))
-                    && self.is_index_entry(first)
+                rest.iter().all(|l| {
+                    matches!(l.op, InfixOp::Additive(_) | InfixOp::Juxt | InfixOp::Multiplicative(_))
+                }) && self.is_index_entry(first)
             }
             NodeKind::Fenced { open: Delim::Paren, body, .. } => self.is_index_like(body),
             _ => false,
@@ -356,13 +384,19 @@ impl Resolver<'_> {
         }
         let full = super::binding_name(callee);
         let base_name = super::binding_name(base).unwrap_or_default();
-        let recorded = full.as_deref().and_then(|f| self.table.recorded(f)).or_else(|| self.table.recorded(&base_name));
+        let recorded =
+            full.as_deref().and_then(|f| self.table.recorded(f)).or_else(|| self.table.recorded(&base_name));
         match recorded {
             Some(super::SymbolKind::Function | super::SymbolKind::Distribution) => return true,
-            Some(_) if self.table.is_declared(full.as_deref().unwrap_or(&base_name)) || self.table.is_declared(&base_name) => {
+            Some(_)
+                if self.table.is_declared(full.as_deref().unwrap_or(&base_name))
+                    || self.table.is_declared(&base_name) =>
+            {
                 return false
             }
-            Some(super::SymbolKind::Vector | super::SymbolKind::Dimension | super::SymbolKind::Index) => return false,
+            Some(super::SymbolKind::Vector | super::SymbolKind::Dimension | super::SymbolKind::Index) => {
+                return false
+            }
             _ => {}
         }
         if matches!(base.kind, NodeKind::Word { .. }) {
@@ -374,14 +408,16 @@ impl Resolver<'_> {
             return true;
         }
         let letter = base_name.as_str();
-        let calligraphic = matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
+        let calligraphic =
+            matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
         let parameter_label = match &callee.kind {
             NodeKind::Scripts { sub: Some(sub), .. } => is_parameter(sub),
             NodeKind::Scripts { sup: Some(_), .. } => true,
             _ => false,
         };
         let primed = matches!(&callee.kind, NodeKind::Scripts { primes, .. } if *primes > 0);
-        let function_letter = has(&self.notation.function_letters, letter) || has(&self.notation.distribution_letters, letter);
+        let function_letter =
+            has(&self.notation.function_letters, letter) || has(&self.notation.distribution_letters, letter);
         let capital = letter.starts_with(|c: char| c.is_ascii_uppercase());
         if calligraphic || parameter_label || primed {
             return true;
@@ -402,7 +438,11 @@ impl Resolver<'_> {
                 {
                     found = true;
                 }
-                NodeKind::Symbol { name, .. } if self.table.recorded(name) == Some(super::SymbolKind::Matrix) => found = true,
+                NodeKind::Symbol { name, .. }
+                    if self.table.recorded(name) == Some(super::SymbolKind::Matrix) =>
+                {
+                    found = true
+                }
                 _ => node.for_each_child(|c| stack.push(c)),
             }
             if found || stack.len() > 4_096 {
@@ -420,15 +460,22 @@ impl Resolver<'_> {
             _ => (callee, None),
         };
         let name = super::binding_name(base).unwrap_or_default();
-        let divergence_sub = sub.and_then(super::binding_name).is_some_and(|s| has(&self.notation.divergences, &s));
-        if divergence_sub || (matches!(base.kind, NodeKind::Word { .. }) && has(&self.notation.divergences, &name)) {
+        let divergence_sub =
+            sub.and_then(super::binding_name).is_some_and(|s| has(&self.notation.divergences, &s));
+        if divergence_sub
+            || (matches!(base.kind, NodeKind::Word { .. }) && has(&self.notation.divergences, &name))
+        {
             return Place::Distribution;
         }
-        let plain_letter = matches!(base.kind, NodeKind::Symbol { font: Font::Normal | Font::Roman | Font::Blackboard, .. });
+        let plain_letter =
+            matches!(base.kind, NodeKind::Symbol { font: Font::Normal | Font::Roman | Font::Blackboard, .. });
         let word = matches!(base.kind, NodeKind::Word { .. });
         match name.as_str() {
             "P" | "Pr" if plain_letter || word => Place::Event,
-            _ if (word || plain_letter) && has(&self.notation.random_variable_operators, &name) && sub.is_none() => {
+            _ if (word || plain_letter)
+                && has(&self.notation.random_variable_operators, &name)
+                && sub.is_none() =>
+            {
                 Place::Random
             }
             _ => Place::Plain,
@@ -460,7 +507,9 @@ fn is_label_text(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
         NodeKind::Styled { body, .. } => is_label_text(body),
-        NodeKind::Chain { first, rest } => is_label_text(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && is_label_text(&l.operand)),
+        NodeKind::Chain { first, rest } => {
+            is_label_text(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && is_label_text(&l.operand))
+        }
         _ => false,
     }
 }
@@ -468,7 +517,8 @@ fn is_label_text(node: &Node) -> bool {
 /// A symbol under a transpose is a vector or a matrix, whatever its letter suggests.
 fn transposed(symbol: &mut Term) {
     if let TermKind::Symbol(occurrence) = &mut symbol.kind {
-        if occurrence.kind == super::SymbolKind::Scalar && occurrence.evidence >= super::Evidence::Convention {
+        if occurrence.kind == super::SymbolKind::Scalar && occurrence.evidence >= super::Evidence::Convention
+        {
             occurrence.kind = super::SymbolKind::Vector;
             occurrence.evidence = super::Evidence::Use;
         }
@@ -477,7 +527,10 @@ fn transposed(symbol: &mut Term) {
 
 /// Words of prose in formulas: `\text{if}`, `\text{for all}`, `\text{s.t.}`.
 fn is_prose(text: &str) -> bool {
-    const PROSE: &[&str] = &["if", "for", "and", "or", "else", "when", "with", "where", "s.t.", "st", "all", "some", "then", "is", "are", "of", "to", "on", "in", "at", "by", "as", "not"];
+    const PROSE: &[&str] = &[
+        "if", "for", "and", "or", "else", "when", "with", "where", "s.t.", "st", "all", "some", "then", "is",
+        "are", "of", "to", "on", "in", "at", "by", "as", "not",
+    ];
     PROSE.contains(&text.trim().to_ascii_lowercase().as_str())
 }
 
@@ -505,7 +558,9 @@ fn is_range(sub: &Node) -> bool {
 /// Whether a subscript names parameters: `\theta`, `\phi`, `\psi`, `\omega`, `w`.
 fn is_parameter(sub: &Node) -> bool {
     match &sub.kind {
-        NodeKind::Symbol { name, .. } => matches!(name.as_str(), "theta" | "phi" | "psi" | "omega" | "eta" | "vartheta" | "varphi"),
+        NodeKind::Symbol { name, .. } => {
+            matches!(name.as_str(), "theta" | "phi" | "psi" | "omega" | "eta" | "vartheta" | "varphi")
+        }
         NodeKind::Chain { first, .. } => is_parameter(first),
         NodeKind::Styled { body, .. } => is_parameter(body),
         _ => false,

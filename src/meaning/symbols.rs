@@ -34,10 +34,12 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
 /// The span of an occurrence: its base with the scripts that are part of it, their closing
 /// braces and its primes.
 fn symbol_span(occurrence: &super::Occurrence, source: &str) -> crate::syntax::ast::Span {
-    let span = occurrence.scripts.iter().fold(occurrence.base.span, |span, script| span.join(script.term.node.span));
+    let span =
+        occurrence.scripts.iter().fold(occurrence.base.span, |span, script| span.join(script.term.node.span));
     let bytes = source.as_bytes();
     let mut end = span.end;
-    let mut open = span.text(source).matches('{').count().saturating_sub(span.text(source).matches('}').count());
+    let mut open =
+        span.text(source).matches('{').count().saturating_sub(span.text(source).matches('}').count());
     while let Some(&byte) = bytes.get(end) {
         match byte {
             b'}' if open > 0 => open -= 1,
@@ -80,8 +82,23 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
             let name = app.callee.occurrence().map(|o| o.base_name.as_str()).unwrap_or("");
             let elementwise = matches!(
                 name,
-                "softmax" | "Softmax" | "sigma" | "tanh" | "ReLU" | "relu" | "GELU" | "exp" | "log" | "LayerNorm"
-                    | "LN" | "Dropout" | "dropout" | "Attention" | "MultiHead" | "FFN" | "Concat"
+                "softmax"
+                    | "Softmax"
+                    | "sigma"
+                    | "tanh"
+                    | "ReLU"
+                    | "relu"
+                    | "GELU"
+                    | "exp"
+                    | "log"
+                    | "LayerNorm"
+                    | "LN"
+                    | "Dropout"
+                    | "dropout"
+                    | "Attention"
+                    | "MultiHead"
+                    | "FFN"
+                    | "Concat"
             );
             match app.args.first() {
                 Some(arg) if elementwise => kind_at(arg, d),
@@ -108,7 +125,8 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
         }
         TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => kind_at(operand, d),
         TermKind::Chain { first, rest } => {
-            let relation = rest.first().is_some_and(|j| matches!(j.op, crate::syntax::ast::InfixOp::Relation(_)));
+            let relation =
+                rest.first().is_some_and(|j| matches!(j.op, crate::syntax::ast::InfixOp::Relation(_)));
             if relation {
                 kind_at(first, d)
             } else {
@@ -126,7 +144,9 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
         },
         TermKind::Accent { body, .. } | TermKind::Wrapped(body) => kind_at(body, d),
         TermKind::Annotated { body, .. } => kind_at(body, d),
-        TermKind::Rows(_) if term.node.environment().is_some_and(|env| env.ends_with("matrix")) => SymbolKind::Matrix,
+        TermKind::Rows(_) if term.node.environment().is_some_and(|env| env.ends_with("matrix")) => {
+            SymbolKind::Matrix
+        }
         TermKind::Rows(_) => SymbolKind::Unknown,
     }
 }
@@ -135,7 +155,10 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
 /// index says too little (`y_i` is an entry of a vector, or the i-th of many labels), so the
 /// base keeps the occurrence's kind.
 fn base_kind(occurrence: &super::Occurrence) -> SymbolKind {
-    let bold = matches!(&occurrence.base.kind, crate::syntax::ast::NodeKind::Symbol { font: crate::syntax::ast::Font::Bold, .. });
+    let bold = matches!(
+        &occurrence.base.kind,
+        crate::syntax::ast::NodeKind::Symbol { font: crate::syntax::ast::Font::Bold, .. }
+    );
     let indices: usize = occurrence
         .scripts
         .iter()
@@ -175,7 +198,8 @@ pub struct TermIndex<'t, 'n> {
 impl<'t, 'n> TermIndex<'t, 'n> {
     /// Indexes every term of `root`.
     pub fn new(root: &'t Term<'n>) -> Self {
-        let mut index = TermIndex { by_span: Default::default(), bases: Default::default(), callees: Default::default() };
+        let mut index =
+            TermIndex { by_span: Default::default(), bases: Default::default(), callees: Default::default() };
         let mut stack = vec![root];
         while let Some(term) = stack.pop() {
             index.by_span.entry((term.span.start, term.span.end)).or_insert(term);

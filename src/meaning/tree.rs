@@ -362,7 +362,9 @@ impl<'n> Term<'n> {
                 index.iter().for_each(|i| visit(i));
                 visit(radicand);
             }
-            TermKind::Fenced { body, .. } | TermKind::Accent { body, .. } | TermKind::Wrapped(body) => visit(body),
+            TermKind::Fenced { body, .. } | TermKind::Accent { body, .. } | TermKind::Wrapped(body) => {
+                visit(body)
+            }
             TermKind::Annotated { body, label } => {
                 visit(body);
                 label.iter().for_each(|l| visit(l));
