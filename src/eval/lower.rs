@@ -161,7 +161,7 @@ impl<'a> Lowerer<'a> {
                 }
                 _ if occurrence.base_name != binding_name(occurrence.base).unwrap_or_default() => {
                     // A run of letters read as one name (`pos`).
-                    Ok(self.make(ExprKind::Symbol(occurrence.name.clone(), occurrence.kind), term.span))
+                    Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span))
                 }
                 _ => self.symbol(occurrence.base),
             };
@@ -176,7 +176,7 @@ impl<'a> Lowerer<'a> {
         let family = (self.ctx.is_family)(&occurrence.base_name);
         if !family && (!picks || self.is_known(&occurrence.name)) {
             // A name with labels only (`W_Q`, `W^O`, `d_{\text{model}}`), or one bound whole.
-            return Ok(self.make(ExprKind::Symbol(occurrence.name.clone(), occurrence.kind), term.span));
+            return Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span));
         }
         let sub = occurrence.scripts.iter().find(|s| !s.above).map(|s| s.term.node);
         let sup = occurrence.scripts.iter().find(|s| s.above).map(|s| s.term.node);
@@ -492,7 +492,7 @@ impl<'a> Lowerer<'a> {
         let Some(occurrence) = callee.occurrence() else { return Err(missing()) };
         for name in [&occurrence.base_name, &occurrence.name] {
             if (self.ctx.is_function)(name) {
-                return Ok(Callee::User(name.clone()));
+                return Ok(Callee::User(name.to_string()));
             }
         }
         if let Some(full) = binding_name(callee.node).filter(|n| (self.ctx.is_function)(n)) {

@@ -144,9 +144,9 @@ fn definition(lhs: &Node, rhs: &Node, ctx: &Context<'_>) -> Result<Option<Statem
         let name =
             if index_script.is_some() { occurrence.base_name.clone() } else { occurrence.name.clone() };
         let body = lowerer(ctx, Vec::new()).lower(rhs)?;
-        return Ok(Some(Statement::Let { name, indices: Vec::new(), squared, body }));
+        return Ok(Some(Statement::Let { name: name.to_string(), indices: Vec::new(), squared, body }));
     };
-    let name = occurrence.base_name.clone();
+    let name = occurrence.base_name.to_string();
     let body = lowerer(ctx, indices.clone()).lower(rhs)?;
     match indices.as_slice() {
         [index] if !squared && uses_as_member(&body, index) => {

@@ -300,6 +300,16 @@ pub fn binding_name(node: &Node) -> Option<String> {
     }
 }
 
+/// [`binding_name`] as an inline string: a symbol's or word's own name is copied without
+/// allocating.
+pub(crate) fn name_text(node: &Node) -> Option<crate::syntax::ast::Text> {
+    match &node.kind {
+        NodeKind::Symbol { name, .. } => Some(name.clone()),
+        NodeKind::Word { text, .. } if !text.contains(char::is_whitespace) => Some(text.clone()),
+        _ => binding_name(node).map(crate::syntax::ast::Text::from),
+    }
+}
+
 /// The binding name of `node`, or its LaTeX without spaces and braces when it has none.
 pub(crate) fn binding_name_or_latex(node: &Node) -> String {
     binding_name(node).unwrap_or_else(|| {

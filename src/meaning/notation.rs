@@ -10,35 +10,35 @@ pub const NOTATION_TOML: &str = include_str!("../../data/notation.toml");
 #[derive(Debug, Clone, Deserialize)]
 pub struct Notation {
     /// Letters that are functions when a parenthesis follows.
-    pub function_letters: Vec<String>,
+    pub function_letters: Names,
     /// Letters that name distributions, densities, policies.
-    pub distribution_letters: Vec<String>,
+    pub distribution_letters: Names,
     /// Letters that name sizes.
-    pub dimension_letters: Vec<String>,
+    pub dimension_letters: Names,
     /// First letters of sizes with a one-letter or word subscript (`d_k`).
-    pub dimension_prefixes: Vec<String>,
+    pub dimension_prefixes: Names,
     /// Letters that range over positions.
-    pub index_letters: Vec<String>,
+    pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
-    pub scalar_capitals: Vec<String>,
+    pub scalar_capitals: Names,
     /// Lower-case letters whose indexed forms are vectors.
-    pub vector_when_indexed: Vec<String>,
+    pub vector_when_indexed: Names,
     /// Greek letters that name parameters.
-    pub parameter_letters: Vec<String>,
+    pub parameter_letters: Names,
     /// Runs of italic letters that are one name.
-    pub italic_words: Vec<String>,
+    pub italic_words: Names,
     /// Words in italic letters that are labels in a script.
-    pub label_words: Vec<String>,
+    pub label_words: Names,
     /// Capitals that are random variables under an expectation or an entropy.
-    pub random_capitals: Vec<String>,
+    pub random_capitals: Names,
     /// Function names.
-    pub function_names: Vec<String>,
+    pub function_names: Names,
     /// Names of distribution families.
-    pub distribution_names: Vec<String>,
+    pub distribution_names: Names,
     /// Operators whose argument is a random variable.
-    pub random_variable_operators: Vec<String>,
+    pub random_variable_operators: Names,
     /// Divergences, whose arguments are distributions.
-    pub divergences: Vec<String>,
+    pub divergences: Names,
 }
 
 impl Notation {
@@ -52,28 +52,31 @@ impl Notation {
 
     fn empty() -> Notation {
         Notation {
-            function_letters: Vec::new(),
-            distribution_letters: Vec::new(),
-            dimension_letters: Vec::new(),
-            dimension_prefixes: Vec::new(),
-            index_letters: Vec::new(),
-            scalar_capitals: Vec::new(),
-            vector_when_indexed: Vec::new(),
-            parameter_letters: Vec::new(),
-            italic_words: Vec::new(),
-            label_words: Vec::new(),
-            random_capitals: Vec::new(),
-            function_names: Vec::new(),
-            distribution_names: Vec::new(),
-            random_variable_operators: Vec::new(),
-            divergences: Vec::new(),
+            function_letters: Names::default(),
+            distribution_letters: Names::default(),
+            dimension_letters: Names::default(),
+            dimension_prefixes: Names::default(),
+            index_letters: Names::default(),
+            scalar_capitals: Names::default(),
+            vector_when_indexed: Names::default(),
+            parameter_letters: Names::default(),
+            italic_words: Names::default(),
+            label_words: Names::default(),
+            random_capitals: Names::default(),
+            function_names: Names::default(),
+            distribution_names: Names::default(),
+            random_variable_operators: Names::default(),
+            divergences: Names::default(),
         }
     }
 }
 
+/// A list of names from the file, looked up by hashing.
+pub type Names = rustc_hash::FxHashSet<String>;
+
 /// Whether `list` holds `name`.
-pub fn has(list: &[String], name: &str) -> bool {
-    list.iter().any(|item| item == name)
+pub fn has(list: &Names, name: &str) -> bool {
+    list.contains(name)
 }
 
 #[cfg(test)]

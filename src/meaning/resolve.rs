@@ -18,10 +18,11 @@ use super::tree::{Application, BigOperator, Factor, Joint, OperatorApplication, 
 use super::SymbolTable;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span, WordStyle};
 
-/// How deep resolution goes; deeper parts stay unresolved leaves. The parser's own nesting
-/// limit (at most 1,000 levels) keeps real formulas far below it in nodes, and a leaf is still
-/// a correct (if unexplained) part.
-pub const MAX_DEPTH: usize = 512;
+/// How deep resolution goes; deeper parts stay unresolved leaves (a correct, if unexplained,
+/// part). It is above the evaluator's limit (256), so a tower such as `\log \log … x` is refused
+/// there by name, and low enough that resolving fits a 512 KiB thread stack (checked by
+/// `tests/regressions.rs`).
+pub const MAX_DEPTH: usize = 300;
 
 /// One item of a row: the operator before it, the operator's span, the operand.
 pub(super) type Item<'n> = (Option<&'n InfixOp>, Span, &'n Node);
@@ -262,7 +263,8 @@ impl<'t> Resolver<'t> {
         } else {
             format!("{word}_{}", super::binding_name_or_latex(scripts.first().map(|s| s.term.node)?))
         };
-        let mut term = self.occurrence_named(first_node, first_node, word, name, scripts, place);
+        let mut term =
+            self.occurrence_named(first_node, first_node, word.into(), name.into(), scripts, place);
         term.span = first_node.span.join(last_node.span);
         Some((term, last + 1 - i))
     }
@@ -324,8 +326,8 @@ impl<'t> Resolver<'t> {
         let inner = self.term(name, place, d);
         let TermKind::Symbol(occurrence) = inner.kind else { return None };
         let mut occurrence = *occurrence;
-        occurrence.name = format!("Delta{}", occurrence.name);
-        occurrence.base_name = format!("Delta{}", occurrence.base_name);
+        occurrence.name = format!("Delta{}", occurrence.name).into();
+        occurrence.base_name = format!("Delta{}", occurrence.base_name).into();
         occurrence.base = delta;
         let span = delta.span.join(inner.span);
         let mut term = Term::new(TermKind::Symbol(Box::new(occurrence)), span, name);
@@ -591,7 +593,7 @@ impl<'t> Resolver<'t> {
         let mut call = self.apply(word, group, place, d);
         if let TermKind::Apply(app) = &mut call.kind {
             if let TermKind::Symbol(occurrence) = &mut app.callee.kind {
-                occurrence.name = format!("arg{}", occurrence.name);
+                occurrence.name = format!("arg{}", occurrence.name).into();
                 occurrence.base_name = occurrence.name.clone();
             }
             app.callee.span = item.span.join(word.span);

@@ -5,7 +5,7 @@ use super::notation::has;
 use super::resolve::Resolver;
 use super::roles::Place;
 use super::tree::{Occurrence, Script, ScriptRole, Term, TermKind};
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span, Text};
 use crate::syntax::names;
 
 /// Superscripts that mark a transpose.
@@ -54,7 +54,7 @@ impl Resolver<'_> {
 
     /// A symbol without scripts.
     pub(super) fn symbol<'n>(&self, node: &'n Node, place: Place, _d: usize) -> Term<'n> {
-        let base_name = super::binding_name(node).unwrap_or_default();
+        let base_name = super::name_text(node).unwrap_or_default();
         let mut occurrence = Occurrence {
             name: base_name.clone(),
             base: node,
@@ -155,11 +155,11 @@ impl Resolver<'_> {
         primes: u8,
         place: Place,
     ) -> Term<'n> {
-        let base_name = super::binding_name(base).unwrap_or_default();
+        let base_name = super::name_text(base).unwrap_or_default();
         let simple = scripts.len() == 1 && primes == 0 && scripts.iter().all(|s| !s.above);
         let name = match super::binding_name(node).filter(|_| simple) {
-            Some(name) => name,
-            None => compound_name(&base_name, &scripts, primes),
+            Some(name) => Text::from(name),
+            None => Text::from(compound_name(&base_name, &scripts, primes)),
         };
         self.occurrence_named(node, base, base_name, name, scripts, place)
     }
@@ -169,8 +169,8 @@ impl Resolver<'_> {
         &self,
         node: &'n Node,
         base: &'n Node,
-        base_name: String,
-        name: String,
+        base_name: Text,
+        name: Text,
         scripts: Vec<Script<'n>>,
         place: Place,
     ) -> Term<'n> {

@@ -20,7 +20,7 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
                 }
             }
             None => entries.push(SymbolEntry {
-                name: occurrence.name.clone(),
+                name: occurrence.name.to_string(),
                 latex: span.text(source).trim().to_string(),
                 kind: occurrence.kind,
                 spans: vec![span],

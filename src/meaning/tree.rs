@@ -20,7 +20,7 @@
 //! at the text and match LaTeX patterns against it.
 
 use super::SymbolKind;
-use crate::syntax::ast::{Delim, InfixOp, Node, PrefixOp, Span};
+use crate::syntax::ast::{Delim, InfixOp, Node, PrefixOp, Span, Text};
 use serde::Serialize;
 
 /// A resolved part of a formula.
@@ -254,11 +254,11 @@ pub enum ScriptRole {
 pub struct Occurrence<'n> {
     /// The binding name of the symbol's identity: `\mu` → `mu`, `\mathbf{x}` → `x`, `W_Q` →
     /// `W_Q`, `d_{\text{model}}` → `d_model`, `q_i` → `q_i`, `W_i^Q` → `W_i^Q`.
-    pub name: String,
+    pub name: Text,
     /// The identifier without scripts: `q` of `q_i`, `\mathbf{W}` of `\mathbf{W}_Q`.
     pub base: &'n Node,
     /// The binding name of the base alone (`q`, `W`).
-    pub base_name: String,
+    pub base_name: Text,
     /// The scripts that are part of the symbol (indices, labels, families, layers, ranges).
     pub scripts: Vec<Script<'n>>,
     /// Whether a subscript on it is an index, so that the symbol picks from its base.

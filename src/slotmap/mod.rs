@@ -96,7 +96,8 @@ pub struct SlotMap {
     pub reading_path_text: String,
     /// Parser warnings (unknown commands).
     pub warnings: Vec<Warning>,
-    /// The formula's symbols with their kinds, as the meaning layer reads them.
+    /// The formula's symbols with their kinds, as the meaning layer reads them ([`map_source`]
+    /// lists them; [`map_tree`], which batch runs, does not).
     pub symbols: Vec<crate::meaning::SymbolEntry>,
 }
 
@@ -128,6 +129,8 @@ pub fn map_source_with(
     let parsed = crate::syntax::parse_with(source, limits)?;
     let table = SymbolTable::from_formula(&parsed.root);
     let mut map = map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang);
+    let term = crate::meaning::resolve(&parsed.root, &table);
+    map.symbols = crate::meaning::symbols(&term, source);
     map.reading = Some(crate::speak::read(&parsed.root, source, &table, lang));
     Ok(map)
 }
@@ -144,7 +147,6 @@ pub fn map_tree(
     let term = crate::meaning::resolve(root, table);
     let meaning = crate::meaning::TermIndex::new(&term);
     let raw = annotate::annotate(root, source, &meaning, &knowledge.rules);
-    let symbols = crate::meaning::symbols(&term, source);
     let unknown = annotate::unknown_notation(root, source, table, &raw);
     let explanations = &knowledge.explanations;
     let rule_of = |index: usize| knowledge.rules.rules.get(index);
@@ -165,7 +167,7 @@ pub fn map_tree(
         reading_path,
         reading_path_text,
         warnings,
-        symbols,
+        symbols: Vec::new(),
     }
 }
 
