@@ -7,8 +7,8 @@ use super::SymbolKind;
 /// kind is that of its best-founded occurrence.
 pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
     let mut entries: Vec<SymbolEntry> = Vec::new();
-    for occurrence in term.occurrences() {
-        let span = symbol_span(occurrence, source);
+    for (term_span, occurrence) in term.occurrences() {
+        let span = symbol_span(term_span, occurrence, source);
         match entries.iter_mut().find(|e| e.name == occurrence.name) {
             Some(entry) => {
                 if !entry.spans.contains(&span) {
@@ -33,9 +33,14 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
 
 /// The span of an occurrence: its base with the scripts that are part of it, their closing
 /// braces and its primes.
-fn symbol_span(occurrence: &super::Occurrence, source: &str) -> crate::syntax::ast::Span {
-    let span =
-        occurrence.scripts.iter().fold(occurrence.base.span, |span, script| span.join(script.term.node.span));
+fn symbol_span(
+    term_span: crate::syntax::ast::Span,
+    occurrence: &super::Occurrence,
+    source: &str,
+) -> crate::syntax::ast::Span {
+    // The term's span covers an increment (`\Delta W`) or a run of letters (`pos`) whole.
+    let base = occurrence.base.span.join(term_span).min_within(term_span.join(occurrence.base.span));
+    let span = occurrence.scripts.iter().fold(base, |span, script| span.join(script.term.node.span));
     let bytes = source.as_bytes();
     let mut end = span.end;
     let mut open =

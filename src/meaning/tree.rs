@@ -373,13 +373,14 @@ impl<'n> Term<'n> {
         }
     }
 
-    /// Every symbol occurrence under (and including) this term, in source order.
-    pub fn occurrences(&self) -> Vec<&Occurrence<'n>> {
+    /// Every symbol occurrence under (and including) this term, in source order, with the span
+    /// of its term.
+    pub fn occurrences(&self) -> Vec<(Span, &Occurrence<'n>)> {
         let mut out = Vec::new();
         let mut stack = vec![self];
         while let Some(term) = stack.pop() {
             if let Some(occurrence) = term.occurrence() {
-                out.push(occurrence);
+                out.push((term.span, occurrence));
             }
             let mut children = Vec::new();
             term.for_each_child(|child| children.push(child));

@@ -86,13 +86,17 @@ impl<'a> Shaper<'a> {
             NodeKind::LargeOp { .. } => self.big_op(node, None, d),
             NodeKind::Dots { .. } => Phrase::Dots,
             NodeKind::Punct { text } => {
-                let written = node.span.text(self.source).trim();
+                // As written (`'`, `?`), without the braces of a group around it (`{ \rangle }`).
+                let written = node
+                    .span
+                    .text(self.source)
+                    .trim_matches(|c: char| c == '{' || c == '}' || c.is_whitespace());
                 let text = if written.is_empty() { text.as_str() } else { written };
                 Phrase::Text(text.trim_start_matches('\\').to_string())
             }
             NodeKind::Unknown { name } => Phrase::Text(name.trim_start_matches('\\').to_string()),
             NodeKind::Empty => Phrase::Empty,
-            NodeKind::Chain { first, rest } => self.chain(first, rest, d),
+            NodeKind::Chain { first, rest } => self.chain(node, first, rest, d),
             NodeKind::Prefix { op, operand } => self.prefix(*op, operand, d),
             NodeKind::Factorial { operand } => Phrase::Factorial(self.shape(operand, d).boxed()),
             NodeKind::Scripts { .. } => self.scripts(node, d),
@@ -130,27 +134,15 @@ impl<'a> Shaper<'a> {
     }
 
     /// A chain: by the level of its first operator.
-    fn chain(&self, first: &Node, rest: &[crate::syntax::ast::Link], d: usize) -> Phrase {
+    fn chain(&self, node: &Node, first: &Node, rest: &[crate::syntax::ast::Link], d: usize) -> Phrase {
         match rest.first().map(|l| &l.op) {
             None => self.shape(first, d),
             Some(InfixOp::Separator(_)) => self.list(first, rest, d),
             Some(InfixOp::Relation(_) | InfixOp::Stacked { .. }) => self.relation(first, rest, d),
-            Some(InfixOp::Additive(_)) => self.additive(first, rest, d),
-            Some(InfixOp::Multiplicative(_) | InfixOp::Juxt) => self.product_chain(first, rest, d),
+            Some(InfixOp::Additive(_) | InfixOp::Multiplicative(_) | InfixOp::Juxt) => {
+                self.resolved_chain(node, d)
+            }
         }
-    }
-
-    /// `a + b - c` in operator words; `x_1 + \dots + x_n` is the sum of a range.
-    fn additive(&self, first: &Node, rest: &[crate::syntax::ast::Link], d: usize) -> Phrase {
-        let first = self.shape(first, d);
-        let rest: Vec<(String, Phrase)> =
-            rest.iter().map(|l| (op_name(&l.op), self.shape(&l.operand, d))).collect();
-        let all_plus = rest.iter().all(|(op, _)| op == "+");
-        if all_plus && rest.iter().any(|(_, p)| *p == Phrase::Dots) {
-            let items = std::iter::once(first).chain(rest.into_iter().map(|(_, p)| p)).collect();
-            return Phrase::Ops { first: range_or_list(items).boxed(), rest: Vec::new(), nested: true };
-        }
-        Phrase::Ops { first: first.boxed(), rest, nested: false }
     }
 
     /// `a = b`, `a \le b < c`, and definitions `F(x) = body`.

@@ -1,19 +1,15 @@
-//! Rows of factors: `QK^\top / \sqrt{d_k}`, `\mathrm{softmax}(X)V`, `-\frac{1}{N}\sum_i \log
-//! p(x_i)`.
+//! Rows of factors and sums, read from the meaning layer's resolved tree: `QK^\top / \sqrt{d_k}`,
+//! `\mathrm{softmax}(X)V`, `-\frac{1}{N}\sum_i \log p(x_i)`.
 //!
-//! A multiplicative chain mixes side-by-side factors with explicit operators (`/`, `\cdot`,
-//! `\times`), read left to right. Within it a large operator (`\sum_i`, `\max_x`) takes
-//! everything after it as its body, an operator name without parentheses (`\log`, `\nabla`,
-//! `\mathbb{E}`) takes the next factor, and a function followed by a parenthesis is a call
-//! when [`crate::meaning::is_call`] says so. A leading minus covers the whole row.
+//! What applies to what — the body of a `\sum`, the operand of `\log`, a call or a product, how
+//! far a sign reaches — is [`crate::meaning::resolve`]'s decision; this file only chooses the
+//! phrase: a mean (`\frac{1}{N}\sum`), a dot product, "n by d", plain scalars side by side.
 
 use super::{word, Shaper, MAX_DEPTH};
-use crate::meaning::{base_name, binding_name, is_call, kind_of, list_items, relation_sides, SymbolKind};
-use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase};
-use crate::syntax::ast::{Font, InfixOp, Link, Node, NodeKind, PrefixOp, WordStyle};
-
-/// One factor of a row, with the operator before it (`None` for the first).
-type Item<'n> = (Option<&'n InfixOp>, &'n Node);
+use crate::meaning::tree::{infix_name, Application, BigOperator, Factor, Joint, OperatorApplication};
+use crate::meaning::{binding_name, kind_of_term, relation_sides, Resolver, SymbolKind, Term, TermKind};
+use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase, Sign};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, WordStyle};
 
 /// What joins the next factor group to what came before.
 enum Join {
@@ -31,53 +27,143 @@ const SIZE_LETTERS: &[&str] = &["n", "m", "d", "N", "M", "T", "H", "B"];
 const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
 
 impl Shaper<'_> {
-    /// A multiplicative chain.
-    pub(super) fn product_chain(&self, first: &Node, rest: &[Link], d: usize) -> Phrase {
-        let items: Vec<Item> =
-            std::iter::once((None, first)).chain(rest.iter().map(|l| (Some(&l.op), &l.operand))).collect();
-        if let Some(list) = slash_list(&items) {
-            return list;
-        }
-        self.factors(&items, d)
+    /// A row of factors or a sum (a chain of those levels), resolved first.
+    pub(super) fn resolved_chain(&self, node: &Node, d: usize) -> Phrase {
+        let term = Resolver::new(self.table).node(node);
+        self.term_phrase(&term, d)
     }
 
-    /// Reads a row of items left to right.
-    fn factors(&self, items: &[Item], d: usize) -> Phrase {
+    /// The phrase of a resolved term; terms that are exactly their syntax node and carry no
+    /// decision of reach are read from the node.
+    pub(super) fn term_phrase(&self, term: &Term, d: usize) -> Phrase {
         if d > MAX_DEPTH {
             return Phrase::Elided;
         }
-        if let Some(hoisted) = hoist_minus(items) {
-            return Phrase::Neg(self.factors(&hoisted, d + 1).boxed());
+        let d = d + 1;
+        match &term.kind {
+            TermKind::Product(factors) => {
+                if let Some(list) = slash_list(factors) {
+                    return list;
+                }
+                self.factors(factors, d)
+            }
+            TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
+                self.additive_terms(first, rest, d)
+            }
+            TermKind::BigOp(big) => self.big_op_term(big, d),
+            TermKind::Apply(app) => self.apply_term(app, d),
+            TermKind::Operator(op) => self.operator_term(op, d),
+            TermKind::Sign { op, operand } => {
+                let x = self.term_phrase(operand, d).boxed();
+                match op {
+                    PrefixOp::Minus => Phrase::Neg(x),
+                    PrefixOp::Plus => Phrase::Sign { sign: Sign::Plus, x },
+                    PrefixOp::PlusMinus => Phrase::Sign { sign: Sign::PlusMinus, x },
+                    PrefixOp::MinusPlus => Phrase::Sign { sign: Sign::MinusPlus, x },
+                    PrefixOp::Not => Phrase::Sign { sign: Sign::Not, x },
+                }
+            }
+            TermKind::Frac { num, den } => division(self.term_phrase(num, d), self.term_phrase(den, d)),
+            TermKind::Sqrt { index, radicand } => Phrase::Sqrt {
+                index: index.as_ref().map(|i| self.term_phrase(i, d).boxed()),
+                body: super::nested(self.term_phrase(radicand, d)).boxed(),
+            },
+            TermKind::Wrapped(body) if term.span == term.node.span => self.term_phrase(body, d),
+            TermKind::Fenced { open: open @ (Delim::Paren | Delim::Bracket), body } => {
+                self.group_term(*open, term.node, body, d)
+            }
+            TermKind::Symbol(occurrence) if is_made_name(occurrence, term.node) => {
+                if occurrence.base.span != term.node.span {
+                    // An increment, `\Delta W`: said as written, one name.
+                    return Phrase::Seq(vec![self.shape(occurrence.base, d), self.shape(term.node, d)]);
+                }
+                // A run of letters read as one name (`pos`, `PE_{…}`).
+                let name = word(&occurrence.base_name);
+                match occurrence.scripts.first() {
+                    Some(script) => Phrase::Sub {
+                        base: name.boxed(),
+                        sub: self.sub_phrase(script.term.node, d).boxed(),
+                        style: crate::speak::phrase::SubStyle::Index,
+                    },
+                    None => name,
+                }
+            }
+            _ => self.shape(term.node, d),
         }
+    }
+
+    /// `(a + b)`, `[0, 1)`: a group, an interval, or what is inside.
+    fn group_term(&self, open: Delim, node: &Node, body: &Term, d: usize) -> Phrase {
+        let close = match &node.kind {
+            NodeKind::Fenced { close, .. } => *close,
+            _ => Some(open),
+        };
+        if let TermKind::Chain { first, rest } = &body.kind {
+            if let ([joint], true) = (rest.as_slice(), close.is_some_and(|c| c != open)) {
+                if matches!(joint.op, InfixOp::Separator(_)) {
+                    let (a, b) = (self.term_phrase(first, d), self.term_phrase(&joint.term, d));
+                    return Phrase::Interval(a.boxed(), b.boxed());
+                }
+            }
+        }
+        match self.term_phrase(body, d) {
+            Phrase::Ops { first, rest, .. } => {
+                let ops = Phrase::Ops { first, rest, nested: true };
+                Phrase::Fence { fence: crate::speak::phrase::Fence::Group, body: ops.boxed() }
+            }
+            other => other,
+        }
+    }
+
+    /// `a + b - c` in operator words; `x_1 + \dots + x_n` is the sum of a range.
+    fn additive_terms(&self, first: &Term, rest: &[Joint], d: usize) -> Phrase {
+        let first = self.term_phrase(first, d);
+        let rest: Vec<(String, Phrase)> =
+            rest.iter().map(|j| (infix_name(j.op).to_string(), self.term_phrase(&j.term, d))).collect();
+        let all_plus = rest.iter().all(|(op, _)| op == "+");
+        if all_plus && rest.iter().any(|(_, p)| *p == Phrase::Dots) {
+            let items = std::iter::once(first).chain(rest.into_iter().map(|(_, p)| p)).collect();
+            return Phrase::Ops {
+                first: super::range_or_list(items).boxed(),
+                rest: Vec::new(),
+                nested: true,
+            };
+        }
+        Phrase::Ops { first: first.boxed(), rest, nested: false }
+    }
+
+    /// Reads a row of factors left to right.
+    fn factors(&self, factors: &[Factor], d: usize) -> Phrase {
         let mut left: Option<(Phrase, Join)> = None;
         let mut group: Vec<Phrase> = Vec::new();
         let mut plain = true;
-        let mut i = 0;
-        while let Some((link, node)) = items.get(i) {
-            if let Some(InfixOp::Multiplicative(op)) = link {
-                let previous = items.get(i.wrapping_sub(1)).map(|(_, n)| *n);
+        let mut previous: Option<&Term> = None;
+        for factor in factors {
+            if let Some(InfixOp::Multiplicative(op)) = factor.op {
                 let right = self.product(std::mem::take(&mut group), plain);
                 let joined = self.combine(left.take(), right);
-                left = Some((joined, self.join(op, previous, node)));
+                left = Some((joined, self.join(op, previous, &factor.term)));
                 plain = true;
             }
-            let (factor, used) = self.factor(items, i, d + 1);
-            plain &= used == 1 && self.is_plain_scalar(node);
-            group.push(factor);
-            i += used.max(1);
+            plain &= self.is_plain_scalar(&factor.term);
+            group.push(self.term_phrase(&factor.term, d));
+            previous = Some(&factor.term);
         }
         let right = self.product(group, plain);
         self.combine(left, right)
     }
 
     /// How `op` joins the factors around it.
-    fn join(&self, op: &str, previous: Option<&Node>, next: &Node) -> Join {
-        let both = |test: &dyn Fn(&Node) -> bool| previous.is_some_and(test) && test(next);
+    fn join(&self, op: &str, previous: Option<&Term>, next: &Term) -> Join {
+        let both = |kind: SymbolKind| {
+            previous.is_some_and(|p| kind_of_term(p) == kind) && kind_of_term(next) == kind
+        };
+        let sizes = previous.is_some_and(|p| self.size_like(p)) && self.size_like(next);
         match op {
             "/" => Join::Divide,
-            "\\cdot" if both(&|n| self.vector_like(n)) => Join::Dot,
+            "\\cdot" if both(SymbolKind::Vector) => Join::Dot,
             "\\cdot" => Join::Product,
-            "\\times" if both(&|n| self.size_like(n)) => Join::Shape,
+            "\\times" if sizes => Join::Shape,
             other => Join::Word(other.to_string()),
         }
     }
@@ -108,87 +194,20 @@ impl Shaper<'_> {
         }
     }
 
-    /// The factor at `items[i]` and how many items it used.
-    fn factor(&self, items: &[Item], i: usize, d: usize) -> (Phrase, usize) {
-        let remaining = items.len().saturating_sub(i);
-        let Some((_, node)) = items.get(i) else { return (Phrase::Empty, 1) };
-        if d > MAX_DEPTH {
-            return (Phrase::Elided, remaining);
-        }
-        if self.is_big_op(node) {
-            return (self.big_op_in_row(node, items.get(i + 1..).unwrap_or(&[]), d), remaining);
-        }
-        let next = items.get(i + 1).filter(|(op, _)| matches!(op, Some(InfixOp::Juxt)));
-        if let (Some((_, after)), NodeKind::Word { text, .. }) = (next, &node.kind) {
-            if text == "arg" && self.is_big_op(after) {
-                let (mut phrase, used) = self.factor(items, i + 1, d + 1);
-                if let Phrase::BigOp(big) = &mut phrase {
-                    big.op = format!("arg{}", big.op);
-                }
-                return (phrase, 1 + used);
-            }
-        }
-        if let Some((_, argument)) = next {
-            if let Some(call) = self.try_call(node, argument, d) {
-                return (call, 2);
-            }
-            if self.is_prefix_operator(node) {
-                let (argument, used) = self.factor(items, i + 1, d + 1);
-                return (self.prefix_operator(node, argument, d), 1 + used);
-            }
-        }
-        (self.shape(node, d), 1)
-    }
-
-    /// A large operator in a row: the rest of the row is its body; an integral's closing
-    /// `dx` names its variable.
-    fn big_op_in_row(&self, node: &Node, rest: &[Item], d: usize) -> Phrase {
-        let (rest, variable) = match rest {
-            [body @ .., (_, dee), (Some(InfixOp::Juxt), var)] if is_dee(dee) && self.is_integral(node) => {
-                (body, Some(self.shape(var, d).boxed()))
-            }
-            _ => (rest, None),
-        };
-        let body = Some(rest).filter(|r| !r.is_empty()).map(|r| self.body(r, d));
-        let mut phrase = self.big_op(node, body, d);
-        if let (Phrase::BigOp(big), Some(var)) = (&mut phrase, variable) {
-            big.var = Some(var);
-        }
-        phrase
-    }
-
-    fn is_integral(&self, node: &Node) -> bool {
-        let base = match &node.kind {
-            NodeKind::Scripts { base, .. } => base.as_ref(),
-            _ => node,
-        };
-        matches!(&base.kind, NodeKind::LargeOp { name } if INTEGRALS.contains(&name.as_str()))
-    }
-
     /// Whether a factor is a plain scalar (`2`, `\pi`, `r`): a row of them reads side by side
     /// ("2 pi r") rather than as "the product of …".
-    fn is_plain_scalar(&self, node: &Node) -> bool {
-        let plain = match &node.kind {
-            NodeKind::Number { font: Font::Normal, .. } => true,
-            NodeKind::Symbol { name, font: Font::Normal } => {
+    fn is_plain_scalar(&self, term: &Term) -> bool {
+        match (&term.kind, &term.node.kind) {
+            (TermKind::Number, NodeKind::Number { font: Font::Normal, .. }) => true,
+            (TermKind::Symbol(occurrence), NodeKind::Symbol { name, font: Font::Normal }) => {
                 !name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && matches!(
+                        occurrence.kind,
+                        SymbolKind::Scalar | SymbolKind::Dimension | SymbolKind::Index
+                    )
             }
             _ => false,
-        };
-        plain
-            && matches!(
-                kind_of(node, self.table),
-                SymbolKind::Scalar | SymbolKind::Dimension | SymbolKind::Index
-            )
-    }
-
-    /// The body of a large operator: the rest of the row.
-    fn body(&self, rest: &[Item], d: usize) -> Phrase {
-        let mut rest = rest.to_vec();
-        if let Some(first) = rest.first_mut() {
-            first.0 = None;
         }
-        self.factors(&rest, d + 1)
     }
 
     /// Side-by-side factors as one phrase: a mean, a scaled term, plain scalars side by side,
@@ -216,38 +235,70 @@ impl Shaper<'_> {
         }
     }
 
-    /// `callee(…)` as a call, or `None` when it is a product. The parenthesis may carry scripts:
-    /// `\mathrm{softmax}(z)_j`.
-    fn try_call(&self, callee: &Node, argument: &Node, d: usize) -> Option<Phrase> {
-        let (fenced, sub, sup) = match &argument.kind {
-            NodeKind::Scripts { base, sub, sup, primes: 0 } => {
-                (base.as_ref(), sub.as_deref(), sup.as_deref())
-            }
-            _ => (argument, None, None),
+    /// A large operator with its limits and body.
+    fn big_op_term(&self, big: &BigOperator, d: usize) -> Phrase {
+        let phrase = |t: &Option<Term>| t.as_ref().map(|t| self.term_phrase(t, d).boxed());
+        let integral = INTEGRALS.contains(&big.name.as_str());
+        let mut op = BigOp {
+            op: big.name.clone(),
+            var: phrase(&big.var).or_else(|| phrase(&big.differential)),
+            from: phrase(&big.lower),
+            to: phrase(&big.upper),
+            over: phrase(&big.over),
+            body: phrase(&big.body),
+            mean_of: None,
         };
-        if !is_call(callee, argument, self.table) {
-            return None;
+        if integral && op.to.is_none() && op.from.is_some() {
+            op.over = op.from.take();
         }
-        let mut call = self.call(callee, fenced, d);
-        if let Some(sub) = sub {
-            let style = crate::speak::phrase::SubStyle::Entry;
-            call = Phrase::Sub { base: call.boxed(), sub: self.sub_phrase(sub, d).boxed(), style };
-        }
-        if let Some(sup) = sup {
-            call = self.attach_sup(argument, call, sup, d);
-        }
-        Some(call)
+        Phrase::BigOp(op)
     }
 
-    /// Capital letters that the vocabulary reads as functions when a parenthesis follows and
-    /// nothing declared them otherwise: `O(n^2)`, `P(A)`.
-    ///
-    /// So are a loss letter (`L(\theta)`, from the vocabulary's roles), a calligraphic letter
-    /// (`\mathcal{N}(0, I)`) and a capital with a word below it (`D_{\mathrm{KL}}(q \| p)`).
-    fn letter_function(&self, callee: &Node, fenced: &Node) -> bool {
-        let paren = matches!(fenced.kind, NodeKind::Fenced { open: crate::syntax::ast::Delim::Paren, .. });
+    /// A function applied: its name, what it ranges over, its arguments and condition, and the
+    /// scripts on its argument group (`\mathrm{softmax}(z)_j`).
+    fn apply_term(&self, app: &Application, d: usize) -> Phrase {
+        let callee = app.callee.node;
+        let occurrence = app.callee.occurrence();
+        let divergence = divergence_label(callee);
+        let key = match (divergence, occurrence) {
+            (Some(label), _) => Some(label.to_string()),
+            (None, Some(o)) => Some(o.base_name.to_string()),
+            (None, None) => None,
+        };
+        let probability = key.as_deref().is_some_and(|k| self.vocab.is_probability(k));
+        let func = match (&key, divergence) {
+            (Some(name), Some(_)) => word(name),
+            (Some(name), None) if self.letter_function(callee) => word(name),
+            (Some(name), None) if occurrence.is_some_and(|o| is_made_name(o, callee)) => word(name),
+            _ => self.shape(callee, d),
+        };
+        let mut args: Vec<Phrase> = app.args.iter().map(|a| super::nested(self.term_phrase(a, d))).collect();
+        if args.contains(&Phrase::Dots) {
+            args = vec![super::range_or_list(args)];
+        }
+        let mut given: Vec<Phrase> = app.given.iter().map(|g| self.term_phrase(g, d)).collect();
+        let given = match given.len() {
+            0 => None,
+            1 => given.pop().map(Phrase::boxed),
+            _ => Some(Phrase::List(given).boxed()),
+        };
+        let over = app.over.as_ref().map(|o| self.term_phrase(o, d).boxed());
+        let mut call = Phrase::Apply(Apply { func: func.boxed(), key, probability, args, over, given });
+        if let Some(sub) = &app.sub {
+            let style = crate::speak::phrase::SubStyle::Entry;
+            call = Phrase::Sub { base: call.boxed(), sub: self.sub_phrase(sub.term.node, d).boxed(), style };
+        }
+        if let Some(sup) = &app.sup {
+            call = self.attach_sup(app.group, call, sup.term.node, d);
+        }
+        call
+    }
+
+    /// Capital letters that the vocabulary reads as functions (`O(n^2)`, `P(A)`), a loss letter
+    /// (`L(\theta)`) and a calligraphic letter (`\mathcal{N}(0, I)`): said as their word.
+    fn letter_function(&self, callee: &Node) -> bool {
         let Some(name) = binding_name(callee) else { return false };
-        if !paren || self.table.recorded(&name).is_some() {
+        if self.table.recorded(&name).is_some() {
             return false;
         }
         let letter = name.len() == 1;
@@ -255,61 +306,29 @@ impl Shaper<'_> {
             matches!(&callee.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
         (letter && (self.vocab.functions.contains_key(&name) || self.vocab.roles.contains_key(&name)))
             || calligraphic
-            || is_divergence(callee)
     }
 
-    /// A call: the function, what it ranges over (`softmax_j`), its arguments and condition.
-    fn call(&self, callee: &Node, fenced: &Node, d: usize) -> Phrase {
-        let (func_node, over) = match &callee.kind {
-            NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }
-                if matches!(base.kind, NodeKind::Word { .. }) =>
-            {
-                (base.as_ref(), Some(self.shape(sub, d).boxed()))
-            }
-            // D_{KL}: the divergence is named by its subscript.
-            NodeKind::Scripts { sub: Some(sub), .. } if is_divergence(callee) => (sub.as_ref(), None),
-            _ => (callee, None),
-        };
-        let key = base_name(func_node);
-        let probability = key.as_deref().is_some_and(|k| self.vocab.is_probability(k));
-        let body = match &fenced.kind {
-            NodeKind::Fenced { body, .. } => body.as_ref(),
-            _ => fenced,
-        };
-        let (args, given) = self.arguments(body, d);
-        let func = match &key {
-            Some(name) if self.letter_function(callee, fenced) => word(name),
-            _ => self.shape(func_node, d),
-        };
-        Phrase::Apply(Apply { func: func.boxed(), key, probability, args, over, given })
-    }
-
-    /// The arguments of a call, and the condition after `\mid`.
-    fn arguments(&self, body: &Node, d: usize) -> (Vec<Phrase>, Option<Box<Phrase>>) {
-        let mut args = Vec::new();
-        let mut given: Vec<Phrase> = Vec::new();
-        for item in list_items(body) {
-            if !given.is_empty() {
-                given.push(self.shape(item, d));
-            } else if let Some((event, condition)) = relation_sides(item, "\\mid") {
-                args.push(self.shape(event, d));
-                given.push(self.shape(condition, d));
-            } else {
-                args.push(super::nested(self.shape(item, d)));
-            }
+    /// An operator applied without parentheses: a gradient, an expectation, a differential, or
+    /// a named function (`\log x`).
+    fn operator_term(&self, op: &OperatorApplication, d: usize) -> Phrase {
+        let over = op.sub.as_ref().map(|s| self.term_phrase(s, d).boxed());
+        let body = self.term_phrase(&op.operand, d).boxed();
+        match op.name {
+            "nabla" => Phrase::Gradient { over, body },
+            "E" => Phrase::Expectation { over, body },
+            "partial" | "d" => Phrase::Differential { partial: op.name == "partial", x: body },
+            name => Phrase::Apply(Apply {
+                func: word(name).boxed(),
+                key: Some(name.to_string()),
+                probability: false,
+                args: vec![*body],
+                over,
+                given: None,
+            }),
         }
-        let given = match given.len() {
-            0 => None,
-            1 => given.pop().map(Phrase::boxed),
-            _ => Some(Phrase::List(given).boxed()),
-        };
-        if args.contains(&Phrase::Dots) {
-            args = vec![super::range_or_list(args)];
-        }
-        (args, given)
     }
 
-    /// Whether the node is a large operator: `\sum`, `\sum_i^N`, `\max_x`, `\operatorname*{argmax}_\theta`.
+    /// Whether the node is a large operator: `\sum`, `\sum_i^N`, `\max_x`, `\operatorname*{argmax}_\theta`.    /// Whether the node is a large operator: `\sum`, `\sum_i^N`, `\max_x`, `\operatorname*{argmax}_\theta`.
     pub(super) fn is_big_op(&self, node: &Node) -> bool {
         match &node.kind {
             NodeKind::LargeOp { .. } => true,
@@ -355,75 +374,15 @@ impl Shaper<'_> {
         Phrase::BigOp(big)
     }
 
-    /// Whether the node applies to the factor after it without parentheses: `\log x`,
-    /// `\nabla_\theta L`, `\mathbb{E}[X]`, `\partial L`.
-    fn is_prefix_operator(&self, node: &Node) -> bool {
-        match &node.kind {
-            NodeKind::Word { style, text } => {
-                !matches!(style, WordStyle::Text) || self.vocab.functions.contains_key(text.as_str())
-            }
-            NodeKind::Symbol { name, font } => is_operator_symbol(name, *font),
-            NodeKind::Scripts { base, sup: None, .. } => match &base.kind {
-                NodeKind::Word { style, .. } => !matches!(style, WordStyle::Text),
-                NodeKind::Symbol { name, font } => {
-                    matches!(name.as_str(), "nabla") || (name == "E" && *font == Font::Blackboard)
-                }
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
-    /// The phrase of a prefix operator applied to `argument`.
-    fn prefix_operator(&self, node: &Node, argument: Phrase, d: usize) -> Phrase {
-        let (base, sub) = match &node.kind {
-            NodeKind::Scripts { base, sub, .. } => (base.as_ref(), sub.as_deref()),
-            _ => (node, None),
-        };
-        let over = sub.map(|s| self.shape(s, d).boxed());
-        let body = argument.boxed();
-        match &base.kind {
-            NodeKind::Symbol { name, .. } if name == "nabla" => Phrase::Gradient { over, body },
-            NodeKind::Symbol { name, .. } if name == "E" => Phrase::Expectation { over, body },
-            NodeKind::Symbol { name, .. } => Phrase::Differential { partial: name == "partial", x: body },
-            NodeKind::Word { text, .. } => Phrase::Apply(Apply {
-                func: word(text).boxed(),
-                key: Some(text.to_string()),
-                probability: false,
-                args: vec![*body],
-                over,
-                given: None,
-            }),
-            _ => Phrase::Product(vec![self.shape(node, d), *body]),
-        }
-    }
-
-    /// Whether a `\cdot` next to this node is a dot product: a vector, or a lower-case letter
-    /// with an index (`q_i`).
-    fn vector_like(&self, node: &Node) -> bool {
-        let node = unwrap_annotation(node);
-        if kind_of(node, self.table) == SymbolKind::Vector {
-            return true;
-        }
-        match &node.kind {
-            NodeKind::Scripts { base, sub: Some(_), sup: None, .. } => {
-                matches!(&base.kind, NodeKind::Symbol { name, .. } if name.starts_with(|c: char| c.is_lowercase()))
-                    && kind_of(base, self.table) != SymbolKind::Function
+    /// Whether a factor is a size, for `n \times d_k` read as "n by d k".
+    fn size_like(&self, term: &Term) -> bool {
+        match &term.kind {
+            TermKind::Number => true,
+            TermKind::Symbol(occurrence) => {
+                occurrence.kind == SymbolKind::Dimension || SIZE_LETTERS.contains(&occurrence.name.as_str())
             }
             _ => false,
         }
-    }
-
-    /// Whether the node is a size, for `n \times d_k` read as "n by d k".
-    fn size_like(&self, node: &Node) -> bool {
-        if matches!(node.kind, NodeKind::Number { .. }) {
-            return true;
-        }
-        let Some(name) = binding_name(node) else { return false };
-        self.table.recorded(&name) == Some(SymbolKind::Dimension)
-            || SIZE_LETTERS.contains(&name.as_str())
-            || name.starts_with("d_")
-            || name.starts_with("n_")
     }
 }
 
@@ -477,61 +436,32 @@ fn mean_or_division(rest: Phrase, den: Box<Phrase>) -> Phrase {
     }
 }
 
-/// The row without its leading minus, when it has one and more than one item.
-fn hoist_minus<'n>(items: &[Item<'n>]) -> Option<Vec<Item<'n>>> {
-    let ((op, first), tail) = items.split_first()?;
-    let NodeKind::Prefix { op: PrefixOp::Minus, operand } = &first.kind else { return None };
-    if tail.is_empty() {
-        return None;
-    }
-    Some(std::iter::once((*op, operand.as_ref())).chain(tail.iter().copied()).collect())
-}
-
 /// `Q/K/V`: three or more capital letters between slashes are a list, as prose writes it.
-fn slash_list(items: &[Item]) -> Option<Phrase> {
+fn slash_list(factors: &[Factor]) -> Option<Phrase> {
     let slashes =
-        items.iter().skip(1).all(|(op, _)| matches!(op, Some(InfixOp::Multiplicative(s)) if s == "/"));
-    let capitals = items.iter().all(|(_, n)| {
-        matches!(&n.kind, NodeKind::Symbol { name, .. } if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
+        factors.iter().skip(1).all(|f| matches!(f.op, Some(InfixOp::Multiplicative(s)) if s == "/"));
+    let capitals = factors.iter().all(|f| {
+        matches!(&f.term.node.kind, NodeKind::Symbol { name, .. } if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
     });
-    if items.len() < 3 || !slashes || !capitals {
+    if factors.len() < 3 || !slashes || !capitals {
         return None;
     }
-    let names =
-        items.iter().map(|(_, n)| Phrase::Name(Name { key: op_name_of(n), class: NameClass::Letter }));
+    let names = factors.iter().map(|f| {
+        Phrase::Name(Name { key: binding_name(f.term.node).unwrap_or_default(), class: NameClass::Letter })
+    });
     Some(Phrase::List(names.collect()))
 }
 
-fn op_name_of(node: &Node) -> String {
-    binding_name(node).unwrap_or_default()
+/// Whether the meaning layer made the occurrence's name from more than its node: a run of
+/// italic letters (`pos`), an increment (`\Delta W`).
+fn is_made_name(occurrence: &crate::meaning::Occurrence, node: &Node) -> bool {
+    let NodeKind::Symbol { name, .. } = &node.kind else { return false };
+    *name != occurrence.base_name
 }
 
-/// Whether a node is a divergence named by its subscript: `D_{\mathrm{KL}}`.
-fn is_divergence(node: &Node) -> bool {
-    let NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } = &node.kind else { return false };
-    matches!(sub.kind, NodeKind::Word { .. })
-        && matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "D")
-}
-
-/// Whether a node is the d of `dx`.
-fn is_dee(node: &Node) -> bool {
-    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal | Font::Roman } if name == "d")
-}
-
-/// Symbols that apply to the next factor: `\nabla`, `\partial`, `\mathrm{d}`, `\mathbb{E}`.
-fn is_operator_symbol(name: &str, font: Font) -> bool {
-    match name {
-        "nabla" | "partial" => true,
-        "d" => font == Font::Roman,
-        "E" => font == Font::Blackboard,
-        _ => false,
-    }
-}
-
-/// The body under an `\underbrace` or `\overbrace`.
-fn unwrap_annotation(node: &Node) -> &Node {
-    match &node.kind {
-        NodeKind::Annotated { body, .. } => body,
-        _ => node,
-    }
+/// The label that names a divergence written as `D` with a word below: `KL` of `D_{\mathrm{KL}}`.
+fn divergence_label(node: &Node) -> Option<&str> {
+    let NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } = &node.kind else { return None };
+    let NodeKind::Word { text, .. } = &sub.kind else { return None };
+    matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "D").then_some(text.as_str())
 }
