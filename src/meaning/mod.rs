@@ -31,8 +31,43 @@ pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 
 /// The resolved tree of a formula, read with what `table` knows of its document.
+///
+/// A name written as a word and given a value by an equation (`\mathrm{head}_i = …`) is of the
+/// value's kind wherever it occurs (`\mathrm{Concat}(\mathrm{head}_1, …)`): when the first
+/// reading finds such a definition, the formula is read once more knowing it.
 pub fn resolve<'n>(root: &'n Node, table: &SymbolTable) -> Term<'n> {
-    Resolver::new(table).formula(root)
+    let term = Resolver::new(table).formula(root);
+    let defined = defined_words(&term, table);
+    if defined.is_empty() {
+        return term;
+    }
+    let mut knowing = table.clone();
+    for (name, kind) in defined {
+        knowing.suggest(name, kind);
+    }
+    Resolver::new(&knowing).formula(root)
+}
+
+/// Words that top-level equations give a value of a kind (`\mathrm{head}_i = \mathrm{Attention}(…)`).
+fn defined_words(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    let mut out = Vec::new();
+    let statements: Vec<&Term> = match &term.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
+            std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term)).collect()
+        }
+        _ => vec![term],
+    };
+    for statement in statements {
+        let TermKind::Chain { first, rest } = &statement.kind else { continue };
+        let defines = rest.first().is_some_and(|j| *j.op == InfixOp::Relation("=".into()));
+        let Some(occurrence) = first.occurrence().filter(|_| defines) else { continue };
+        let word = matches!(occurrence.base.kind, NodeKind::Word { .. });
+        let name = occurrence.base_name.to_string();
+        if word && occurrence.evidence == Evidence::Use && table.recorded(&name).is_none() {
+            out.push((name, occurrence.kind));
+        }
+    }
+    out
 }
 
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};

@@ -17,6 +17,12 @@ pub struct Notation {
     pub dimension_letters: Names,
     /// First letters of sizes with a one-letter or word subscript (`d_k`).
     pub dimension_prefixes: Names,
+    /// Letters that are positions even outside a subscript.
+    pub bare_index_letters: Names,
+    /// Letters that are counts even outside a sum's bound.
+    pub bare_count_letters: Names,
+    /// Letters that pick a family member above a matrix.
+    pub family_letters: Names,
     /// Letters that range over positions.
     pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
@@ -57,6 +63,9 @@ impl Notation {
             dimension_letters: Names::default(),
             dimension_prefixes: Names::default(),
             index_letters: Names::default(),
+            family_letters: Names::default(),
+            bare_index_letters: Names::default(),
+            bare_count_letters: Names::default(),
             scalar_capitals: Names::default(),
             vector_when_indexed: Names::default(),
             parameter_letters: Names::default(),

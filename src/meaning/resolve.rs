@@ -154,8 +154,14 @@ impl<'t> Resolver<'t> {
         };
         let mut first = self.term(first, first_place, d);
         let mut joints: Vec<Joint<'n>> = Vec::with_capacity(rest.len());
+        let mut after_dots = false;
         for link in rest {
-            let term = self.term(&link.operand, side_place(&link.op), d);
+            let mut term = self.term(&link.operand, side_place(&link.op), d);
+            if after_dots {
+                // `x_1, \dots, x_n`, `\text{head}_1, \dots, \text{head}_h`: the last index is a count.
+                count_index(&mut term);
+            }
+            after_dots = matches!(link.operand.kind, NodeKind::Dots { .. });
             let sign = match &link.op {
                 InfixOp::Additive(op) if op == "-" => Some(PrefixOp::Minus),
                 InfixOp::Additive(op) if op == "+" => Some(PrefixOp::Plus),
@@ -498,6 +504,8 @@ impl<'t> Resolver<'t> {
             sup: sup.map(|s| self.group_script(s, true, d)),
         };
         let _ = place;
+        let mut application = application;
+        neighbourhood(&mut application);
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
     }
 
@@ -524,9 +532,16 @@ impl<'t> Resolver<'t> {
         let mut args = Vec::new();
         let mut given = Vec::new();
         let mut bar = None;
+        let mut after_dots = false;
         for item in super::list_items(body) {
             if bar.is_some() {
                 given.push(self.term(item, place, d));
+                continue;
+            }
+            if std::mem::replace(&mut after_dots, matches!(item.kind, NodeKind::Dots { .. })) {
+                let mut term = self.term(item, place, d);
+                count_index(&mut term);
+                args.push(term);
                 continue;
             }
             match condition(item) {
@@ -629,6 +644,37 @@ impl<'t> Resolver<'t> {
                 _ => None,
             },
             _ => None,
+        }
+    }
+}
+
+/// `\mathcal{N}(v)`: the neighbours of a node, a set, not the normal distribution of one letter.
+fn neighbourhood(application: &mut Application) {
+    let [arg] = application.args.as_slice() else { return };
+    let one_letter = arg.occurrence().is_some_and(|o| {
+        o.scripts.is_empty()
+            && o.base_name.len() == 1
+            && o.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+    });
+    let TermKind::Symbol(callee) = &mut application.callee.kind else { return };
+    let calligraphic_n = matches!(&callee.base.kind, NodeKind::Symbol { name, font: Font::Calligraphic | Font::Script } if name == "N");
+    if calligraphic_n && one_letter && application.given.is_empty() {
+        callee.kind = super::SymbolKind::Set;
+        callee.evidence = super::Evidence::Use;
+    }
+}
+
+/// The index of the last item of a range written with dots is the range's count.
+fn count_index(term: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    for script in
+        occurrence.scripts.iter_mut().filter(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+    {
+        if let TermKind::Symbol(index) = &mut script.term.kind {
+            if index.scripts.is_empty() && index.evidence >= super::Evidence::Use {
+                index.kind = super::SymbolKind::Dimension;
+                index.evidence = super::Evidence::Use;
+            }
         }
     }
 }

@@ -59,8 +59,10 @@ impl Resolver<'_> {
             }
             let Some(kind) = self.table.recorded(name) else { continue };
             let evidence = if declared { Evidence::Declared } else { Evidence::Use };
-            // The base's kind, stepped down by the indices that pick from it.
-            let kind = if i == 1 && occurrence.name != occurrence.base_name {
+            // The base's kind, stepped down by the indices that pick from it; a word names a
+            // family whose members are of its kind (`\mathrm{head}_1`).
+            let word = matches!(occurrence.base.kind, NodeKind::Word { .. });
+            let kind = if i == 1 && occurrence.name != occurrence.base_name && !word {
                 self.picked(kind, occurrence)
             } else {
                 kind
@@ -97,6 +99,10 @@ impl Resolver<'_> {
             Place::Index => None,
             Place::Bound if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Random if self.is_set_font(occurrence.base) => Some(SymbolKind::Distribution),
+            // `\mathbb{E}_\pi`, `\mathbb{E}_{p}`: what the expectation is over is a distribution.
+            Place::Random if plain && has(&self.notation.distribution_letters, letter) => {
+                Some(SymbolKind::Distribution)
+            }
             Place::Random => Some(SymbolKind::RandomVariable),
             Place::Event if capital && plain => Some(SymbolKind::Set),
             Place::Event => Some(SymbolKind::RandomVariable),
@@ -146,6 +152,13 @@ impl Resolver<'_> {
             return SymbolKind::Dimension;
         }
         let font = font_of(base);
+        let bare_letter = occurrence.scripts.is_empty() && font == Font::Normal;
+        if bare_letter && has(&self.notation.bare_index_letters, name) {
+            return SymbolKind::Index;
+        }
+        if bare_letter && has(&self.notation.bare_count_letters, name) {
+            return SymbolKind::Dimension;
+        }
         let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
         let greek = names::is_greek(name);
         let indices = index_count(occurrence);
@@ -229,7 +242,7 @@ fn index_count(occurrence: &Occurrence) -> usize {
 }
 
 /// The font a name is set in.
-fn font_of(node: &Node) -> Font {
+pub(super) fn font_of(node: &Node) -> Font {
     match &node.kind {
         NodeKind::Symbol { font, .. } => *font,
         NodeKind::Accent { body, .. } => font_of(body),

@@ -262,15 +262,47 @@ impl Resolver<'_> {
             NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => {
                 let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
                 let index = self.table.recorded(name) == Some(super::SymbolKind::Index);
-                match (upper, index || capital_base) {
+                let matrix_base = capital_base || font_of_name(base) == Font::Bold;
+                let member = index || has(&self.notation.family_letters, name);
+                match (upper, member && matrix_base) {
                     (true, _) => ScriptRole::Label,
                     (false, true) => ScriptRole::Family,
+                    _ if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
                     _ => ScriptRole::Power,
                 }
             }
             NodeKind::Chain { first, rest } if capital_base && all_letters(first, rest) => ScriptRole::Label,
+            NodeKind::Chain { .. } if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
+            NodeKind::Scripts { base: inner, primes, .. }
+                if *primes > 0
+                    && matches!(&inner.kind, NodeKind::Symbol { name, .. } if name.starts_with(|c: char| c.is_ascii_uppercase())) =>
+            {
+                ScriptRole::Label
+            }
             _ => ScriptRole::Power,
         }
+    }
+
+    /// Whether a superscript names a step or a layer: `t`, `t-1`, `k-1`, `n+1`.
+    fn is_step(&self, sup: &Node) -> bool {
+        let letter = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal } if matches!(name.as_str(), "t" | "k" | "n" | "l" | "s"));
+        match &sup.kind {
+            NodeKind::Chain { first, rest } => {
+                letter(first)
+                    && rest.iter().all(|l| {
+                        matches!(l.op, InfixOp::Additive(_))
+                            && matches!(l.operand.kind, NodeKind::Number { .. })
+                    })
+            }
+            _ => letter(sup),
+        }
+    }
+
+    /// Whether a base is one that papers follow over steps (`\mathbf{x}^t`, `h_v^{k-1}`): bold, or
+    /// a letter papers index to pick vectors.
+    fn steps_over(&self, base: &Node) -> bool {
+        let bold = font_of_name(base) == Font::Bold;
+        bold || base_letter(base).is_some_and(|l| has(&self.notation.vector_when_indexed, l))
     }
 
     /// What a subscript on a name is: an index (`x_i`, `A_{ij}`, `h_{t-1}`), a range
@@ -528,10 +560,46 @@ fn transposed(symbol: &mut Term) {
 /// Words of prose in formulas: `\text{if}`, `\text{for all}`, `\text{s.t.}`.
 fn is_prose(text: &str) -> bool {
     const PROSE: &[&str] = &[
-        "if", "for", "and", "or", "else", "when", "with", "where", "s.t.", "st", "all", "some", "then", "is",
-        "are", "of", "to", "on", "in", "at", "by", "as", "not",
+        "if",
+        "for",
+        "and",
+        "or",
+        "else",
+        "otherwise",
+        "others",
+        "when",
+        "with",
+        "where",
+        "subject",
+        "such",
+        "s.t",
+        "s.t.",
+        "st",
+        "all",
+        "some",
+        "then",
+        "is",
+        "are",
+        "of",
+        "to",
+        "on",
+        "in",
+        "at",
+        "by",
+        "as",
+        "not",
     ];
     PROSE.contains(&text.trim().to_ascii_lowercase().as_str())
+}
+
+/// The font of a name.
+fn font_of_name(node: &Node) -> Font {
+    match &node.kind {
+        NodeKind::Symbol { font, .. } => *font,
+        NodeKind::Accent { body, .. } => font_of_name(body),
+        NodeKind::Styled { font, .. } => *font,
+        _ => Font::Normal,
+    }
 }
 
 /// The letter at the bottom of a name: `W` of `\mathbf{W}`, `y` of `\hat{y}`.

@@ -7,9 +7,17 @@ use super::SymbolKind;
 /// kind is that of its best-founded occurrence.
 pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
     let mut entries: Vec<SymbolEntry> = Vec::new();
+    let mut fonts: Vec<crate::syntax::ast::Font> = Vec::new();
     for (term_span, occurrence) in term.occurrences() {
         let span = symbol_span(term_span, occurrence, source);
-        match entries.iter_mut().find(|e| e.name == occurrence.name) {
+        // Grouped by name and font: `\mathcal{X}` and `X` share a binding name, not a meaning.
+        let font = super::roles::font_of(occurrence.base);
+        match entries
+            .iter_mut()
+            .zip(fonts.iter())
+            .find(|(e, f)| e.name == occurrence.name && **f == font)
+            .map(|(e, _)| e)
+        {
             Some(entry) => {
                 if !entry.spans.contains(&span) {
                     entry.spans.push(span);
@@ -19,13 +27,16 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
                     entry.evidence = occurrence.evidence;
                 }
             }
-            None => entries.push(SymbolEntry {
-                name: occurrence.name.to_string(),
-                latex: span.text(source).trim().to_string(),
-                kind: occurrence.kind,
-                spans: vec![span],
-                evidence: occurrence.evidence,
-            }),
+            None => {
+                fonts.push(font);
+                entries.push(SymbolEntry {
+                    name: occurrence.name.to_string(),
+                    latex: span.text(source).trim().to_string(),
+                    kind: occurrence.kind,
+                    spans: vec![span],
+                    evidence: occurrence.evidence,
+                })
+            }
         }
     }
     entries
