@@ -4,6 +4,16 @@
 //! symbol whose kind is wrong.
 
 use eqmap::meaning::score::{read_labelled, score, KINDS};
+use std::io::Write;
+
+/// `println!` that stops quietly when the reader has gone (`… | head`).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    };
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,32 +31,32 @@ fn main() {
             let Ok(parsed) = eqmap::parse(&record.latex) else { continue };
             let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
             let term = eqmap::meaning::resolve(&parsed.root, &table);
-            println!("{}: {}\n  {}", record.id, record.latex, eqmap::meaning::outline(&term));
+            out!("{}: {}\n  {}", record.id, record.latex, eqmap::meaning::outline(&term));
             for entry in eqmap::meaning::symbols(&term, &record.latex) {
-                println!("  {} ({}) {:?} {:?}", entry.latex, entry.name, entry.kind, entry.evidence);
+                out!("  {} ({}) {:?} {:?}", entry.latex, entry.name, entry.kind, entry.evidence);
             }
         }
         let scores = score(&records);
-        println!(
+        out!(
             "{file}: {} formulas, {} symbols, accuracy {:.1}%",
             records.len(),
             scores.judged.len(),
             100.0 * scores.accuracy()
         );
-        println!("  {:<16} {:>7} {:>9} {:>7}", "kind", "support", "precision", "recall");
+        out!("  {:<16} {:>7} {:>9} {:>7}", "kind", "support", "precision", "recall");
         for kind in KINDS {
             let (p, r) = scores.precision_recall(kind);
-            println!("  {kind:<16} {:>7} {:>8.1}% {:>6.1}%", scores.support(kind), 100.0 * p, 100.0 * r);
+            out!("  {kind:<16} {:>7} {:>8.1}% {:>6.1}%", scores.support(kind), 100.0 * p, 100.0 * r);
         }
         let mut confusions: Vec<_> = scores.confusion().into_iter().filter(|((t, p), _)| t != p).collect();
         confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
-        println!("  confusions (labelled → eqmap: count):");
+        out!("  confusions (labelled → eqmap: count):");
         for ((truth, predicted), count) in confusions.iter().take(25) {
-            println!("    {truth} → {predicted}: {count}");
+            out!("    {truth} → {predicted}: {count}");
         }
         if misses {
             for j in scores.judged.iter().filter(|j| j.truth != j.predicted) {
-                println!("    {}  {}  {} → {}", j.id, j.latex, j.truth, j.predicted);
+                out!("    {}  {}  {} → {}", j.id, j.latex, j.truth, j.predicted);
             }
         }
     }

@@ -107,8 +107,9 @@ fn concepts_of(record: &serde_json::Value, latex: &str) -> Vec<String> {
 
 #[test]
 fn a_declaration_carries_to_the_later_equations_of_a_document() {
-    let alone = mapped(None, "y = Wh");
-    let declared = mapped(Some(r"h \in \mathbb{R}^{d}"), "y = Wh");
+    // Not `y = Wh`: what a matrix multiplies is a vector by use, declared or not.
+    let alone = mapped(None, "y = h + 1");
+    let declared = mapped(Some(r"h \in \mathbb{R}^{d}"), "y = h + 1");
     assert!(!concepts_of(&alone, "h").contains(&"notation.vector-symbols".to_string()), "{alone}");
     assert!(concepts_of(&declared, "h").contains(&"notation.vector-symbols".to_string()), "{declared}");
 }

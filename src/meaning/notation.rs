@@ -41,6 +41,10 @@ pub struct Notation {
     pub function_names: Names,
     /// Names of distribution families.
     pub distribution_names: Names,
+    /// Capitals that are random variables with one index.
+    pub indexed_random_capitals: Names,
+    /// Value functions, whose arguments are random variables.
+    pub value_functions: Names,
     /// Operators whose argument is a random variable.
     pub random_variable_operators: Names,
     /// Divergences, whose arguments are distributions.
@@ -74,6 +78,8 @@ impl Notation {
             random_capitals: Names::default(),
             function_names: Names::default(),
             distribution_names: Names::default(),
+            indexed_random_capitals: Names::default(),
+            value_functions: Names::default(),
             random_variable_operators: Names::default(),
             divergences: Names::default(),
         }

@@ -213,6 +213,7 @@ impl<'t> Resolver<'t> {
             factors.push(Factor { op, op_span, term });
             i += used.max(1);
         }
+        vectors_after_matrices(&mut factors);
         match factors.len() {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),
@@ -506,7 +507,30 @@ impl<'t> Resolver<'t> {
         let _ = place;
         let mut application = application;
         neighbourhood(&mut application);
+        self.states_and_actions(&mut application);
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
+    }
+
+    /// `Q(s, a)`, `V(s_t)`, `v_\pi(s)`: the states and actions a value function takes are random
+    /// variables (lower-case letters only: `V(D, G)` is a game's value of two players).
+    fn states_and_actions(&self, application: &mut Application) {
+        let value_function = application.callee.occurrence().is_some_and(|o| {
+            matches!(o.base.kind, NodeKind::Symbol { .. })
+                && super::notation::has(&self.notation.value_functions, &o.base_name)
+        });
+        if !value_function {
+            return;
+        }
+        for arg in &mut application.args {
+            if let TermKind::Symbol(occurrence) = &mut arg.kind {
+                let lower = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && occurrence.base_name.len() == 1;
+                if lower && occurrence.evidence >= super::Evidence::Use {
+                    occurrence.kind = super::SymbolKind::RandomVariable;
+                    occurrence.evidence = super::Evidence::Use;
+                }
+            }
+        }
     }
 
     /// A named function's subscript that says what it ranges over (`\mathrm{softmax}_j`), split
@@ -661,6 +685,29 @@ fn neighbourhood(application: &mut Application) {
     if calligraphic_n && one_letter && application.given.is_empty() {
         callee.kind = super::SymbolKind::Set;
         callee.evidence = super::Evidence::Use;
+    }
+}
+
+/// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
+/// on its right is a vector, whatever its letter suggests.
+fn vectors_after_matrices(factors: &mut [Factor]) {
+    for i in 1..factors.len() {
+        let (before, after) = factors.split_at_mut(i);
+        let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
+        let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
+        let left = super::kind_of_term(&previous.term);
+        let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
+        if !side_by_side || !(left == super::SymbolKind::Matrix || transposed) {
+            continue;
+        }
+        if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
+            if occurrence.kind == super::SymbolKind::Scalar
+                && occurrence.evidence == super::Evidence::Convention
+            {
+                occurrence.kind = super::SymbolKind::Vector;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
     }
 }
 

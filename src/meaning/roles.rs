@@ -103,6 +103,10 @@ impl Resolver<'_> {
             Place::Random if plain && has(&self.notation.distribution_letters, letter) => {
                 Some(SymbolKind::Distribution)
             }
+            // Latin letters under an expectation or in a density are its variables; Greek letters
+            // and bold capitals there are parameters (`\mathcal{N}(x \mid \mu, \sigma^2)`,
+            // `\mathbf{A}x + \mathbf{b}`) and keep their own kind.
+            Place::Random if self.is_parameter_like(occurrence) => None,
             Place::Random => Some(SymbolKind::RandomVariable),
             Place::Event if capital && plain => Some(SymbolKind::Set),
             Place::Event => Some(SymbolKind::RandomVariable),
@@ -177,6 +181,10 @@ impl Resolver<'_> {
             // Bold letters name vectors and matrices; an index picks one of a sequence of them.
             return if upper { SymbolKind::Matrix } else { SymbolKind::Vector };
         }
+        if upper && indices == 1 && font == Font::Normal && has(&self.notation.indexed_random_capitals, name)
+        {
+            return SymbolKind::RandomVariable;
+        }
         let bare = match font {
             Font::Blackboard | Font::Calligraphic | Font::Script => return SymbolKind::Set,
             Font::Bold if upper => SymbolKind::Matrix,
@@ -208,6 +216,17 @@ impl Resolver<'_> {
             has(&self.notation.dimension_prefixes, name) && label_only && !occurrence.scripts.is_empty();
         let plain_font = matches!(font_of(occurrence.base), Font::Normal);
         plain_font && (prefixed || (occurrence.scripts.is_empty() && matches!(name, "n" | "d" | "N")))
+    }
+
+    /// Whether an occurrence reads as a parameter rather than a variable: a Greek letter, a bold
+    /// capital, an arrow-accented letter.
+    fn is_parameter_like(&self, occurrence: &Occurrence) -> bool {
+        let letter = super::scripts::base_letter(occurrence.base).unwrap_or("");
+        let greek = names::is_greek(letter);
+        let bold_capital =
+            font_of(occurrence.base) == Font::Bold && letter.starts_with(|c: char| c.is_ascii_uppercase());
+        let arrow = matches!(&occurrence.base.kind, NodeKind::Accent { accent, .. } if accent == "vec");
+        greek || bold_capital || arrow
     }
 
     fn is_index_letter(&self, node: &Node) -> bool {
