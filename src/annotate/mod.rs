@@ -61,16 +61,29 @@ pub fn annotate<'a>(
     meaning: &TermIndex,
     rules: &'a RuleSet,
 ) -> Vec<RawSlot<'a>> {
-    let firings = Walker::new(source, meaning, rules).run(root);
+    let mut firings = Walker::new(source, meaning, rules).run(root);
+    balanced_firings(meaning, rules, &mut firings);
     let firings = drop_overridden(firings, &rules.rules);
     rows(firings, source, &rules.rules)
+}
+
+/// The rules that fire where the meaning layer found the evidence balanced.
+fn balanced_firings(meaning: &TermIndex, rules: &RuleSet, firings: &mut Vec<Firing>) {
+    for (index, rule) in rules.rules.iter().enumerate() {
+        if matches!(rule.matcher, Matcher::Ambiguity) {
+            for &span in meaning.balanced() {
+                firings.push(Firing { rule: index, matched: span, slot: span });
+            }
+        }
+    }
 }
 
 /// Which rules fire on `root`, by id (for rule-coverage checks).
 pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleSet) -> Vec<String> {
     let term = crate::meaning::resolve(root, table);
     let meaning = TermIndex::new(&term);
-    let firings = Walker::new(source, &meaning, rules).run(root);
+    let mut firings = Walker::new(source, &meaning, rules).run(root);
+    balanced_firings(&meaning, rules, &mut firings);
     let mut ids: Vec<String> =
         firings.iter().filter_map(|f| rules.rules.get(f.rule).map(|r| r.id.clone())).collect();
     ids.dedup();
@@ -291,7 +304,7 @@ impl<'a> Walker<'a> {
                         self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
                     }
                 }
-                Matcher::Patterns(_) => {}
+                Matcher::Patterns(_) | Matcher::Ambiguity => {}
             }
         }
     }

@@ -42,6 +42,7 @@ struct RuleSpec {
     symbol: Option<String>,
     #[serde(default)]
     environments: Vec<String>,
+    ambiguity: Option<String>,
     #[serde(default, rename = "where")]
     conditions: BTreeMap<String, KindSpec>,
     focus: Option<String>,
@@ -76,6 +77,9 @@ pub enum Matcher {
     Symbol(SymbolKind),
     /// Every environment with one of these names (`bmatrix`, `cases`).
     Environment(Vec<String>),
+    /// Every place where the meaning layer found the evidence balanced (`ambiguity =
+    /// "call-or-product"`: `w(a+b)`, w applied to a+b or w times a+b).
+    Ambiguity,
 }
 
 /// Which part of a match is the slot.
@@ -144,6 +148,10 @@ pub fn load_rules(text: &str) -> Result<Vec<Rule>, RuleError> {
 fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
     let error = |message: String| RuleError { rule: Some(spec.id.clone()), message };
     let matcher = match (&spec.symbol, spec.patterns.is_empty(), spec.environments.is_empty()) {
+        (None, true, true) if spec.ambiguity.as_deref() == Some("call-or-product") => Matcher::Ambiguity,
+        (None, true, true) if spec.ambiguity.is_some() => {
+            return Err(error("the only `ambiguity` is \"call-or-product\"".into()));
+        }
         (Some(kind), true, true) => {
             Matcher::Symbol(parse_kind(kind).ok_or_else(|| error(format!("unknown kind `{kind}`")))?)
         }
@@ -151,7 +159,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             spec.patterns.iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?,
         ),
         (None, true, false) => Matcher::Environment(spec.environments.clone()),
-        _ => return Err(error("give one of `patterns`, `symbol` or `environments`".into())),
+        _ => return Err(error("give one of `patterns`, `symbol`, `environments` or `ambiguity`".into())),
     };
     let mut conditions = Vec::new();
     for (name, kinds) in &spec.conditions {

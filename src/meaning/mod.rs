@@ -145,6 +145,11 @@ impl SymbolTable {
         self.kinds.insert(name, kind);
     }
 
+    /// Whether nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
     /// Whether a declaration (not only usage) fixed the kind of `name`.
     pub fn is_declared(&self, name: &str) -> bool {
         self.declared.contains(name)

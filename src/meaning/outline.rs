@@ -1,5 +1,6 @@
 //! A resolved tree written out in one line, for tests and `eqmap parse --format meaning`:
-//! `-\sum_i y_i \log \hat{y}_i` is `(- (sum over i: (* y_i:vector (log hat_y_i:scalar))))`.
+//! `-\sum_i y_i \log \hat{y}_i` is `(- (sum over i: (* y_i:vector (log hat_y_i:scalar))))`; a
+//! factor marked `?call` could as well be the argument of the one before (`w(a+b)`).
 
 use super::tree::{ScriptRole, Term, TermKind};
 use std::fmt::Write;
@@ -97,6 +98,10 @@ fn write_term(out: &mut String, term: &Term, depth: usize) {
             out.push_str("(*");
             for factor in factors {
                 out.push(' ');
+                if factor.balanced {
+                    // Applied to, or multiplied by? The evidence is balanced.
+                    out.push_str("?call ");
+                }
                 if let Some(op) = factor.op.map(super::tree::infix_name).filter(|o| !o.is_empty()) {
                     let _ = write!(out, "{op} ");
                 }

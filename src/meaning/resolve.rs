@@ -210,7 +210,9 @@ impl<'t> Resolver<'t> {
                 Some(word) => word,
                 None => self.factor(node, items, i, place, d + 1),
             };
-            factors.push(Factor { op, op_span, term });
+            let balanced = op == Some(&InfixOp::Juxt)
+                && factors.last().is_some_and(|previous: &Factor| self.is_balanced(&previous.term, &term));
+            factors.push(Factor { op, op_span, term, balanced });
             i += used.max(1);
         }
         vectors_after_matrices(&mut factors);
@@ -218,6 +220,26 @@ impl<'t> Resolver<'t> {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),
         }
+    }
+
+    /// Whether a symbol beside a parenthesis could as well be applied to it as multiply it: a
+    /// lower-case Latin letter that nothing declared, that papers do not use for functions, before
+    /// one expression that is no list and no condition (`w(a+b)`).
+    fn is_balanced(&self, previous: &Term, term: &Term) -> bool {
+        let Some(occurrence) = previous.occurrence() else { return false };
+        let letter = occurrence.base_name.as_str();
+        let lower_latin = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_lowercase());
+        let undecided = occurrence.scripts.is_empty()
+            && occurrence.evidence >= super::Evidence::Known
+            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+        let group = matches!(&term.kind, TermKind::Fenced { open: Delim::Paren, body }
+            if !matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| matches!(j.op, InfixOp::Separator(_) | InfixOp::Relation(_)))));
+        let compound = matches!(&term.kind, TermKind::Fenced { body, .. } if !matches!(body.kind, TermKind::Symbol(_) | TermKind::Number));
+        lower_latin
+            && undecided
+            && group
+            && compound
+            && !super::notation::has(&self.notation.function_letters, letter)
     }
 
     /// A run of side-by-side italic letters that papers use as one name (`pos`, `PE_{…}`), as

@@ -52,6 +52,9 @@ impl Resolver<'_> {
 
     /// What the document recorded for the name (declared, or only used, as asked).
     fn recorded_kind(&self, occurrence: &Occurrence, declared: bool) -> Option<(SymbolKind, Evidence)> {
+        if self.table.is_empty() {
+            return None;
+        }
         let names = [occurrence.name.as_str(), occurrence.base_name.as_str()];
         for (i, name) in names.into_iter().enumerate() {
             if self.table.is_declared(name) != declared {

@@ -157,7 +157,7 @@ impl Resolver<'_> {
     ) -> Term<'n> {
         let base_name = super::name_text(base).unwrap_or_default();
         let simple = scripts.len() == 1 && primes == 0 && scripts.iter().all(|s| !s.above);
-        let name = match super::binding_name(node).filter(|_| simple) {
+        let name = match if simple { super::binding_name(node) } else { None } {
             Some(name) => Text::from(name),
             None => Text::from(compound_name(&base_name, &scripts, primes)),
         };

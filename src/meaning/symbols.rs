@@ -209,15 +209,23 @@ pub struct TermIndex<'t, 'n> {
     /// The kinds of the bases of indexed symbols: the matrix A of the entry `A_{ij}`.
     bases: rustc_hash::FxHashMap<(usize, usize), SymbolKind>,
     callees: rustc_hash::FxHashSet<(usize, usize)>,
+    balanced: Vec<crate::syntax::ast::Span>,
 }
 
 impl<'t, 'n> TermIndex<'t, 'n> {
     /// Indexes every term of `root`.
     pub fn new(root: &'t Term<'n>) -> Self {
-        let mut index =
-            TermIndex { by_span: Default::default(), bases: Default::default(), callees: Default::default() };
+        let mut index = TermIndex {
+            by_span: Default::default(),
+            bases: Default::default(),
+            callees: Default::default(),
+            balanced: Vec::new(),
+        };
         let mut stack = vec![root];
         while let Some(term) = stack.pop() {
+            if matches!(term.kind, TermKind::Leaf) {
+                continue;
+            }
             index.by_span.entry((term.span.start, term.span.end)).or_insert(term);
             if matches!(term.kind, TermKind::Symbol(_) | TermKind::Scripted { .. }) {
                 // An occurrence split from its power (`x_i` of `x_i^2`) answers for its node too.
@@ -227,6 +235,15 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             if let Some(occurrence) = term.occurrence().filter(|o| o.indexed) {
                 let span = occurrence.base.span;
                 index.bases.insert((span.start, span.end), base_kind(occurrence));
+            }
+            if let TermKind::Product(factors) = &term.kind {
+                for pair in factors.windows(2) {
+                    if let [previous, factor] = pair {
+                        if factor.balanced {
+                            index.balanced.push(previous.term.span.join(factor.term.span));
+                        }
+                    }
+                }
             }
             if let TermKind::Apply(app) = &term.kind {
                 index.callees.insert((term.node.span.start, term.node.span.end));
@@ -241,6 +258,11 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     pub fn kind(&self, node: &crate::syntax::ast::Node) -> Option<SymbolKind> {
         let key = (node.span.start, node.span.end);
         self.by_span.get(&key).map(|term| kind_of_term(term)).or_else(|| self.bases.get(&key).copied())
+    }
+
+    /// Where a symbol beside a parenthesis could as well be applied to it: `w(a+b)`.
+    pub fn balanced(&self) -> &[crate::syntax::ast::Span] {
+        &self.balanced
     }
 
     /// Whether `node` is applied to what follows it.

@@ -137,6 +137,9 @@ pub struct Factor<'n> {
     pub op_span: Span,
     /// The factor.
     pub term: Term<'n>,
+    /// Whether the evidence is balanced between this factor being multiplied by the one before
+    /// (as read) and being its argument: `w(a+b)`.
+    pub balanced: bool,
 }
 
 /// One operator of a [`TermKind::Chain`] with the operand after it.
