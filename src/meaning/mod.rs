@@ -251,7 +251,13 @@ impl SymbolTable {
         if parameters.is_empty() {
             return;
         }
-        self.declare(name.clone(), SymbolKind::Function);
+        // `p(x) = …` defines a density: a distribution papers write as a function.
+        let notation = notation::Notation::shipped();
+        let base = base_name(call_callee(lhs).unwrap_or(lhs)).unwrap_or_default();
+        let density = notation::has(&notation.distribution_letters, &base)
+            || notation::has(&notation.distribution_names, &base);
+        let kind = if density { SymbolKind::Distribution } else { SymbolKind::Function };
+        self.declare(name.clone(), kind);
         self.definitions.insert(name, Definition { parameters, body: rhs.clone() });
     }
 }
@@ -321,6 +327,14 @@ pub fn call_parts(node: &Node) -> Option<(String, &Node)> {
     }
     let NodeKind::Fenced { open: Delim::Paren, body, .. } = &link.operand.kind else { return None };
     Some((binding_name(first)?, body))
+}
+
+/// The callee of a call-shaped node (`p_\theta` of `p_\theta(x)`).
+fn call_callee(node: &Node) -> Option<&Node> {
+    match &node.kind {
+        NodeKind::Chain { first, rest } if rest.len() == 1 => Some(first),
+        _ => None,
+    }
 }
 
 /// The binding name of a symbol-like node: `\mu` → `mu`, `\mathbf{x}` → `x`, `W_Q` → `W_Q`,

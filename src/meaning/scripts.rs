@@ -444,7 +444,7 @@ impl Resolver<'_> {
             matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
         let parameter_label = match &callee.kind {
             NodeKind::Scripts { sub: Some(sub), .. } => is_parameter(sub),
-            NodeKind::Scripts { sup: Some(_), .. } => true,
+            NodeKind::Scripts { base, sup: Some(sup), .. } => self.sup_role(base, sup) == ScriptRole::Label,
             _ => false,
         };
         let primed = matches!(&callee.kind, NodeKind::Scripts { primes, .. } if *primes > 0);
