@@ -183,6 +183,15 @@ impl<'t> Resolver<'t> {
         if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             defined_by(&mut first, &joint.term);
         }
+        let additive = joints.iter().all(|j| matches!(j.op, InfixOp::Additive(_)));
+        let equation = joints.iter().all(|j| *j.op == InfixOp::Relation("=".into()));
+        if additive || equation {
+            // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
+            // `y_t = W h_t + b_y`.
+            let mut operands: Vec<&mut Term> =
+                std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
+            same_kind_as_vectors(&mut operands);
+        }
         Term::of(TermKind::Chain { first: first.boxed(), rest: joints }, node)
     }
 
@@ -710,6 +719,31 @@ fn neighbourhood(application: &mut Application) {
     }
 }
 
+/// When one of several operands that must agree in kind (summands, sides of an equation) is a
+/// vector, a plain symbol among them that only a convention called a scalar is a vector too.
+fn same_kind_as_vectors(operands: &mut [&mut Term]) {
+    let strong_vector = operands.iter().any(|t| {
+        let kind = super::kind_of_term(t);
+        kind == super::SymbolKind::Vector
+            && t.occurrence().is_none_or(|o| o.evidence < super::Evidence::Convention)
+    });
+    if !strong_vector {
+        return;
+    }
+    for term in operands.iter_mut() {
+        if let TermKind::Symbol(occurrence) = &mut term.kind {
+            let latin = occurrence.base_name.len() == 1 || occurrence.base_name.contains('_');
+            if occurrence.kind == super::SymbolKind::Scalar
+                && occurrence.evidence == super::Evidence::Convention
+                && latin
+            {
+                occurrence.kind = super::SymbolKind::Vector;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
+    }
+}
+
 /// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
 /// on its right is a vector, whatever its letter suggests.
 fn vectors_after_matrices(factors: &mut [Factor]) {
@@ -719,6 +753,21 @@ fn vectors_after_matrices(factors: &mut [Factor]) {
         let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
         let left = super::kind_of_term(&previous.term);
         let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
+        if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
+            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
+            if let TermKind::Symbol(occurrence) = &mut before[i - 1].term.kind {
+                let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+                if lower_latin
+                    && occurrence.kind == super::SymbolKind::Scalar
+                    && occurrence.evidence == super::Evidence::Convention
+                {
+                    occurrence.kind = super::SymbolKind::Vector;
+                    occurrence.evidence = super::Evidence::Use;
+                }
+            }
+            continue;
+        }
         if !side_by_side || !(left == super::SymbolKind::Matrix || transposed) {
             continue;
         }

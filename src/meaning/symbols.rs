@@ -130,14 +130,18 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
             _ => SymbolKind::Scalar,
         },
         TermKind::Product(factors) => {
-            let kinds: Vec<SymbolKind> = factors.iter().map(|f| kind_at(&f.term, d)).collect();
-            if kinds.contains(&SymbolKind::Matrix) {
-                SymbolKind::Matrix
-            } else if kinds.contains(&SymbolKind::Vector) {
-                SymbolKind::Vector
-            } else {
-                kinds.first().copied().unwrap_or(SymbolKind::Unknown)
-            }
+            // Left to right, as shapes multiply: a matrix times a vector is a vector.
+            let mut kinds = factors.iter().map(|f| kind_at(&f.term, d));
+            let first = kinds.next().unwrap_or(SymbolKind::Unknown);
+            kinds.fold(first, |acc, next| match (acc, next) {
+                (SymbolKind::Matrix, SymbolKind::Vector) | (SymbolKind::Vector, SymbolKind::Matrix) => {
+                    SymbolKind::Vector
+                }
+                (SymbolKind::Matrix, _) | (_, SymbolKind::Matrix) => SymbolKind::Matrix,
+                (SymbolKind::Vector, _) | (_, SymbolKind::Vector) => SymbolKind::Vector,
+                (SymbolKind::Scalar | SymbolKind::Dimension | SymbolKind::Index, other) => other,
+                (acc, _) => acc,
+            })
         }
         TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => kind_at(operand, d),
         TermKind::Chain { first, rest } => {
