@@ -755,7 +755,7 @@ fn vectors_after_matrices(factors: &mut [Factor]) {
         let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
         if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
             // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
-            if let TermKind::Symbol(occurrence) = &mut before[i - 1].term.kind {
+            if let Some(TermKind::Symbol(occurrence)) = before.last_mut().map(|f| &mut f.term.kind) {
                 let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
                     && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
                 if lower_latin
