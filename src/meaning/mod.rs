@@ -26,7 +26,7 @@ pub mod tree;
 
 pub use kinds::{kind_of, SymbolKind};
 pub use outline::{kind_word, outline};
-pub use resolve::{Resolver, MAX_DEPTH};
+pub use resolve::{is_large_operator, Resolver, MAX_DEPTH};
 pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 

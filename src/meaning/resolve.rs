@@ -611,17 +611,9 @@ impl<'t> Resolver<'t> {
         (args, given, bar)
     }
 
-    /// Whether `node` is a large operator: `\sum`, `\sum_i^N`, `\max_x`, `\operatorname*{argmax}_\theta`.
+    /// Whether `node` is a large operator ([`is_large_operator`]).
     pub(super) fn is_big_op(&self, node: &Node) -> bool {
-        match &node.kind {
-            NodeKind::LargeOp { .. } => true,
-            NodeKind::Scripts { base, sub, .. } => match &base.kind {
-                NodeKind::LargeOp { .. } => true,
-                NodeKind::Word { style: WordStyle::OperatorLimits, .. } => sub.is_some(),
-                _ => false,
-            },
-            _ => false,
-        }
+        is_large_operator(node)
     }
 
     /// `\arg\max_x` written as two words: the merged name and the node with the limits.
@@ -809,6 +801,20 @@ fn defined_by(lhs: &mut Term, rhs: &Term) {
     if !matches!(kind, super::SymbolKind::Unknown | super::SymbolKind::Function) {
         occurrence.kind = kind;
         occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// Whether `node` is a large operator, which takes the rest of its row: `\sum`, `\sum_i^N`,
+/// `\max_x`, `\operatorname*{argmax}_\theta`.
+pub fn is_large_operator(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::LargeOp { .. } => true,
+        NodeKind::Scripts { base, sub, .. } => match &base.kind {
+            NodeKind::LargeOp { .. } => true,
+            NodeKind::Word { style: WordStyle::OperatorLimits, .. } => sub.is_some(),
+            _ => false,
+        },
+        _ => false,
     }
 }
 

@@ -202,14 +202,19 @@ impl<'a> Shaper<'a> {
 
     /// `-x`, `+x`, `\pm x`, `\neg p`.
     fn prefix(&self, op: PrefixOp, operand: &Node, d: usize) -> Phrase {
-        let x = self.shape(operand, d).boxed();
-        match op {
-            PrefixOp::Minus => Phrase::Neg(x),
-            PrefixOp::Plus => Phrase::Sign { sign: Sign::Plus, x },
-            PrefixOp::PlusMinus => Phrase::Sign { sign: Sign::PlusMinus, x },
-            PrefixOp::MinusPlus => Phrase::Sign { sign: Sign::MinusPlus, x },
-            PrefixOp::Not => Phrase::Sign { sign: Sign::Not, x },
-        }
+        signed(op, self.shape(operand, d))
+    }
+}
+
+/// A sign before something: `-x`, `+x`, `\pm x`, `\neg p`.
+pub(super) fn signed(op: PrefixOp, x: Phrase) -> Phrase {
+    let x = x.boxed();
+    match op {
+        PrefixOp::Minus => Phrase::Neg(x),
+        PrefixOp::Plus => Phrase::Sign { sign: Sign::Plus, x },
+        PrefixOp::PlusMinus => Phrase::Sign { sign: Sign::PlusMinus, x },
+        PrefixOp::MinusPlus => Phrase::Sign { sign: Sign::MinusPlus, x },
+        PrefixOp::Not => Phrase::Sign { sign: Sign::Not, x },
     }
 }
 

@@ -8,8 +8,8 @@
 use super::{word, Shaper, MAX_DEPTH};
 use crate::meaning::tree::{infix_name, Application, BigOperator, Factor, Joint, OperatorApplication};
 use crate::meaning::{binding_name, kind_of_term, relation_sides, Resolver, SymbolKind, Term, TermKind};
-use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase, Sign};
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, WordStyle};
+use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 
 /// What joins the next factor group to what came before.
 enum Join {
@@ -53,16 +53,7 @@ impl Shaper<'_> {
             TermKind::BigOp(big) => self.big_op_term(big, d),
             TermKind::Apply(app) => self.apply_term(app, d),
             TermKind::Operator(op) => self.operator_term(op, d),
-            TermKind::Sign { op, operand } => {
-                let x = self.term_phrase(operand, d).boxed();
-                match op {
-                    PrefixOp::Minus => Phrase::Neg(x),
-                    PrefixOp::Plus => Phrase::Sign { sign: Sign::Plus, x },
-                    PrefixOp::PlusMinus => Phrase::Sign { sign: Sign::PlusMinus, x },
-                    PrefixOp::MinusPlus => Phrase::Sign { sign: Sign::MinusPlus, x },
-                    PrefixOp::Not => Phrase::Sign { sign: Sign::Not, x },
-                }
-            }
+            TermKind::Sign { op, operand } => super::signed(*op, self.term_phrase(operand, d)),
             TermKind::Frac { num, den } => division(self.term_phrase(num, d), self.term_phrase(den, d)),
             TermKind::Sqrt { index, radicand } => Phrase::Sqrt {
                 index: index.as_ref().map(|i| self.term_phrase(i, d).boxed()),
@@ -328,17 +319,9 @@ impl Shaper<'_> {
         }
     }
 
-    /// Whether the node is a large operator: `\sum`, `\sum_i^N`, `\max_x`, `\operatorname*{argmax}_\theta`.    /// Whether the node is a large operator: `\sum`, `\sum_i^N`, `\max_x`, `\operatorname*{argmax}_\theta`.
+    /// Whether the node is a large operator (the meaning layer's test).
     pub(super) fn is_big_op(&self, node: &Node) -> bool {
-        match &node.kind {
-            NodeKind::LargeOp { .. } => true,
-            NodeKind::Scripts { base, sub, .. } => match &base.kind {
-                NodeKind::LargeOp { .. } => true,
-                NodeKind::Word { style: WordStyle::OperatorLimits, .. } => sub.is_some(),
-                _ => false,
-            },
-            _ => false,
-        }
+        crate::meaning::is_large_operator(node)
     }
 
     /// A large operator with its limits and body.
