@@ -128,8 +128,8 @@ pub fn map_source_with(
 ) -> Result<SlotMap, ParseError> {
     let parsed = crate::syntax::parse_with(source, limits)?;
     let table = SymbolTable::from_formula(&parsed.root);
-    let mut map = map_tree(source, &parsed.root, parsed.warnings, &table, knowledge, lang);
     let term = crate::meaning::resolve(&parsed.root, &table);
+    let mut map = map_resolved(source, &parsed.root, &term, parsed.warnings, &table, knowledge, lang);
     map.symbols = crate::meaning::symbols(&term, source);
     map.reading = Some(crate::speak::read(&parsed.root, source, &table, lang));
     Ok(map)
@@ -145,7 +145,21 @@ pub fn map_tree(
     lang: Lang,
 ) -> SlotMap {
     let term = crate::meaning::resolve(root, table);
-    let meaning = crate::meaning::TermIndex::new(&term);
+    map_resolved(source, root, &term, warnings, table, knowledge, lang)
+}
+
+/// Maps a formula whose resolved tree `term` is already built (so that [`map_source`] lists
+/// the symbols from the same tree instead of resolving twice).
+fn map_resolved(
+    source: &str,
+    root: &Node,
+    term: &crate::meaning::Term,
+    warnings: Vec<Warning>,
+    table: &SymbolTable,
+    knowledge: &Knowledge,
+    lang: Lang,
+) -> SlotMap {
+    let meaning = crate::meaning::TermIndex::new(term);
     let raw = annotate::annotate(root, source, &meaning, &knowledge.rules);
     let unknown = annotate::unknown_notation(root, source, table, &raw);
     let explanations = &knowledge.explanations;
