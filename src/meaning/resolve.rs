@@ -599,6 +599,12 @@ impl<'t> Resolver<'t> {
                 args.push(term);
                 continue;
             }
+            if let Some((p, q)) = divergence_pair(item) {
+                // `D_{\mathrm{KL}}(P \parallel Q)`: two arguments, of and from.
+                args.push(self.term(p, place, d));
+                args.push(self.term(q, place, d));
+                continue;
+            }
             match condition(item) {
                 Some((event, relation, cond)) => {
                     args.push(self.term(event, place, d));
@@ -874,6 +880,17 @@ fn condition(item: &Node) -> Option<(&Node, &str, &Node)> {
             }
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// `P \parallel Q`: the two distributions of a divergence.
+fn divergence_pair(item: &Node) -> Option<(&Node, &Node)> {
+    let NodeKind::Chain { first, rest } = &item.kind else { return None };
+    match rest.as_slice() {
+        [link] if matches!(&link.op, InfixOp::Relation(r) if r == "\\parallel") => {
+            Some((first.as_ref(), &link.operand))
+        }
         _ => None,
     }
 }

@@ -100,6 +100,8 @@ impl Reader<'_> {
             Phrase::Shape(dims) => self.shape(dims, d),
             Phrase::Sub { base, sub, style } => self.two(sub_key(*style), "x", base, "i", sub, d),
             Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
+            Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
             Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
             Phrase::Inverse { base, matrix } => {
@@ -183,8 +185,19 @@ impl Reader<'_> {
         match exponent {
             Phrase::Number(n) if n == "2" => self.one("square", base, d),
             Phrase::Number(n) if n == "3" => self.one("cube", base, d),
-            _ => self.two("power", "x", base, "n", exponent, d),
+            _ => {
+                // "x to the n", but "x to the power of the sum of l and 1": never "to the the".
+                let n = self.say(exponent, d);
+                let key = if n.starts_with("the ") { "power_of" } else { "power" };
+                self.phrase(key, &[("x", &self.say(base, d)), ("n", &n)])
+            }
         }
+    }
+
+    /// "the K L divergence of P from Q".
+    fn divergence(&self, func: &Phrase, a: &Phrase, b: &Phrase, d: usize) -> String {
+        let (f, a, b) = (self.say(func, d), self.say(a, d), self.say(b, d));
+        self.phrase("divergence", &[("f", &f), ("a", &a), ("b", &b)])
     }
 
     fn sqrt(&self, index: Option<&Phrase>, body: &Phrase, d: usize) -> String {

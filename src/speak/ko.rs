@@ -115,6 +115,8 @@ impl Reader<'_> {
             Phrase::Shape(dims) => Ko::Noun(self.shape(dims, d)),
             Phrase::Sub { base, sub, style } => self.sub(base, sub, *style, d),
             Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
+            Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
             Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
             Phrase::Inverse { base, matrix } => {
@@ -227,6 +229,12 @@ impl Reader<'_> {
             text = self.phrase("prime", &[("x", &text)]).into_noun();
         }
         Ko::Noun(text)
+    }
+
+    /// "피의 큐에 대한 케이엘 발산".
+    fn divergence(&self, func: &Phrase, a: &Phrase, b: &Phrase, d: usize) -> Ko {
+        let (f, a, b) = (self.noun(func, d), self.noun(a, d), self.noun(b, d));
+        self.phrase("divergence", &[("f", &f), ("a", &a), ("b", &b)])
     }
 
     fn power(&self, base: &Phrase, exponent: &Phrase, d: usize) -> Ko {

@@ -3,9 +3,11 @@
 //!
 //! Reading happens in two steps:
 //!
-//! 1. [`shape`] turns the syntax tree into a [`phrase::Phrase`], the structure a teacher
-//!    reads: definitions, calls and products (with the [`crate::meaning`] layer), sums and
-//!    means, conditional probabilities, derivatives, transposes, indices and labels.
+//! 1. [`shape`] turns the meaning layer's resolved tree ([`crate::meaning::Term`]) into a
+//!    [`phrase::Phrase`], the structure a teacher reads: definitions, calls and products, sums
+//!    and means, conditional probabilities, derivatives, transposes, indices, labels and layers.
+//!    What applies to what and what each script is are the meaning layer's decisions; the
+//!    shaper only chooses how to say them.
 //! 2. [`ko`] or [`en`] puts the phrase into words, with the vocabulary of
 //!    `data/speech.toml` ([`vocab`]): names are read as words (`\mathrm{softmax}` is
 //!    "softmax", never letter by letter), Korean particles follow the final sound
@@ -28,20 +30,27 @@ mod template;
 pub mod vocab;
 
 use crate::lang::Lang;
-use crate::meaning::SymbolTable;
+use crate::meaning::{SymbolTable, Term};
 use crate::syntax::ast::Node;
 pub use shape::MAX_DEPTH;
 pub use vocab::Vocabulary;
 
 /// Reads the formula `root` (parsed from `source`) aloud in `lang`, with the built-in
-/// vocabulary. `table` tells what the symbols are (matrices, indices, functions).
+/// vocabulary. `table` tells what the document declared; the meaning layer resolves the formula
+/// with it ([`crate::meaning::resolve`]) and the reading follows that resolution.
 pub fn read(root: &Node, source: &str, table: &SymbolTable, lang: Lang) -> String {
     read_with(root, source, table, lang, Vocabulary::builtin())
 }
 
 /// Reads the formula with a vocabulary of one's own (see [`Vocabulary::from_toml`]).
 pub fn read_with(root: &Node, source: &str, table: &SymbolTable, lang: Lang, vocab: &Vocabulary) -> String {
-    let phrase = shape::Shaper::new(table, vocab, source).top(root);
+    read_term(&crate::meaning::resolve(root, table), source, lang, vocab)
+}
+
+/// Reads a formula the meaning layer has already resolved (so a caller that maps and reads one
+/// formula resolves it once).
+pub fn read_term(term: &Term, source: &str, lang: Lang, vocab: &Vocabulary) -> String {
+    let phrase = shape::Shaper::new(vocab, source).top(term);
     match lang {
         Lang::Ko => ko::render(&phrase, vocab),
         Lang::En => en::render(&phrase, vocab),

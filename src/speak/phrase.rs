@@ -42,6 +42,22 @@ pub enum Phrase {
         /// The superscript.
         sup: Box<Phrase>,
     },
+    /// A layer written above in parentheses: `h^{(l+1)}`, "h at layer l plus 1".
+    Layer {
+        /// What the script is on.
+        base: Box<Phrase>,
+        /// The layer.
+        layer: Box<Phrase>,
+    },
+    /// A divergence of one distribution from another: `D_{\mathrm{KL}}(P \parallel Q)`.
+    Divergence {
+        /// The divergence's name (`KL`).
+        func: Box<Phrase>,
+        /// The distribution it is of.
+        a: Box<Phrase>,
+        /// The distribution it is from.
+        b: Box<Phrase>,
+    },
     /// Primes: `j'`.
     Prime {
         /// What the script is on.
@@ -383,7 +399,9 @@ impl Phrase {
                 !matches!(style, SubStyle::Entry | SubStyle::Before | SubStyle::After | SubStyle::UpTo)
                     && base.is_atomic()
             }
-            Phrase::Super { base, .. } | Phrase::Prime { base, .. } => base.is_atomic(),
+            Phrase::Super { base, .. } | Phrase::Prime { base, .. } | Phrase::Layer { base, .. } => {
+                base.is_atomic()
+            }
             Phrase::Accent { body, .. } => body.is_atomic(),
             _ => false,
         }

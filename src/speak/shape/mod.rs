@@ -1,13 +1,15 @@
-//! The shaper: syntax tree → [`Phrase`], the structure a teacher reads.
+//! The shaper: the meaning layer's resolved tree → [`Phrase`], the structure a teacher reads.
 //!
-//! It decides once, for both languages, what each part of a formula is: a definition
-//! (`F(a) = body`), a call or a product (with [`crate::meaning::is_call`]), how far a `\sum`
-//! or a `\log` reaches in a row of side-by-side factors, a mean (`\frac{1}{N}\sum`), a
-//! derivative (`\partial L / \partial Q`), an index or a label in a subscript.
+//! What a formula means — what applies to what, how far a `\sum` or a sign reaches, a call or
+//! a product, what each script is (index, label, layer, power, transpose), what kind each
+//! symbol is — is [`crate::meaning::resolve`]'s decision, made once for the map, the reading
+//! and the evaluator. The shaper walks that [`Term`] tree and only chooses the phrase, for both
+//! languages: a definition (`F(a) = body`), a mean (`\frac{1}{N}\sum`), a derivative
+//! (`\partial L / \partial Q`), "n by d", a dot product.
 //!
-//! - `mod.rs`: the entry point, names, relations and lists;
-//! - `product.rs`: rows of factors (`a b / c`), calls and large operators;
-//! - `parts.rs`: scripts, fractions, roots, brackets, environments.
+//! - `mod.rs`: the entry point, relations, lists and leaves;
+//! - `product.rs`: rows of factors (`a b / c`), calls, operators and large operators;
+//! - `parts.rs`: symbols and their scripts, fractions, roots, brackets, environments.
 //!
 //! Recursion is bounded by [`MAX_DEPTH`]: deeper parts read as elided.
 
@@ -16,8 +18,9 @@ mod product;
 
 use super::phrase::{Name, NameClass, Phrase, Sign};
 use super::vocab::Vocabulary;
-use crate::meaning::{call_parts, list_items, SymbolTable};
-use crate::syntax::ast::{InfixOp, Node, NodeKind, PrefixOp};
+use crate::meaning::tree::{infix_name, Joint};
+use crate::meaning::{Term, TermKind};
+use crate::syntax::ast::{Font, InfixOp, Node, NodeKind, PrefixOp};
 use crate::syntax::names;
 
 /// The deepest the shaper goes into a tree (below it, parts read as elided). Real formulas
@@ -28,22 +31,21 @@ pub const MAX_DEPTH: usize = 128;
 /// Relations that define their left side when it is a call: `F(x) := …`.
 const DEFINING: &[&str] = &["=", ":=", "\\coloneqq", "\\triangleq", "\\equiv"];
 
-/// Turns a syntax tree into a [`Phrase`].
+/// Turns a resolved tree into a [`Phrase`].
 pub struct Shaper<'a> {
-    table: &'a SymbolTable,
     vocab: &'a Vocabulary,
     source: &'a str,
 }
 
 impl<'a> Shaper<'a> {
-    /// A shaper that knows the formula's symbols and the vocabulary.
-    pub fn new(table: &'a SymbolTable, vocab: &'a Vocabulary, source: &'a str) -> Self {
-        Shaper { table, vocab, source }
+    /// A shaper with the vocabulary, for a formula parsed from `source`.
+    pub fn new(vocab: &'a Vocabulary, source: &'a str) -> Self {
+        Shaper { vocab, source }
     }
 
     /// The phrase of a whole formula: like [`Shaper::shape`], and the subject of a top-level
     /// equation gets its role word (`L` → "the loss L").
-    pub fn top(&self, root: &Node) -> Phrase {
+    pub fn top(&self, root: &Term) -> Phrase {
         match self.shape(root, 0) {
             Phrase::Relation { first, rest } => Phrase::Relation { first: self.role(*first), rest },
             Phrase::Statements(items) => Phrase::Statements(
@@ -73,17 +75,62 @@ impl<'a> Shaper<'a> {
         }
     }
 
-    /// The phrase of `node`, `depth` levels down.
-    pub fn shape(&self, node: &Node, depth: usize) -> Phrase {
+    /// The phrase of `term`, `depth` levels down.
+    pub fn shape(&self, term: &Term, depth: usize) -> Phrase {
         if depth > MAX_DEPTH {
             return Phrase::Elided;
         }
         let d = depth + 1;
+        match &term.kind {
+            TermKind::Number | TermKind::Leaf => self.leaf(term, d),
+            TermKind::Symbol(occurrence) => self.occurrence(term, occurrence, d),
+            TermKind::Scripted { base, sub, sup, primes } => {
+                self.scripted(term, base, sub.as_ref(), sup.as_ref(), *primes, d)
+            }
+            TermKind::Apply(app) => self.apply_term(app, d),
+            TermKind::Operator(op) => self.operator_term(op, d),
+            TermKind::BigOp(big) => self.big_op_term(big, d),
+            TermKind::Product(factors) => self.row_of_factors(factors, d),
+            TermKind::Sign { op, operand } => signed(*op, self.shape(operand, d)),
+            TermKind::Chain { first, rest } => self.chain(first, rest, d),
+            TermKind::Frac { num, den } => product::division(self.shape(num, d), self.shape(den, d)),
+            TermKind::Binom { top, bottom } => {
+                Phrase::Binom(self.shape(top, d).boxed(), self.shape(bottom, d).boxed())
+            }
+            TermKind::Sqrt { index, radicand } => Phrase::Sqrt {
+                index: index.as_ref().map(|i| self.shape(i, d).boxed()),
+                body: nested(self.shape(radicand, d)).boxed(),
+            },
+            TermKind::Factorial(operand) => Phrase::Factorial(self.shape(operand, d).boxed()),
+            TermKind::Fenced { open, body } => self.fenced(*open, term.node, body, d),
+            TermKind::Accent { accent, body } => {
+                Phrase::Accent { accent: accent.to_string(), body: self.shape(body, d).boxed() }
+            }
+            TermKind::Wrapped(body) => self.shape(body, d),
+            TermKind::Annotated { body, label } => self.annotated(body, label.as_deref(), d),
+            TermKind::Rows(rows) => self.rows(term.node.environment(), rows, d),
+        }
+    }
+
+    /// A part without parts to resolve: a number, a symbol that names nothing (`\infty`), a
+    /// word, dots, punctuation, a label written as text (`\mathrm{KL}`, `CLIP`).
+    fn leaf(&self, term: &Term, d: usize) -> Phrase {
+        if term.span.start == term.span.end && term.node.span.start != term.node.span.end {
+            // An operand that is not there (an operator at the end of its row).
+            return Phrase::Empty;
+        }
+        self.leaf_node(term.node, d)
+    }
+
+    /// The phrase of a node that carries no decision of meaning.
+    pub(super) fn leaf_node(&self, node: &Node, d: usize) -> Phrase {
+        if d > MAX_DEPTH {
+            return Phrase::Elided;
+        }
         match &node.kind {
             NodeKind::Symbol { name, font } => self.symbol(name, *font),
             NodeKind::Number { text, .. } => Phrase::Number(text.to_string()),
             NodeKind::Word { text, .. } => word(text),
-            NodeKind::LargeOp { .. } => self.big_op(node, None, d),
             NodeKind::Dots { .. } => Phrase::Dots,
             NodeKind::Punct { text } => {
                 // As written (`'`, `?`), without the braces of a group around it (`{ \rangle }`).
@@ -96,32 +143,32 @@ impl<'a> Shaper<'a> {
             }
             NodeKind::Unknown { name } => Phrase::Text(name.trim_start_matches('\\').to_string()),
             NodeKind::Empty => Phrase::Empty,
-            NodeKind::Chain { first, rest } => self.chain(node, first, rest, d),
-            NodeKind::Prefix { op, operand } => self.prefix(*op, operand, d),
-            NodeKind::Factorial { operand } => Phrase::Factorial(self.shape(operand, d).boxed()),
-            NodeKind::Scripts { .. } => self.scripts(node, d),
-            NodeKind::Frac { num, den } => self.frac(num, den, d),
-            NodeKind::Binom { top, bottom } => {
-                Phrase::Binom(self.shape(top, d).boxed(), self.shape(bottom, d).boxed())
-            }
-            NodeKind::Sqrt { index, radicand } => Phrase::Sqrt {
-                index: index.as_ref().map(|i| self.shape(i, d).boxed()),
-                body: nested(self.shape(radicand, d)).boxed(),
-            },
+            NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => self.leaf_node(body, d + 1),
             NodeKind::Accent { accent, body } => {
-                Phrase::Accent { accent: accent.to_string(), body: self.shape(body, d).boxed() }
+                Phrase::Accent { accent: accent.to_string(), body: self.leaf_node(body, d + 1).boxed() }
             }
-            NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => self.shape(body, d),
-            NodeKind::Stacked { base, .. } => self.shape(base, d),
-            NodeKind::Fenced { open, close, body, .. } => self.fenced(*open, *close, body, d),
-            NodeKind::Annotated { body, label, .. } => self.annotated(body, label.as_deref(), d),
-            NodeKind::Rows(table) => self.rows(table.env.as_deref(), &table.rows, d),
+            NodeKind::LargeOp { name } => Phrase::BigOp(super::phrase::BigOp {
+                op: name.to_string(),
+                var: None,
+                from: None,
+                to: None,
+                over: None,
+                body: None,
+                mean_of: None,
+            }),
+            NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
+                if let Some(word) = parts::letter_run(node) {
+                    return self::word(&word);
+                }
+                let parts = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
+                Phrase::Seq(parts.map(|n| self.leaf_node(n, d + 1)).collect())
+            }
+            _ => Phrase::Elided,
         }
     }
 
     /// A symbol: a letter, a Greek letter, a symbol command, or a set letter.
-    fn symbol(&self, name: &str, font: crate::syntax::ast::Font) -> Phrase {
-        use crate::syntax::ast::Font;
+    pub(super) fn symbol(&self, name: &str, font: Font) -> Phrase {
         let class = match font {
             Font::Blackboard if name == "R" => return Phrase::RealSpace(Vec::new()),
             Font::Blackboard => NameClass::Blackboard,
@@ -133,76 +180,68 @@ impl<'a> Shaper<'a> {
         Phrase::Name(Name { key: name.to_string(), class })
     }
 
-    /// A chain: by the level of its first operator.
-    fn chain(&self, node: &Node, first: &Node, rest: &[crate::syntax::ast::Link], d: usize) -> Phrase {
-        match rest.first().map(|l| &l.op) {
+    /// Operands joined by operators of one level: a sum, a relation, a list.
+    fn chain(&self, first: &Term, rest: &[Joint], d: usize) -> Phrase {
+        match rest.first().map(|j| j.op) {
             None => self.shape(first, d),
             Some(InfixOp::Separator(_)) => self.list(first, rest, d),
             Some(InfixOp::Relation(_) | InfixOp::Stacked { .. }) => self.relation(first, rest, d),
             Some(InfixOp::Additive(_) | InfixOp::Multiplicative(_) | InfixOp::Juxt) => {
-                self.resolved_chain(node, d)
+                self.additive_terms(first, rest, d)
             }
         }
     }
 
-    /// `a = b`, `a \le b < c`, and definitions `F(x) = body`.
-    fn relation(&self, first: &Node, rest: &[crate::syntax::ast::Link], d: usize) -> Phrase {
+    /// `a = b`, `a \le b < c`, `f: A \to B`, and definitions `F(x) = body`.
+    fn relation(&self, first: &Term, rest: &[Joint], d: usize) -> Phrase {
         if let [colon, arrow] = rest {
-            let to = matches!(op_name(&arrow.op).as_str(), "\\to" | "\\rightarrow");
-            if op_name(&colon.op) == ":" && to {
+            let to = matches!(op_name(arrow.op).as_str(), "\\to" | "\\rightarrow");
+            if op_name(colon.op) == ":" && to {
                 return Phrase::Mapping {
                     f: self.shape(first, d).boxed(),
-                    from: self.shape(&colon.operand, d).boxed(),
-                    to: self.shape(&arrow.operand, d).boxed(),
+                    from: self.shape(&colon.term, d).boxed(),
+                    to: self.shape(&arrow.term, d).boxed(),
                 };
             }
         }
-        if let [link] = rest {
-            let relation = op_name(&link.op);
-            if DEFINING.contains(&relation.as_str()) {
-                if let Some(definition) = self.definition(first, &link.operand, d) {
+        if let [joint] = rest {
+            if DEFINING.contains(&op_name(joint.op).as_str()) {
+                if let Some(definition) = self.definition(first, &joint.term, d) {
                     return definition;
                 }
             }
         }
         Phrase::Relation {
             first: self.shape(first, d).boxed(),
-            rest: rest.iter().map(|l| (op_name(&l.op), self.shape(&l.operand, d))).collect(),
+            rest: rest.iter().map(|j| (op_name(j.op), self.shape(&j.term, d))).collect(),
         }
     }
 
-    /// `F(a, b) = body` when the left side is a call of a function name.
-    fn definition(&self, lhs: &Node, body: &Node, d: usize) -> Option<Phrase> {
-        let (_, arguments) = call_parts(lhs)?;
-        let NodeKind::Chain { first: callee, rest } = &lhs.kind else { return None };
-        let argument = &rest.first()?.operand;
-        if !crate::meaning::is_call(callee, argument, self.table) {
+    /// `F(a, b) = body` when the left side is a function applied to its parameters.
+    fn definition(&self, lhs: &Term, body: &Term, d: usize) -> Option<Phrase> {
+        let TermKind::Apply(app) = &lhs.kind else { return None };
+        if app.sub.is_some() || app.sup.is_some() || !app.given.is_empty() {
             return None;
         }
-        let params: Vec<Phrase> = list_items(arguments).into_iter().map(|p| self.shape(p, d)).collect();
+        let params = app.args.iter().map(|p| self.shape(p, d)).collect();
         Some(Phrase::Definition {
-            name: self.shape(callee, d).boxed(),
+            name: self.callee_name(app, d).boxed(),
             params,
             body: self.shape(body, d).boxed(),
         })
     }
 
     /// `a, b, c`: a list, a range written with dots, or statements side by side.
-    fn list(&self, first: &Node, rest: &[crate::syntax::ast::Link], d: usize) -> Phrase {
+    fn list(&self, first: &Term, rest: &[Joint], d: usize) -> Phrase {
         let items: Vec<Phrase> = std::iter::once(first)
-            .chain(rest.iter().map(|l| &l.operand))
-            .map(|n| self.shape(n, d))
+            .chain(rest.iter().map(|j| &j.term))
+            .map(|t| self.shape(t, d))
             .filter(|p| *p != Phrase::Empty)
             .collect();
         if items.iter().any(|p| matches!(p, Phrase::Relation { .. } | Phrase::Definition { .. })) {
             return Phrase::Statements(items);
         }
         range_or_list(items)
-    }
-
-    /// `-x`, `+x`, `\pm x`, `\neg p`.
-    fn prefix(&self, op: PrefixOp, operand: &Node, d: usize) -> Phrase {
-        signed(op, self.shape(operand, d))
     }
 }
 
@@ -254,13 +293,10 @@ fn word(text: &str) -> Phrase {
 /// The canonical spelling of an operator, for the vocabulary's tables.
 fn op_name(op: &InfixOp) -> String {
     match op {
-        InfixOp::Separator(s) | InfixOp::Relation(s) | InfixOp::Additive(s) | InfixOp::Multiplicative(s) => {
-            s.to_string()
-        }
         InfixOp::Stacked(stacked) => match &stacked.label.kind {
             NodeKind::Word { text, .. } if text == "def" => ":=".to_string(),
             _ => stacked.relation.to_string(),
         },
-        InfixOp::Juxt => String::new(),
+        other => infix_name(other).to_string(),
     }
 }

@@ -1,17 +1,12 @@
-//! The parts of a formula that are not rows: scripts (index, label, transpose, power),
-//! fractions, brackets, braces with labels, and environments (cases, matrices, aligned rows).
+//! Symbols with their scripts, read by the role the meaning layer gave each script (index,
+//! label, range, family member, layer, mark; power, transpose, inverse), and the parts of a
+//! formula that are not rows: fractions, brackets, braces with labels, environments.
 
-use super::product::division;
 use super::Shaper;
-use crate::meaning::{binding_name, kind_of, list_items, real_space_dims, SymbolKind};
+use crate::meaning::tree::{Occurrence, Script};
+use crate::meaning::{kind_of_term, ScriptRole, SymbolKind, Term, TermKind};
 use crate::speak::phrase::{Fence, Name, NameClass, Phrase, SubStyle};
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp};
-
-/// Superscripts that mark a transpose.
-const TRANSPOSE: &[&str] = &["top", "intercal", "T", "transpose"];
-
-/// Superscripts that mark a variant, not a power: `x^*`, `A^\dagger`.
-const MARKS: &[&str] = &["ast", "star", "dagger", "prime", "circ", "*"];
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 
 /// Words that open a condition in `cases`: `\text{if } x > 0`.
 const CONDITION_WORDS: &[&str] = &["if", "when", "for", "where", "if:"];
@@ -19,176 +14,229 @@ const CONDITION_WORDS: &[&str] = &["if", "when", "for", "where", "if:"];
 /// Words that stand for "in every other case".
 const OTHERWISE_WORDS: &[&str] = &["otherwise", "else", "elsewhere"];
 
+/// Letters that name a layer when written above in parentheses: `h^{(l)}`, `W^{(\ell)}`.
+const LAYER_LETTERS: &[&str] = &["l", "ell"];
+
 impl Shaper<'_> {
-    /// A node with scripts, on its own (not called, not a large operator in a row).
-    pub(super) fn scripts(&self, node: &Node, d: usize) -> Phrase {
-        let NodeKind::Scripts { base, sub, sup, primes } = &node.kind else { return Phrase::Empty };
-        if self.is_big_op(node) {
-            return self.big_op(node, None, d);
-        }
-        if let Some(dims) = real_space_dims(node) {
-            return Phrase::RealSpace(dims.iter().map(|n| self.shape(n, d)).collect());
-        }
-        let mut phrase = match (&base.kind, sub) {
-            (NodeKind::Fenced { open: Delim::DoubleBar, body, .. }, Some(p)) => {
-                Phrase::PNorm { p: self.shape(p, d).boxed(), body: self.shape(body, d).boxed() }
-            }
-            _ => self.shape(base, d),
+    /// A symbol with the scripts that are part of it: `x_i`, `W_Q`, `d_k`, `W_i^Q`, `h^{(l)}`.
+    pub(super) fn occurrence(&self, term: &Term, occurrence: &Occurrence, d: usize) -> Phrase {
+        let mut phrase = self.name_of(term, occurrence, d);
+        let primes = match &term.node.kind {
+            NodeKind::Scripts { primes, .. } => *primes,
+            _ => 0,
         };
-        let sub = sub.as_ref().filter(|_| !matches!(phrase, Phrase::PNorm { .. }));
-        if *primes > 0 {
-            phrase = Phrase::Prime { base: phrase.boxed(), count: *primes };
+        if primes > 0 {
+            phrase = Phrase::Prime { base: phrase.boxed(), count: primes };
         }
-        if let Some(sub) = sub {
-            phrase = self.attach_sub(base, phrase, sub, node, d);
-        }
-        if let Some(sup) = sup {
-            phrase = self.attach_sup(base, phrase, sup, d);
+        for script in &occurrence.scripts {
+            phrase = self.name_script(phrase, occurrence, script, d);
         }
         phrase
     }
 
-    /// A subscript on `phrase`: an index, a label, a dimension's name, an entry, or a range.
-    fn attach_sub(&self, base: &Node, phrase: Phrase, sub: &Node, whole: &Node, d: usize) -> Phrase {
-        if let NodeKind::Chain { first, rest } = &sub.kind {
-            if let ([link], NodeKind::Empty) = (rest.as_slice(), &first.kind) {
-                let style = match &link.op {
-                    InfixOp::Relation(r) if r == "<" => Some(SubStyle::Before),
-                    InfixOp::Relation(r) if r == ">" || r == "\\ge" => Some(SubStyle::After),
-                    InfixOp::Relation(r) if r == "\\le" => Some(SubStyle::UpTo),
-                    _ => None,
+    /// The name of a symbol without its scripts: a letter, a run of letters the meaning layer
+    /// made one name (`pos`, `PE`), an increment (`\Delta W`).
+    fn name_of(&self, term: &Term, occurrence: &Occurrence, d: usize) -> Phrase {
+        let NodeKind::Symbol { name, .. } = &occurrence.base.kind else {
+            return self.leaf_node(occurrence.base, d);
+        };
+        if *name == occurrence.base_name {
+            return self.leaf_node(occurrence.base, d);
+        }
+        if name == "Delta" {
+            // An increment, `\Delta W`: said as written, one name.
+            let inner = match &term.node.kind {
+                NodeKind::Scripts { base, .. } => base.as_ref(),
+                _ => term.node,
+            };
+            return Phrase::Seq(vec![self.leaf_node(occurrence.base, d), self.leaf_node(inner, d)]);
+        }
+        super::word(&occurrence.base_name)
+    }
+
+    /// One script that is part of a name, by its role.
+    fn name_script(&self, phrase: Phrase, occurrence: &Occurrence, script: &Script, d: usize) -> Phrase {
+        let base = phrase.boxed();
+        match (script.role, script.above) {
+            (ScriptRole::Range, _) => self.range_script(base, &script.term, d),
+            (ScriptRole::Label, false) => {
+                let simple = matches!(
+                    script.term.node.kind,
+                    NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Styled { .. }
+                ) || letter_run(script.term.node).is_some();
+                let style = if occurrence.kind == SymbolKind::Dimension && simple {
+                    SubStyle::Joined
+                } else {
+                    SubStyle::Label
                 };
-                if let Some(style) = style {
-                    let sub = self.shape(&link.operand, d).boxed();
-                    return Phrase::Sub { base: phrase.boxed(), sub, style };
+                Phrase::Sub { base, sub: self.sub_phrase(&script.term, d).boxed(), style }
+            }
+            (ScriptRole::Mark, _) => {
+                Phrase::Sub { base, sub: self.shape(&script.term, d).boxed(), style: SubStyle::Label }
+            }
+            (ScriptRole::Layer, true) => {
+                let inner = unparenthesised(&script.term);
+                let layer = self.shape(inner, d).boxed();
+                if mentions_layer_letter(inner) {
+                    Phrase::Layer { base, layer }
+                } else {
+                    Phrase::Super { base, sup: layer }
                 }
             }
-        }
-        if let Some(word) = letter_run(sub) {
-            let dimension = self.sub_style(base, &word_node(sub, &word), whole);
-            return Phrase::Sub { base: phrase.boxed(), sub: super::word(&word).boxed(), style: dimension };
-        }
-        let style = self.sub_style(base, sub, whole);
-        Phrase::Sub { base: phrase.boxed(), sub: self.sub_phrase(sub, d).boxed(), style }
-    }
-
-    /// Whether a subscript is an index (`x_i`, `A_{ij}`, `x_1`), a label (`W_Q`, `p_\theta`,
-    /// `d_{\text{model}}`), a dimension's name (`d_k`), or picks an entry of a compound.
-    fn sub_style(&self, base: &Node, sub: &Node, whole: &Node) -> SubStyle {
-        if !name_like(base) {
-            return SubStyle::Entry;
-        }
-        let dimension = binding_name(whole).and_then(|n| self.table.recorded(&n))
-            == Some(SymbolKind::Dimension)
-            || matches!(binding_name(base).as_deref(), Some("d" | "n"));
-        let simple = matches!(sub.kind, NodeKind::Symbol { .. } | NodeKind::Word { .. });
-        if dimension && simple {
-            return SubStyle::Joined;
-        }
-        match &sub.kind {
-            NodeKind::Symbol { name, font: Font::Normal } if is_lower_letter(name) => SubStyle::Index,
-            NodeKind::Number { .. } | NodeKind::Chain { .. } | NodeKind::Scripts { .. } => SubStyle::Index,
-            _ => SubStyle::Label,
+            (_, true) => Phrase::Super { base, sup: self.shape(&script.term, d).boxed() },
+            (_, false) => {
+                Phrase::Sub { base, sub: self.sub_phrase(&script.term, d).boxed(), style: SubStyle::Index }
+            }
         }
     }
 
-    /// The phrase of a subscript: `ij` and `i, j` are said one after the other.
-    pub(super) fn sub_phrase(&self, sub: &Node, d: usize) -> Phrase {
-        match &sub.kind {
-            NodeKind::Chain { first, rest }
-                if rest.iter().all(|l| matches!(l.op, InfixOp::Juxt | InfixOp::Separator(_))) =>
+    /// `x_{<i}`, `y_{>t}`, `x_{\le n}`: earlier or later items.
+    fn range_script(&self, base: Box<Phrase>, script: &Term, d: usize) -> Phrase {
+        let TermKind::Chain { rest, .. } = &script.kind else {
+            return Phrase::Sub { base, sub: self.shape(script, d).boxed(), style: SubStyle::Index };
+        };
+        let Some(joint) = rest.first() else { return *base };
+        let style = match crate::meaning::tree::infix_name(joint.op) {
+            ">" | "\\ge" | "\\geq" => SubStyle::After,
+            "\\le" | "\\leq" => SubStyle::UpTo,
+            _ => SubStyle::Before,
+        };
+        Phrase::Sub { base, sub: self.shape(&joint.term, d).boxed(), style }
+    }
+
+    /// Scripts that operate on their base or pick from it: `(QK^\top)_{ij}`, `K^\top`, `x^2`,
+    /// `A^{-1}`, `\|x\|_2`, `\mathbb{R}^{n \times d}`.
+    pub(super) fn scripted(
+        &self,
+        term: &Term,
+        base: &Term,
+        sub: Option<&Script>,
+        sup: Option<&Script>,
+        primes: u8,
+        d: usize,
+    ) -> Phrase {
+        if let Some(dims) = self.real_space(term, sup, d) {
+            return dims;
+        }
+        let mut phrase = match (&base.kind, sub) {
+            (TermKind::Fenced { open: Delim::DoubleBar, body }, Some(p)) => {
+                Phrase::PNorm { p: self.shape(&p.term, d).boxed(), body: self.shape(body, d).boxed() }
+            }
+            _ => self.shape(base, d),
+        };
+        let sub = sub.filter(|_| !matches!(phrase, Phrase::PNorm { .. }));
+        if primes > 0 {
+            phrase = Phrase::Prime { base: phrase.boxed(), count: primes };
+        }
+        if let Some(sub) = sub {
+            let entry = self.sub_phrase(&sub.term, d).boxed();
+            phrase = Phrase::Sub { base: phrase.boxed(), sub: entry, style: SubStyle::Entry };
+        }
+        match sup {
+            Some(sup) => self.operation(phrase, base, sup, d),
+            None => phrase,
+        }
+    }
+
+    /// A superscript that operates on `phrase`: a transpose, an inverse, a mark or a power.
+    pub(super) fn operation(&self, phrase: Phrase, base: &Term, sup: &Script, d: usize) -> Phrase {
+        let base_phrase = phrase.boxed();
+        match sup.role {
+            ScriptRole::Transpose => Phrase::Transpose(base_phrase),
+            ScriptRole::Inverse => {
+                Phrase::Inverse { base: base_phrase, matrix: kind_of_term(base) == SymbolKind::Matrix }
+            }
+            ScriptRole::Mark => Phrase::Sub {
+                base: base_phrase,
+                sub: self.shape(&sup.term, d).boxed(),
+                style: SubStyle::Label,
+            },
+            ScriptRole::Power => Phrase::Power { base: base_phrase, exponent: self.shape(&sup.term, d).boxed() },
+            _ => Phrase::Super { base: base_phrase, sup: self.shape(&sup.term, d).boxed() },
+        }
+    }
+
+    /// `\mathbb{R}^{n \times d}`: the real space of those sizes.
+    fn real_space(&self, term: &Term, sup: Option<&Script>, d: usize) -> Option<Phrase> {
+        crate::meaning::real_space_dims(term.node)?;
+        let sup = &sup?.term;
+        let dims = match &sup.kind {
+            TermKind::Product(factors)
+                if factors.iter().skip(1).all(|f| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times")) =>
             {
-                let parts = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
-                Phrase::Seq(parts.map(|n| self.shape(n, d)).collect())
+                factors.iter().map(|f| self.shape(&f.term, d)).collect()
+            }
+            _ => vec![self.shape(sup, d)],
+        };
+        Some(Phrase::RealSpace(dims))
+    }
+
+    /// The phrase of a subscript: `ij` and `i, j` are said one after the other; three or more
+    /// italic letters spell a word (`p_{data}`).
+    pub(super) fn sub_phrase(&self, sub: &Term, d: usize) -> Phrase {
+        if let Some(word) = letter_run(sub.node) {
+            return super::word(&word);
+        }
+        match &sub.kind {
+            TermKind::Product(factors) if factors.iter().skip(1).all(|f| f.op == Some(&InfixOp::Juxt)) => {
+                Phrase::Seq(factors.iter().map(|f| self.shape(&f.term, d)).collect())
+            }
+            TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
+                let parts = std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term));
+                Phrase::Seq(parts.map(|t| self.shape(t, d)).collect())
             }
             _ => self.shape(sub, d),
         }
     }
 
-    /// A superscript on `phrase`: a transpose, an inverse, an index (`W^h`, `W^{(l)}`), a mark
-    /// (`x^*`), or a power.
-    pub(super) fn attach_sup(&self, base: &Node, phrase: Phrase, sup: &Node, d: usize) -> Phrase {
-        let base_kind = kind_of(base, self.table);
-        match &sup.kind {
-            NodeKind::Symbol { name, .. } if TRANSPOSE.contains(&name.as_str()) => {
-                Phrase::Transpose(phrase.boxed())
-            }
-            NodeKind::Prefix { op: PrefixOp::Minus, operand } if matches!(&operand.kind, NodeKind::Number { text, .. } if text == "1") => {
-                Phrase::Inverse { base: phrase.boxed(), matrix: base_kind == SymbolKind::Matrix }
-            }
-            NodeKind::Symbol { name, .. } if MARKS.contains(&name.as_str()) => {
-                Phrase::Sub { base: phrase.boxed(), sub: self.shape(sup, d).boxed(), style: SubStyle::Label }
-            }
-            NodeKind::Fenced { open: Delim::Paren, body, .. } if binding_name(body).is_some() => {
-                Phrase::Super { base: phrase.boxed(), sup: self.shape(body, d).boxed() }
-            }
-            NodeKind::Symbol { name, .. }
-                if base_kind == SymbolKind::Matrix
-                    && (self.table.recorded(name) == Some(SymbolKind::Index) || is_upper_letter(name)) =>
-            {
-                Phrase::Super { base: phrase.boxed(), sup: self.shape(sup, d).boxed() }
-            }
-            NodeKind::Word { .. } if base_kind == SymbolKind::Matrix => {
-                Phrase::Super { base: phrase.boxed(), sup: self.shape(sup, d).boxed() }
-            }
-            _ => Phrase::Power { base: phrase.boxed(), exponent: self.shape(sup, d).boxed() },
-        }
-    }
-
-    /// `\frac{num}{den}`.
-    pub(super) fn frac(&self, num: &Node, den: &Node, d: usize) -> Phrase {
-        division(self.shape(num, d), self.shape(den, d))
-    }
-
-    /// A bracketed group, by its delimiters.
-    pub(super) fn fenced(&self, open: Delim, close: Option<Delim>, body: &Node, d: usize) -> Phrase {
-        let items = list_items(body);
+    /// A bracketed group that is no argument list, by its delimiters.
+    pub(super) fn fenced(&self, open: Delim, node: &Node, body: &Term, d: usize) -> Phrase {
+        let close = match &node.kind {
+            NodeKind::Fenced { close, .. } => *close,
+            _ => Some(open),
+        };
+        let pair = match &body.kind {
+            TermKind::Chain { first, rest } => match rest.as_slice() {
+                [joint] if matches!(joint.op, InfixOp::Separator(_)) => Some((first.as_ref(), &joint.term)),
+                _ => None,
+            },
+            _ => None,
+        };
         let inner = || self.shape(body, d).boxed();
-        match open {
-            Delim::Paren | Delim::Bracket if close.is_some_and(|c| c != open) && items.len() == 2 => {
-                let mut pair = items.into_iter().map(|n| self.shape(n, d).boxed());
-                let a = pair.next().unwrap_or_else(|| Phrase::Empty.boxed());
-                let b = pair.next().unwrap_or_else(|| Phrase::Empty.boxed());
-                Phrase::Interval(a, b)
+        match (open, pair) {
+            (Delim::Paren | Delim::Bracket, Some((a, b))) if close.is_some_and(|c| c != open) => {
+                Phrase::Interval(self.shape(a, d).boxed(), self.shape(b, d).boxed())
             }
-            Delim::Paren | Delim::Bracket => match self.shape(body, d) {
+            (Delim::Paren | Delim::Bracket, _) => match self.shape(body, d) {
                 Phrase::Ops { first, rest, .. } => {
                     let ops = Phrase::Ops { first, rest, nested: true };
                     Phrase::Fence { fence: Fence::Group, body: ops.boxed() }
                 }
                 other => other,
             },
-            Delim::DoubleBar => Phrase::Fence { fence: Fence::Norm, body: inner() },
-            Delim::Bar if kind_of(body, self.table) == SymbolKind::Matrix => {
+            (Delim::DoubleBar, _) => Phrase::Fence { fence: Fence::Norm, body: inner() },
+            (Delim::Bar, _) if kind_of_term(body) == SymbolKind::Matrix => {
                 Phrase::Fence { fence: Fence::Det, body: inner() }
             }
-            Delim::Bar => Phrase::Fence { fence: Fence::Abs, body: inner() },
-            Delim::Floor => Phrase::Fence { fence: Fence::Floor, body: inner() },
-            Delim::Ceil => Phrase::Fence { fence: Fence::Ceil, body: inner() },
-            Delim::Brace => self.set(body, d),
-            Delim::Angle if items.len() == 2 => {
-                let mut pair = items.into_iter().map(|n| self.shape(n, d).boxed());
-                let a = pair.next().unwrap_or_else(|| Phrase::Empty.boxed());
-                let b = pair.next().unwrap_or_else(|| Phrase::Empty.boxed());
-                Phrase::Inner(a, b)
-            }
+            (Delim::Bar, _) => Phrase::Fence { fence: Fence::Abs, body: inner() },
+            (Delim::Floor, _) => Phrase::Fence { fence: Fence::Floor, body: inner() },
+            (Delim::Ceil, _) => Phrase::Fence { fence: Fence::Ceil, body: inner() },
+            (Delim::Brace, _) => self.set(body, d),
+            (Delim::Angle, Some((a, b))) => Phrase::Inner(self.shape(a, d).boxed(), self.shape(b, d).boxed()),
             _ => self.shape(body, d),
         }
     }
 
     /// `\{ … \}`: a set of elements, or a set builder `\{x \mid x > 0\}`.
-    fn set(&self, body: &Node, d: usize) -> Phrase {
-        if let NodeKind::Chain { first, rest } = &body.kind {
+    fn set(&self, body: &Term, d: usize) -> Phrase {
+        if let TermKind::Chain { first, rest } = &body.kind {
             if let Some((bar, more)) = rest.split_first() {
                 if matches!(&bar.op, InfixOp::Relation(r) if r == "\\mid" || r == ":") {
                     let cond = match more {
-                        [] => self.shape(&bar.operand, d),
-                        links => Phrase::Relation {
-                            first: self.shape(&bar.operand, d).boxed(),
-                            rest: links
-                                .iter()
-                                .map(|l| (super::op_name(&l.op), self.shape(&l.operand, d)))
-                                .collect(),
+                        [] => self.shape(&bar.term, d),
+                        joints => Phrase::Relation {
+                            first: self.shape(&bar.term, d).boxed(),
+                            rest: joints.iter().map(|j| (super::op_name(j.op), self.shape(&j.term, d))).collect(),
                         },
                     };
                     return Phrase::SetBuilder { x: self.shape(first, d).boxed(), cond: cond.boxed() };
@@ -199,7 +247,7 @@ impl Shaper<'_> {
     }
 
     /// `\underbrace{body}_{label}`: a shape label reads "of shape n by d".
-    pub(super) fn annotated(&self, body: &Node, label: Option<&Node>, d: usize) -> Phrase {
+    pub(super) fn annotated(&self, body: &Term, label: Option<&Term>, d: usize) -> Phrase {
         let body = self.shape(body, d);
         let Some(label) = label else { return body };
         let label = self.shape(label, d);
@@ -208,10 +256,10 @@ impl Shaper<'_> {
     }
 
     /// An environment or top-level rows.
-    pub(super) fn rows(&self, env: Option<&str>, rows: &[Vec<Node>], d: usize) -> Phrase {
+    pub(super) fn rows(&self, env: Option<&str>, rows: &[Vec<Term>], d: usize) -> Phrase {
         let env = env.unwrap_or("").trim_end_matches('*');
         if env.ends_with("matrix") || env == "array" {
-            let cells = |row: &Vec<Node>| row.iter().map(|c| self.shape(c, d)).collect();
+            let cells = |row: &Vec<Term>| row.iter().map(|c| self.shape(c, d)).collect();
             return Phrase::Matrix(rows.iter().map(cells).collect());
         }
         if env.ends_with("cases") {
@@ -225,7 +273,7 @@ impl Shaper<'_> {
     }
 
     /// One row of `cases`: the value and its condition (`None`: otherwise).
-    fn case(&self, row: &[Node], d: usize) -> (Phrase, Option<Phrase>) {
+    fn case(&self, row: &[Term], d: usize) -> (Phrase, Option<Phrase>) {
         let mut cells = row.iter();
         let value = cells.next().map_or(Phrase::Empty, |c| self.shape(c, d));
         let condition = cells.next().map(|c| self.shape(c, d)).and_then(strip_condition_word);
@@ -233,7 +281,7 @@ impl Shaper<'_> {
     }
 
     /// One row of aligned cells: `a &= b` is the relation `a = b`.
-    fn row(&self, row: &[Node], d: usize) -> Phrase {
+    fn row(&self, row: &[Term], d: usize) -> Phrase {
         let mut joined = Phrase::Empty;
         for cell in row {
             joined = match (joined, self.shape(cell, d)) {
@@ -254,10 +302,10 @@ impl Shaper<'_> {
     }
 }
 
-/// Three or more italic letters side by side in a subscript spell a word, not a product:
-/// `p_{data}`, `d_{model}`, `PE_{pos}`.
-fn letter_run(sub: &Node) -> Option<String> {
-    let NodeKind::Chain { first, rest } = &sub.kind else { return None };
+/// Three or more italic letters side by side spell a word, not a product: `p_{data}`,
+/// `d_{model}`, `PE_{pos}`.
+pub(super) fn letter_run(node: &Node) -> Option<String> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
     if rest.len() < 2 || rest.iter().any(|l| l.op != InfixOp::Juxt) {
         return None;
     }
@@ -271,10 +319,17 @@ fn letter_run(sub: &Node) -> Option<String> {
         .map(|letters| letters.concat())
 }
 
-/// A word node standing where `sub` was, to classify it as a subscript.
-fn word_node(sub: &Node, word: &str) -> Node {
-    let kind = NodeKind::Word { text: word.into(), style: crate::syntax::ast::WordStyle::Text };
-    Node::new(kind, sub.span)
+/// What a layer script holds inside its parentheses: `l+1` of `h^{(l+1)}`.
+fn unparenthesised<'t, 'n>(script: &'t Term<'n>) -> &'t Term<'n> {
+    match &script.kind {
+        TermKind::Fenced { open: Delim::Paren, body } => body,
+        _ => script,
+    }
+}
+
+/// Whether a layer script names a layer (`l`, `l+1`, `\ell`) rather than a sample or a step.
+fn mentions_layer_letter(term: &Term) -> bool {
+    term.occurrences().iter().any(|(_, o)| LAYER_LETTERS.contains(&o.base_name.as_str()))
 }
 
 /// The condition of a case without its leading "if"; `None` for "otherwise".
@@ -282,7 +337,9 @@ fn strip_condition_word(condition: Phrase) -> Option<Phrase> {
     let word_is = |p: &Phrase, words: &[&str]| matches!(p, Phrase::Name(Name { key, class: NameClass::Word }) if words.contains(&key.trim()));
     match condition {
         p if word_is(&p, OTHERWISE_WORDS) => None,
-        Phrase::Product(factors) if factors.first().is_some_and(|f| word_is(f, CONDITION_WORDS)) => {
+        Phrase::Product(factors) | Phrase::Seq(factors)
+            if factors.first().is_some_and(|f| word_is(f, CONDITION_WORDS)) =>
+        {
             let mut rest: Vec<Phrase> = factors.into_iter().skip(1).collect();
             Some(if rest.len() == 1 { rest.pop().unwrap_or(Phrase::Empty) } else { Phrase::Product(rest) })
         }
@@ -292,20 +349,6 @@ fn strip_condition_word(condition: Phrase) -> Option<Phrase> {
         }
         other => Some(other),
     }
-}
-
-/// Whether a node can carry an index or a label (a symbol or a name), rather than pick an
-/// entry of a compound (`(QK^\top)_{ij}`).
-fn name_like(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
-        NodeKind::Accent { body, .. } | NodeKind::Styled { body, .. } => name_like(body),
-        _ => false,
-    }
-}
-
-fn is_upper_letter(name: &str) -> bool {
-    name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 fn is_lower_letter(name: &str) -> bool {

@@ -5,11 +5,11 @@
 //! far a sign reaches — is [`crate::meaning::resolve`]'s decision; this file only chooses the
 //! phrase: a mean (`\frac{1}{N}\sum`), a dot product, "n by d", plain scalars side by side.
 
-use super::{word, Shaper, MAX_DEPTH};
+use super::{word, Shaper};
 use crate::meaning::tree::{infix_name, Application, BigOperator, Factor, Joint, OperatorApplication};
-use crate::meaning::{binding_name, kind_of_term, relation_sides, Resolver, SymbolKind, Term, TermKind};
+use crate::meaning::{binding_name, kind_of_term, SymbolKind, Term, TermKind};
 use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase};
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
+use crate::syntax::ast::{Font, InfixOp, NodeKind};
 
 /// What joins the next factor group to what came before.
 enum Join {
@@ -27,90 +27,19 @@ const SIZE_LETTERS: &[&str] = &["n", "m", "d", "N", "M", "T", "H", "B"];
 const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
 
 impl Shaper<'_> {
-    /// A row of factors or a sum (a chain of those levels), resolved first.
-    pub(super) fn resolved_chain(&self, node: &Node, d: usize) -> Phrase {
-        let term = Resolver::new(self.table).node(node);
-        self.term_phrase(&term, d)
-    }
-
-    /// The phrase of a resolved term; terms that are exactly their syntax node and carry no
-    /// decision of reach are read from the node.
-    pub(super) fn term_phrase(&self, term: &Term, d: usize) -> Phrase {
-        if d > MAX_DEPTH {
-            return Phrase::Elided;
-        }
-        let d = d + 1;
-        match &term.kind {
-            TermKind::Product(factors) => {
-                if let Some(list) = slash_list(factors) {
-                    return list;
-                }
-                self.factors(factors, d)
-            }
-            TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
-                self.additive_terms(first, rest, d)
-            }
-            TermKind::BigOp(big) => self.big_op_term(big, d),
-            TermKind::Apply(app) => self.apply_term(app, d),
-            TermKind::Operator(op) => self.operator_term(op, d),
-            TermKind::Sign { op, operand } => super::signed(*op, self.term_phrase(operand, d)),
-            TermKind::Frac { num, den } => division(self.term_phrase(num, d), self.term_phrase(den, d)),
-            TermKind::Sqrt { index, radicand } => Phrase::Sqrt {
-                index: index.as_ref().map(|i| self.term_phrase(i, d).boxed()),
-                body: super::nested(self.term_phrase(radicand, d)).boxed(),
-            },
-            TermKind::Wrapped(body) if term.span == term.node.span => self.term_phrase(body, d),
-            TermKind::Fenced { open: open @ (Delim::Paren | Delim::Bracket), body } => {
-                self.group_term(*open, term.node, body, d)
-            }
-            TermKind::Symbol(occurrence) if is_made_name(occurrence, term.node) => {
-                if occurrence.base.span != term.node.span {
-                    // An increment, `\Delta W`: said as written, one name.
-                    return Phrase::Seq(vec![self.shape(occurrence.base, d), self.shape(term.node, d)]);
-                }
-                // A run of letters read as one name (`pos`, `PE_{…}`).
-                let name = word(&occurrence.base_name);
-                match occurrence.scripts.first() {
-                    Some(script) => Phrase::Sub {
-                        base: name.boxed(),
-                        sub: self.sub_phrase(script.term.node, d).boxed(),
-                        style: crate::speak::phrase::SubStyle::Index,
-                    },
-                    None => name,
-                }
-            }
-            _ => self.shape(term.node, d),
-        }
-    }
-
-    /// `(a + b)`, `[0, 1)`: a group, an interval, or what is inside.
-    fn group_term(&self, open: Delim, node: &Node, body: &Term, d: usize) -> Phrase {
-        let close = match &node.kind {
-            NodeKind::Fenced { close, .. } => *close,
-            _ => Some(open),
-        };
-        if let TermKind::Chain { first, rest } = &body.kind {
-            if let ([joint], true) = (rest.as_slice(), close.is_some_and(|c| c != open)) {
-                if matches!(joint.op, InfixOp::Separator(_)) {
-                    let (a, b) = (self.term_phrase(first, d), self.term_phrase(&joint.term, d));
-                    return Phrase::Interval(a.boxed(), b.boxed());
-                }
-            }
-        }
-        match self.term_phrase(body, d) {
-            Phrase::Ops { first, rest, .. } => {
-                let ops = Phrase::Ops { first, rest, nested: true };
-                Phrase::Fence { fence: crate::speak::phrase::Fence::Group, body: ops.boxed() }
-            }
-            other => other,
+    /// A row of factors: `Q/K/V` as a list, else read left to right.
+    pub(super) fn row_of_factors(&self, factors: &[Factor], d: usize) -> Phrase {
+        match slash_list(factors) {
+            Some(list) => list,
+            None => self.factors(factors, d),
         }
     }
 
     /// `a + b - c` in operator words; `x_1 + \dots + x_n` is the sum of a range.
-    fn additive_terms(&self, first: &Term, rest: &[Joint], d: usize) -> Phrase {
-        let first = self.term_phrase(first, d);
+    pub(super) fn additive_terms(&self, first: &Term, rest: &[Joint], d: usize) -> Phrase {
+        let first = self.shape(first, d);
         let rest: Vec<(String, Phrase)> =
-            rest.iter().map(|j| (infix_name(j.op).to_string(), self.term_phrase(&j.term, d))).collect();
+            rest.iter().map(|j| (infix_name(j.op).to_string(), self.shape(&j.term, d))).collect();
         let all_plus = rest.iter().all(|(op, _)| op == "+");
         if all_plus && rest.iter().any(|(_, p)| *p == Phrase::Dots) {
             let items = std::iter::once(first).chain(rest.into_iter().map(|(_, p)| p)).collect();
@@ -137,7 +66,7 @@ impl Shaper<'_> {
                 plain = true;
             }
             plain &= self.is_plain_scalar(&factor.term);
-            group.push(self.term_phrase(&factor.term, d));
+            group.push(self.shape(&factor.term, d));
             previous = Some(&factor.term);
         }
         let right = self.product(group, plain);
@@ -227,8 +156,8 @@ impl Shaper<'_> {
     }
 
     /// A large operator with its limits and body.
-    fn big_op_term(&self, big: &BigOperator, d: usize) -> Phrase {
-        let phrase = |t: &Option<Term>| t.as_ref().map(|t| self.term_phrase(t, d).boxed());
+    pub(super) fn big_op_term(&self, big: &BigOperator, d: usize) -> Phrase {
+        let phrase = |t: &Option<Term>| t.as_ref().map(|t| self.shape(t, d).boxed());
         let integral = INTEGRALS.contains(&big.name.as_str());
         let mut op = BigOp {
             op: big.name.clone(),
@@ -247,63 +176,74 @@ impl Shaper<'_> {
 
     /// A function applied: its name, what it ranges over, its arguments and condition, and the
     /// scripts on its argument group (`\mathrm{softmax}(z)_j`).
-    fn apply_term(&self, app: &Application, d: usize) -> Phrase {
-        let callee = app.callee.node;
-        let occurrence = app.callee.occurrence();
-        let divergence = divergence_label(callee);
-        let key = match (divergence, occurrence) {
+    pub(super) fn apply_term(&self, app: &Application, d: usize) -> Phrase {
+        let divergence = divergence_label(&app.callee);
+        let key = match (divergence, app.callee.occurrence()) {
             (Some(label), _) => Some(label.to_string()),
             (None, Some(o)) => Some(o.base_name.to_string()),
             (None, None) => None,
         };
         let probability = key.as_deref().is_some_and(|k| self.vocab.is_probability(k));
-        let func = match (&key, divergence) {
-            (Some(name), Some(_)) => word(name),
-            (Some(name), None) if self.letter_function(callee) => word(name),
-            (Some(name), None) if occurrence.is_some_and(|o| is_made_name(o, callee)) => word(name),
-            _ => self.shape(callee, d),
-        };
-        let mut args: Vec<Phrase> = app.args.iter().map(|a| super::nested(self.term_phrase(a, d))).collect();
+        let func = self.callee_name(app, d);
+        let mut args: Vec<Phrase> = app.args.iter().map(|a| super::nested(self.shape(a, d))).collect();
+        if let (Some(_), [a, b]) = (divergence, args.as_slice()) {
+            return Phrase::Divergence { func: func.boxed(), a: a.clone().boxed(), b: b.clone().boxed() };
+        }
         if args.contains(&Phrase::Dots) {
             args = vec![super::range_or_list(args)];
         }
-        let mut given: Vec<Phrase> = app.given.iter().map(|g| self.term_phrase(g, d)).collect();
+        let mut given: Vec<Phrase> = app.given.iter().map(|g| self.shape(g, d)).collect();
         let given = match given.len() {
             0 => None,
             1 => given.pop().map(Phrase::boxed),
             _ => Some(Phrase::List(given).boxed()),
         };
-        let over = app.over.as_ref().map(|o| self.term_phrase(o, d).boxed());
+        let over = app.over.as_ref().map(|o| self.shape(o, d).boxed());
         let mut call = Phrase::Apply(Apply { func: func.boxed(), key, probability, args, over, given });
         if let Some(sub) = &app.sub {
             let style = crate::speak::phrase::SubStyle::Entry;
-            call = Phrase::Sub { base: call.boxed(), sub: self.sub_phrase(sub.term.node, d).boxed(), style };
+            call = Phrase::Sub { base: call.boxed(), sub: self.sub_phrase(&sub.term, d).boxed(), style };
         }
         if let Some(sup) = &app.sup {
-            call = self.attach_sup(app.group, call, sup.term.node, d);
+            call = self.operation(call, &app.callee, sup, d);
         }
         call
     }
 
+    /// What is applied, as said: a divergence by its label, a name the meaning layer made, a
+    /// letter the vocabulary reads as a function word, or the callee as written.
+    pub(super) fn callee_name(&self, app: &Application, d: usize) -> Phrase {
+        let occurrence = app.callee.occurrence();
+        if let Some(label) = divergence_label(&app.callee) {
+            return word(label);
+        }
+        match occurrence {
+            Some(o) if self.letter_function(&app.callee, o) => word(&o.base_name),
+            Some(o) if is_made_name(o) => word(&o.base_name),
+            _ => self.shape(&app.callee, d),
+        }
+    }
+
     /// Capital letters that the vocabulary reads as functions (`O(n^2)`, `P(A)`), a loss letter
-    /// (`L(\theta)`) and a calligraphic letter (`\mathcal{N}(0, I)`): said as their word.
-    fn letter_function(&self, callee: &Node) -> bool {
-        let Some(name) = binding_name(callee) else { return false };
-        if self.table.recorded(&name).is_some() {
+    /// (`L(\theta)`) and a calligraphic letter (`\mathcal{N}(0, I)`): said as their word, unless
+    /// the document declared what they are.
+    fn letter_function(&self, callee: &Term, occurrence: &crate::meaning::Occurrence) -> bool {
+        if occurrence.evidence == crate::meaning::Evidence::Declared || !occurrence.scripts.is_empty() {
             return false;
         }
+        let name = occurrence.base_name.as_str();
         let letter = name.len() == 1;
         let calligraphic =
-            matches!(&callee.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
-        (letter && (self.vocab.functions.contains_key(&name) || self.vocab.roles.contains_key(&name)))
+            matches!(&callee.node.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
+        (letter && (self.vocab.functions.contains_key(name) || self.vocab.roles.contains_key(name)))
             || calligraphic
     }
 
     /// An operator applied without parentheses: a gradient, an expectation, a differential, or
     /// a named function (`\log x`).
-    fn operator_term(&self, op: &OperatorApplication, d: usize) -> Phrase {
-        let over = op.sub.as_ref().map(|s| self.term_phrase(s, d).boxed());
-        let body = self.term_phrase(&op.operand, d).boxed();
+    pub(super) fn operator_term(&self, op: &OperatorApplication, d: usize) -> Phrase {
+        let over = op.sub.as_ref().map(|s| self.shape(s, d).boxed());
+        let body = self.shape(&op.operand, d).boxed();
         match op.name {
             "nabla" => Phrase::Gradient { over, body },
             "E" => Phrase::Expectation { over, body },
@@ -317,44 +257,6 @@ impl Shaper<'_> {
                 given: None,
             }),
         }
-    }
-
-    /// Whether the node is a large operator (the meaning layer's test).
-    pub(super) fn is_big_op(&self, node: &Node) -> bool {
-        crate::meaning::is_large_operator(node)
-    }
-
-    /// A large operator with its limits and body.
-    pub(super) fn big_op(&self, node: &Node, body: Option<Phrase>, d: usize) -> Phrase {
-        let (base, sub, sup) = match &node.kind {
-            NodeKind::Scripts { base, sub, sup, .. } => (base.as_ref(), sub.as_deref(), sup.as_deref()),
-            _ => (node, None, None),
-        };
-        let op = match &base.kind {
-            NodeKind::LargeOp { name } => name.to_string(),
-            NodeKind::Word { text, .. } => text.to_string(),
-            _ => "sum".into(),
-        };
-        let mut big = BigOp {
-            op,
-            var: None,
-            from: None,
-            to: sup.map(|s| self.shape(s, d).boxed()),
-            over: None,
-            body: body.map(Phrase::boxed),
-            mean_of: None,
-        };
-        if let Some(sub) = sub {
-            if INTEGRALS.contains(&big.op.as_str()) && big.to.is_some() {
-                big.from = Some(self.shape(sub, d).boxed());
-            } else if let Some((var, from)) = relation_sides(sub, "=") {
-                big.var = Some(self.shape(var, d).boxed());
-                big.from = Some(self.shape(from, d).boxed());
-            } else {
-                big.over = Some(self.shape(sub, d).boxed());
-            }
-        }
-        Phrase::BigOp(big)
     }
 
     /// Whether a factor is a size, for `n \times d_k` read as "n by d k".
@@ -435,16 +337,20 @@ fn slash_list(factors: &[Factor]) -> Option<Phrase> {
     Some(Phrase::List(names.collect()))
 }
 
-/// Whether the meaning layer made the occurrence's name from more than its node: a run of
-/// italic letters (`pos`), an increment (`\Delta W`).
-fn is_made_name(occurrence: &crate::meaning::Occurrence, node: &Node) -> bool {
-    let NodeKind::Symbol { name, .. } = &node.kind else { return false };
-    *name != occurrence.base_name
+/// Whether the meaning layer made a callee's name from more than one node: `\arg\max`.
+fn is_made_name(occurrence: &crate::meaning::Occurrence) -> bool {
+    match &occurrence.base.kind {
+        NodeKind::Symbol { name, .. } => *name != occurrence.base_name,
+        NodeKind::Word { text, .. } => *text != occurrence.base_name,
+        _ => false,
+    }
 }
 
-/// The label that names a divergence written as `D` with a word below: `KL` of `D_{\mathrm{KL}}`.
-fn divergence_label(node: &Node) -> Option<&str> {
-    let NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } = &node.kind else { return None };
-    let NodeKind::Word { text, .. } = &sub.kind else { return None };
-    matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "D").then_some(text.as_str())
+/// The label that names a divergence written as `D` with capitals below: `KL` of
+/// `D_{\mathrm{KL}}` or `D_{KL}`, `JS` of `D_{JS}`.
+fn divergence_label<'t>(callee: &'t Term) -> Option<&'t str> {
+    let occurrence = callee.occurrence()?;
+    let label = occurrence.name.strip_prefix("D_").filter(|_| occurrence.base_name == "D")?;
+    let capitals = (2..=4).contains(&label.len()) && label.chars().all(|c| c.is_ascii_uppercase());
+    capitals.then_some(label)
 }
