@@ -70,7 +70,8 @@ fn main() {
             let start = Instant::now();
             let parsed = eqmap::parse(FORMULA).unwrap_or_else(|e| panic!("{e:?}"));
             env.table.learn(&parsed.root);
-            let statement = env.with_context(|ctx| lower_statement(&parsed.root, ctx));
+            let resolved = eqmap::meaning::resolve(&parsed.root, &env.table);
+            let statement = env.with_context(|ctx| lower_statement(&resolved, ctx));
             let Ok(Statement::Value(expr)) = statement else { panic!("not a value: {statement:?}") };
             let mut inferrer = Inferrer::new(&env, FORMULA);
             inferrer.infer_side(&expr, &[]).unwrap_or_else(|e| panic!("{e:?}"));

@@ -229,3 +229,14 @@ fn matrix_algebra_agrees_with_hand_computed_values() {
     assert_close(&entries(&run(&mut s, &[r"\max_j x_j + \arg\max(x)"])), &[4.0], "max");
     assert_close(&entries(&run(&mut s, &[r"\mathrm{ReLU}(x - 1.5) + \sigma(0)"])), &[0.5, 1.0], "relu sigma");
 }
+
+/// A matrix written alone is one value, not its cells one after another (it once answered its
+/// last cell, 4, as a scalar).
+#[test]
+fn a_matrix_written_alone_is_the_matrix() {
+    let mut s = session(None, false);
+    let outcome = run(&mut s, &[r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}"]);
+    assert_eq!(entries(&outcome), vec![1.0, 2.0, 3.0, 4.0]);
+    let outcome = run(&mut s, &[r"\begin{pmatrix} 1 & 2 \end{pmatrix} + 0"]);
+    assert_eq!(entries(&outcome), vec![1.0, 2.0]);
+}

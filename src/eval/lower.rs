@@ -14,7 +14,7 @@
 use super::errors::{EvalError, EvalErrorKind};
 use super::expr::{BinOp, Builtin, DimLabel, Expr, ExprKind, NormOrder, ReduceOp, Reduction};
 use crate::meaning::tree::{Application, BigOperator, Factor, Joint, OperatorApplication, Script};
-use crate::meaning::{binding_name, kind_of, Resolver, ScriptRole, SymbolKind, SymbolTable, Term, TermKind};
+use crate::meaning::{binding_name, Resolver, ScriptRole, SymbolKind, SymbolTable, Term, TermKind};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 
 /// Deepest tree lowered (and deepest evaluator tree, see [`super::statement::lower_statement`]);
@@ -72,6 +72,11 @@ impl<'a> Lowerer<'a> {
     pub fn lower(&mut self, node: &Node) -> Lowered {
         let term = Resolver::new(self.ctx.table).node(node);
         self.term(&term)
+    }
+
+    /// Lowers one term of a formula the meaning layer resolved.
+    pub fn lower_term(&mut self, term: &Term) -> Lowered {
+        self.term(term)
     }
 
     /// Lowers one resolved term.
@@ -145,7 +150,7 @@ impl<'a> Lowerer<'a> {
                 Ok(x) => Ok(self.make(ExprKind::Number(x), span)),
                 Err(_) => Err(unsupported(text, span)),
             },
-            NodeKind::Symbol { .. } => self.symbol(node),
+            NodeKind::Symbol { .. } => self.symbol(node, SymbolKind::Scalar),
             NodeKind::Empty => Err(EvalError::new(EvalErrorKind::NothingToEvaluate, span)),
             NodeKind::Word { text, .. } => Err(unsupported(&format!("{text} without an argument"), span)),
             _ => Err(unsupported(&node_label(node), span)),
@@ -163,7 +168,7 @@ impl<'a> Lowerer<'a> {
                     // A run of letters read as one name (`pos`).
                     Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span))
                 }
-                _ => self.symbol(occurrence.base),
+                _ => self.symbol(occurrence.base, occurrence.kind),
             };
         }
         if let Some(member) = self.family_member(occurrence, term.span) {
@@ -182,8 +187,8 @@ impl<'a> Lowerer<'a> {
         let sup = occurrence.scripts.iter().find(|s| s.above).map(|s| s.term.node);
         let base = occurrence.base;
         let mut expr = match sub {
-            Some(sub) => self.subscripted(base, sub, term.span)?,
-            None => self.symbol(base)?,
+            Some(sub) => self.subscripted(occurrence, sub)?,
+            None => self.symbol(base, occurrence.kind)?,
         };
         if let Some(sup) = sup {
             expr = self.superscripted(expr, base, sup, term.span)?;
@@ -236,9 +241,9 @@ impl<'a> Lowerer<'a> {
         self.lower(node)
     }
 
-    /// A symbol: a bound name, a constant (`\infty`, `\pi`, `e`), `I`, or an unbound name
-    /// (reported when it is needed).
-    fn symbol(&mut self, node: &Node) -> Lowered {
+    /// A symbol of the kind the meaning layer gave it: a bound name, a constant (`\infty`, `\pi`,
+    /// `e`), `I`, or an unbound name (reported when it is needed).
+    fn symbol(&mut self, node: &Node, kind: SymbolKind) -> Lowered {
         let name = binding_name(node).unwrap_or_default();
         let span = node.span;
         if !self.is_known(&name) && !(self.ctx.is_family)(&name) {
@@ -255,61 +260,33 @@ impl<'a> Lowerer<'a> {
                 return Ok(self.make(ExprKind::Identity, span));
             }
         }
-        let kind = kind_of(node, self.ctx.table);
         Ok(self.make(ExprKind::Symbol(name, kind), span))
     }
 
-    /// `base_sub`: a name, a norm's order, a family member, or indexing.
-    fn subscripted(&mut self, base: &Node, sub: &Node, span: Span) -> Lowered {
+    /// A symbol with a subscript that picks: a name bound whole (`x_1` given a value), a family
+    /// member, or an entry of its base (`Q_{it}`, `x_i`: the meaning layer says the subscript is
+    /// an index; the base is one rank above the entry, so `x` of a scalar `x_i` is a vector).
+    fn subscripted(&mut self, occurrence: &crate::meaning::Occurrence, sub: &Node) -> Lowered {
+        let base = occurrence.base;
         let sub_span = Span::new(base.span.start, sub.span.end.max(base.span.end));
-        let plain = Node::new(
-            NodeKind::Scripts {
-                base: Box::new(base.clone()),
-                sub: Some(Box::new(sub.clone())),
-                sup: None,
-                primes: 0,
-            },
-            sub_span,
-        );
-        let full = binding_name(&plain);
-        if let Some(full) = full.as_deref().filter(|f| self.is_known(f) || (self.ctx.is_family)(f)) {
-            let kind = kind_of(&plain, self.ctx.table);
-            return Ok(self.make(ExprKind::Symbol(full.to_string(), kind), sub_span));
-        }
-        if let NodeKind::Fenced { open: Delim::DoubleBar, body, .. } = &base.kind {
-            let order = norm_order(sub).ok_or_else(|| unsupported(&node_label(sub), sub.span))?;
-            let inner = self.lower(body)?;
-            return Ok(self.make(ExprKind::Norm(Box::new(inner), order), span));
+        let full = occurrence.name.as_str();
+        if self.is_known(full) || (self.ctx.is_family)(full) {
+            return Ok(self.make(ExprKind::Symbol(full.to_string(), occurrence.kind), sub_span));
         }
         let base_name = binding_name(base);
         if let Some(name) = base_name.as_deref().filter(|n| (self.ctx.is_family)(n)) {
             let index = self.lower(sub)?;
             return Ok(self.make(ExprKind::Member(name.to_string(), Box::new(index)), sub_span));
         }
-        let items = index_items(sub);
-        if items.iter().all(|i| is_index_like(i)) && self.indexable(base, full.as_deref()) {
-            let target = self.lower(base)?;
+        let picks = occurrence.indexed || base_name.as_deref().is_some_and(|n| self.is_known(n));
+        if picks {
+            let items = index_items(sub);
+            let kind = if items.len() >= 2 { SymbolKind::Matrix } else { rank_above(occurrence.kind) };
+            let target = self.symbol(base, kind)?;
             let indices = items.into_iter().map(|i| self.lower(i)).collect::<Result<Vec<_>, _>>()?;
             return Ok(self.make(ExprKind::Index(Box::new(target), indices), sub_span));
         }
-        let name = full.unwrap_or_else(|| node_label(base));
-        Ok(self.make(ExprKind::Symbol(name, SymbolKind::Unknown), sub_span))
-    }
-
-    /// Whether a subscript on `base` indexes it (`Q_{it}`, `(QK^\top)_{ij}`) rather than being
-    /// part of a name (`d_k`): the base has a value, or is no symbol, or is a matrix or vector
-    /// by convention while the whole is not a dimension.
-    fn indexable(&self, base: &Node, full: Option<&str>) -> bool {
-        let Some(base_name) = binding_name(base) else { return true };
-        if self.is_known(&base_name) {
-            return true;
-        }
-        let is_dimension = full.is_some_and(|f| {
-            self.ctx.table.recorded(f) == Some(SymbolKind::Dimension)
-                || f.starts_with("d_")
-                || f.starts_with("n_")
-        });
-        !is_dimension && matches!(kind_of(base, self.ctx.table), SymbolKind::Matrix | SymbolKind::Vector)
+        Ok(self.make(ExprKind::Symbol(full.to_string(), occurrence.kind), sub_span))
     }
 
     /// `expr^sup`: transpose, family member, `e^x`, or a power.
@@ -534,6 +511,15 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// The kind of what an entry of `kind` is picked from: a vector's entries are scalars, a
+/// matrix's rows vectors.
+fn rank_above(kind: SymbolKind) -> SymbolKind {
+    match kind {
+        SymbolKind::Vector | SymbolKind::Matrix => SymbolKind::Matrix,
+        _ => SymbolKind::Vector,
+    }
+}
+
 /// What a call calls.
 enum Callee {
     Builtin(Builtin),
@@ -559,21 +545,6 @@ pub fn index_items(sub: &Node) -> Vec<&Node> {
             std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect()
         }
         _ => vec![sub],
-    }
-}
-
-/// Whether a subscript entry reads as an index: a number, a lower-case letter, `i+1`, `y_i`.
-fn is_index_like(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Number { font: Font::Normal, .. } => true,
-        NodeKind::Symbol { name, font: Font::Normal } => {
-            name.len() == 1 && name.chars().all(|c| c.is_ascii_lowercase())
-        }
-        NodeKind::Scripts { base, sup: None, primes: 0, .. } => is_index_like(base),
-        NodeKind::Chain { first, rest } => {
-            rest.iter().all(|l| matches!(l.op, InfixOp::Additive(_))) && is_index_like(first)
-        }
-        _ => false,
     }
 }
 

@@ -8,7 +8,7 @@ use super::infer::Inferrer;
 use super::interpret::{check_shapes, Frame, Machine};
 use super::random::Normal;
 use super::shape::{self, Shape};
-use super::statement::{lower_statement, statement_nodes};
+use super::statement::{lower_statement, statement_terms};
 use super::trace::{reading_order, TraceRow};
 use super::value::{NumShape, Value};
 use super::walk::free_indices;
@@ -196,8 +196,10 @@ impl Session {
             warnings: Vec::new(),
             parse_warnings: parsed.warnings.clone(),
         };
-        for node in statement_nodes(&parsed.root) {
-            let statement = self.env.with_context(|ctx| lower_statement(node, ctx)).map_err(Failure::Eval)?;
+        // What the formula means is resolved once, as the map and the reading resolve it.
+        let resolved = crate::meaning::resolve(&parsed.root, &self.env.table);
+        for term in statement_terms(&resolved) {
+            let statement = self.env.with_context(|ctx| lower_statement(term, ctx)).map_err(Failure::Eval)?;
             self.run(statement, source, &mut outcome).map_err(Failure::Eval)?;
         }
         reading_order(&mut outcome.trace);

@@ -8,23 +8,29 @@ use super::errors::{EvalError, EvalErrorKind};
 use super::expr::{Builtin, Expr, ExprKind, Statement};
 use super::lower::{index_items, Context, Lowerer, MAX_DEPTH};
 use super::walk;
-use crate::meaning::{
-    binding_name, call_parts, list_items, relation_sides, statements, ScriptRole, TermKind,
-};
+use crate::meaning::{relation_sides, ScriptRole, Term, TermKind};
 use crate::syntax::ast::{InfixOp, Node, NodeKind};
 
-/// The statement nodes of one formula: the items of a top-level list, the cells of rows.
-pub fn statement_nodes(root: &Node) -> Vec<&Node> {
-    statements(root)
+/// The statements of one resolved formula: the items of a top-level list, the cells of rows.
+pub fn statement_terms<'t, 'n>(root: &'t Term<'n>) -> Vec<&'t Term<'n>> {
+    match &root.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
+            std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term)).collect()
+        }
+        TermKind::Rows(rows) if root.node.environment().is_none_or(|env| !env.ends_with("matrix")) => {
+            rows.iter().flatten().flat_map(statement_terms).collect()
+        }
+        _ => vec![root],
+    }
 }
 
-/// One statement, lowered in `ctx`.
+/// One statement of a resolved formula, lowered in `ctx`.
 ///
 /// The evaluator's tree may nest deeper than the syntax tree (`\log \log … x` is one flat chain
 /// in the syntax but a tower of calls to evaluate); deeper than [`MAX_DEPTH`] is refused here, so
 /// that inference and the interpreter, which recurse, never overflow the stack.
-pub fn lower_statement(node: &Node, ctx: &Context<'_>) -> Result<Statement, EvalError> {
-    let statement = lower_unchecked(node, ctx)?;
+pub fn lower_statement(term: &Term, ctx: &Context<'_>) -> Result<Statement, EvalError> {
+    let statement = lower_unchecked(term, ctx)?;
     let bodies: Vec<&Expr> = match &statement {
         Statement::Declaration => Vec::new(),
         Statement::Value(body)
@@ -53,12 +59,12 @@ fn deeper_than(expr: &Expr, limit: usize) -> Option<crate::syntax::ast::Span> {
     None
 }
 
-fn lower_unchecked(node: &Node, ctx: &Context<'_>) -> Result<Statement, EvalError> {
-    if relation_sides(node, "\\in").is_some() {
+fn lower_unchecked(term: &Term, ctx: &Context<'_>) -> Result<Statement, EvalError> {
+    if relation_sides(term.node, "\\in").is_some() {
         return Ok(Statement::Declaration);
     }
-    let Some(sides) = equation_sides(node)? else {
-        return Ok(Statement::Value(lowerer(ctx, Vec::new()).lower(node)?));
+    let Some(sides) = equation_sides(term)? else {
+        return Ok(Statement::Value(lowerer(ctx, Vec::new()).lower_term(term)?));
     };
     if let [lhs, rhs] = sides.as_slice() {
         if let Some(definition) = definition(lhs, rhs, ctx)? {
@@ -66,7 +72,7 @@ fn lower_unchecked(node: &Node, ctx: &Context<'_>) -> Result<Statement, EvalErro
         }
     }
     let mut lowerer = lowerer(ctx, Vec::new());
-    let sides = sides.iter().map(|s| lowerer.lower(s)).collect::<Result<Vec<_>, _>>()?;
+    let sides = sides.iter().map(|s| lowerer.lower_term(s)).collect::<Result<Vec<_>, _>>()?;
     Ok(Statement::Claim(sides))
 }
 
@@ -82,47 +88,54 @@ fn lowerer<'a>(ctx: &Context<'a>, locals: Vec<String>) -> Lowerer<'a> {
     )
 }
 
-/// The sides of `a = b (= c …)`, or `None` when the node is no equation.
-fn equation_sides(node: &Node) -> Result<Option<Vec<&Node>>, EvalError> {
-    let NodeKind::Chain { first, rest } = &node.kind else { return Ok(None) };
-    let Some(link) = rest.first() else { return Ok(None) };
-    if !matches!(link.op, InfixOp::Relation(_) | InfixOp::Stacked { .. }) {
+/// The sides of `a = b (= c …)`, or `None` when the term is no equation.
+fn equation_sides<'t, 'n>(term: &'t Term<'n>) -> Result<Option<Vec<&'t Term<'n>>>, EvalError> {
+    let TermKind::Chain { first, rest } = &term.kind else { return Ok(None) };
+    let Some(joint) = rest.first() else { return Ok(None) };
+    if !matches!(joint.op, InfixOp::Relation(_) | InfixOp::Stacked { .. }) {
         return Ok(None);
     }
-    for link in rest {
-        match &link.op {
+    for joint in rest {
+        match joint.op {
             InfixOp::Relation(r) if r == "=" => {}
             InfixOp::Stacked(stacked) if stacked.relation == "=" => {}
             InfixOp::Relation(r) => {
-                return Err(EvalError::new(EvalErrorKind::Unsupported { what: r.to_string() }, link.op_span))
+                return Err(EvalError::new(EvalErrorKind::Unsupported { what: r.to_string() }, joint.op_span))
             }
             InfixOp::Stacked(stacked) => {
                 let what = stacked.relation.to_string();
-                return Err(EvalError::new(EvalErrorKind::Unsupported { what }, link.op_span));
+                return Err(EvalError::new(EvalErrorKind::Unsupported { what }, joint.op_span));
             }
             _ => return Ok(None),
         }
     }
-    Ok(Some(std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect()))
+    Ok(Some(std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term)).collect()))
 }
 
-/// `lhs = rhs` as a definition, when its left side names something not yet known.
-fn definition(lhs: &Node, rhs: &Node, ctx: &Context<'_>) -> Result<Option<Statement>, EvalError> {
+/// `lhs = rhs` as a definition, when its left side names something not yet known: a function
+/// applied to its parameters (`\mathrm{Attention}(Q, K, V) = …`), or a name, possibly with its
+/// index (`PE_{(pos, 2i)}`, `\alpha_{ij}`) or squared (`\sigma_i^2`), as the meaning layer reads it.
+fn definition(lhs: &Term, rhs: &Term, ctx: &Context<'_>) -> Result<Option<Statement>, EvalError> {
     let known = |name: &str| (ctx.is_value)(name) || (ctx.is_family)(name) || (ctx.is_function)(name);
-    if let Some((name, arguments)) = call_parts(lhs) {
-        let params: Option<Vec<String>> = list_items(arguments).into_iter().map(binding_name).collect();
-        return match params {
-            Some(params) if Builtin::from_name(&name).is_none() && !(ctx.is_value)(&name) => {
-                let body = lowerer(ctx, params.clone()).lower(rhs)?;
+    if let TermKind::Apply(app) = &lhs.kind {
+        let name = app.callee.occurrence().map(|o| o.name.to_string());
+        let params: Option<Vec<String>> = app
+            .args
+            .iter()
+            .map(|a| a.occurrence().filter(|o| o.scripts.is_empty()).map(|o| o.name.to_string()))
+            .collect();
+        let plain = app.given.is_empty() && app.sub.is_none() && app.sup.is_none() && app.over.is_none();
+        return match (name, params) {
+            (Some(name), Some(params))
+                if plain && Builtin::from_name(&name).is_none() && !(ctx.is_value)(&name) =>
+            {
+                let body = lowerer(ctx, params.clone()).lower_term(rhs)?;
                 Ok(Some(Statement::Function { name, params, body }))
             }
             _ => Ok(None),
         };
     }
-    // What the left side names is the meaning layer's reading of it: `PE_{(pos, 2i)}` is one
-    // name with its index, `\sigma_i^2` the square of σ_i.
-    let term = crate::meaning::Resolver::new(ctx.table).node(lhs);
-    let (occurrence, squared) = match &term.kind {
+    let (occurrence, squared) = match &lhs.kind {
         TermKind::Symbol(occurrence) => (occurrence.as_ref(), false),
         TermKind::Scripted { base, sub: None, sup: Some(sup), primes: 0 }
             if sup.role == ScriptRole::Power
@@ -143,11 +156,11 @@ fn definition(lhs: &Node, rhs: &Node, ctx: &Context<'_>) -> Result<Option<Statem
     let Some(indices) = indices.filter(|_| occurrence.scripts.len() == 1) else {
         let name =
             if index_script.is_some() { occurrence.base_name.clone() } else { occurrence.name.clone() };
-        let body = lowerer(ctx, Vec::new()).lower(rhs)?;
+        let body = lowerer(ctx, Vec::new()).lower_term(rhs)?;
         return Ok(Some(Statement::Let { name: name.to_string(), indices: Vec::new(), squared, body }));
     };
     let name = occurrence.base_name.to_string();
-    let body = lowerer(ctx, indices.clone()).lower(rhs)?;
+    let body = lowerer(ctx, indices.clone()).lower_term(rhs)?;
     match indices.as_slice() {
         [index] if !squared && uses_as_member(&body, index) => {
             Ok(Some(Statement::Family { name, index: index.clone(), body }))

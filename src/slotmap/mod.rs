@@ -131,7 +131,8 @@ pub fn map_source_with(
     let term = crate::meaning::resolve(&parsed.root, &table);
     let mut map = map_resolved(source, &parsed.root, &term, parsed.warnings, &table, knowledge, lang);
     map.symbols = crate::meaning::symbols(&term, source);
-    map.reading = Some(crate::speak::read(&parsed.root, source, &table, lang));
+    let vocabulary = crate::speak::Vocabulary::builtin();
+    map.reading = Some(crate::speak::read_term(&term, source, lang, vocabulary));
     Ok(map)
 }
 

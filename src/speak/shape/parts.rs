@@ -151,7 +151,9 @@ impl Shaper<'_> {
                 sub: self.shape(&sup.term, d).boxed(),
                 style: SubStyle::Label,
             },
-            ScriptRole::Power => Phrase::Power { base: base_phrase, exponent: self.shape(&sup.term, d).boxed() },
+            ScriptRole::Power => {
+                Phrase::Power { base: base_phrase, exponent: self.shape(&sup.term, d).boxed() }
+            }
             _ => Phrase::Super { base: base_phrase, sup: self.shape(&sup.term, d).boxed() },
         }
     }
@@ -162,7 +164,10 @@ impl Shaper<'_> {
         let sup = &sup?.term;
         let dims = match &sup.kind {
             TermKind::Product(factors)
-                if factors.iter().skip(1).all(|f| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times")) =>
+                if factors
+                    .iter()
+                    .skip(1)
+                    .all(|f| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times")) =>
             {
                 factors.iter().map(|f| self.shape(&f.term, d)).collect()
             }
@@ -236,7 +241,10 @@ impl Shaper<'_> {
                         [] => self.shape(&bar.term, d),
                         joints => Phrase::Relation {
                             first: self.shape(&bar.term, d).boxed(),
-                            rest: joints.iter().map(|j| (super::op_name(j.op), self.shape(&j.term, d))).collect(),
+                            rest: joints
+                                .iter()
+                                .map(|j| (super::op_name(j.op), self.shape(&j.term, d)))
+                                .collect(),
                         },
                     };
                     return Phrase::SetBuilder { x: self.shape(first, d).boxed(), cond: cond.boxed() };
