@@ -1,6 +1,7 @@
-//! Symbol kinds and calls, from declarations, usage and conventions.
+//! Symbol kinds and calls, from declarations, usage and conventions, as the meaning layer's
+//! resolved tree gives them.
 
-use eqmap::meaning::{binding_name, is_call, kind_of, SymbolKind, SymbolTable};
+use eqmap::meaning::{binding_name, is_call, kind_of_term, resolve, SymbolKind, SymbolTable, Term};
 use eqmap::syntax::ast::{InfixOp, Node, NodeKind};
 
 fn root(source: &str) -> Node {
@@ -9,19 +10,22 @@ fn root(source: &str) -> Node {
         .unwrap_or_else(|e| panic!("{source}: {}", e.message(eqmap::Lang::En)))
 }
 
-/// Finds the first node whose source text is `text`.
-fn find<'a>(node: &'a Node, source: &str, text: &str) -> Option<&'a Node> {
-    if node.span.text(source) == text {
-        return Some(node);
+/// Finds the first term whose source text is `text`, outermost first.
+fn find<'t, 'n>(term: &'t Term<'n>, source: &str, text: &str) -> Option<&'t Term<'n>> {
+    if term.span.text(source) == text {
+        return Some(term);
     }
-    node.children().into_iter().find_map(|child| find(child, source, text))
+    let mut children = Vec::new();
+    term.for_each_child(|child| children.push(child));
+    children.into_iter().find_map(|child| find(child, source, text))
 }
 
 fn kind(source: &str, text: &str) -> SymbolKind {
     let tree = root(source);
     let table = SymbolTable::from_formula(&tree);
-    let node = find(&tree, source, text).unwrap_or_else(|| panic!("no `{text}` in {source}"));
-    kind_of(node, &table)
+    let term = resolve(&tree, &table);
+    let found = find(&term, source, text).unwrap_or_else(|| panic!("no `{text}` in {source}"));
+    kind_of_term(found)
 }
 
 #[test]

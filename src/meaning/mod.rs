@@ -24,7 +24,7 @@ mod scripts;
 mod symbols;
 pub mod tree;
 
-pub use kinds::{kind_of, SymbolKind};
+pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
 pub use resolve::{is_large_operator, Resolver, MAX_DEPTH};
 pub use symbols::{kind_of_term, symbols, TermIndex};
