@@ -14,6 +14,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod bigops;
 mod kinds;
 pub mod notation;
 mod outline;
@@ -24,9 +25,10 @@ mod scripts;
 mod symbols;
 pub mod tree;
 
+pub use bigops::is_large_operator;
 pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
-pub use resolve::{is_large_operator, Resolver, MAX_DEPTH};
+pub use resolve::{Resolver, MAX_DEPTH};
 pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 

@@ -11,10 +11,12 @@
 //!   `\partial`, `\Delta`) takes the next factor; an expectation `\mathbb{E}_x` takes its bracket,
 //!   or the rest of the row when none follows.
 //!
-//! Symbols and their scripts are resolved in `scripts.rs`, their kinds in `roles.rs`.
+//! Symbols and their scripts are resolved in `scripts.rs`, large operators in `bigops.rs`, kinds
+//! in `roles.rs`.
 
+use super::bigops::{give_body, open_big_op};
 use super::roles::Place;
-use super::tree::{Application, BigOperator, Factor, Joint, OperatorApplication, ScriptRole, Term, TermKind};
+use super::tree::{Application, Factor, Joint, OperatorApplication, ScriptRole, Term, TermKind};
 use super::SymbolTable;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span, WordStyle};
 
@@ -26,9 +28,6 @@ pub const MAX_DEPTH: usize = 300;
 
 /// One item of a row: the operator before it, the operator's span, the operand.
 pub(super) type Item<'n> = (Option<&'n InfixOp>, Span, &'n Node);
-
-/// Large operators whose subscript is a lower limit, not a variable.
-const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
 
 /// Resolves syntax into terms, knowing what the document has declared.
 pub struct Resolver<'t> {
@@ -417,7 +416,13 @@ impl<'t> Resolver<'t> {
     }
 
     /// The rest of a row as one term (the first item's operator dropped).
-    fn rest_of_row<'n>(&self, node: &'n Node, rest: &[Item<'n>], place: Place, d: usize) -> Term<'n> {
+    pub(super) fn rest_of_row<'n>(
+        &self,
+        node: &'n Node,
+        rest: &[Item<'n>],
+        place: Place,
+        d: usize,
+    ) -> Term<'n> {
         let mut items = rest.to_vec();
         if let Some(first) = items.first_mut() {
             first.0 = None;
@@ -427,79 +432,6 @@ impl<'t> Resolver<'t> {
             [(_, _, only)] => self.term(only, place, d),
             _ => self.row(node, &items, place, d + 1),
         }
-    }
-
-    /// A large operator in a row: the rest of the row is its body; an integral's closing `dx`
-    /// names its variable.
-    fn big_op_in_row<'n>(
-        &self,
-        node: &'n Node,
-        op: &'n Node,
-        name: Option<String>,
-        rest: &[Item<'n>],
-        place: Place,
-        d: usize,
-    ) -> Term<'n> {
-        let integral = self.is_integral(op);
-        let (rest, differential) = match rest {
-            [body @ .., (_, _, dee), (Some(InfixOp::Juxt), _, var)] if integral && is_dee(dee) => {
-                (body, Some(self.term(var, Place::Plain, d)))
-            }
-            _ => (rest, None),
-        };
-        let body = (!rest.is_empty()).then(|| self.rest_of_row(node, rest, place, d));
-        let mut term = self.big_op(op, name, body, place, d);
-        if let TermKind::BigOp(big) = &mut term.kind {
-            big.differential = differential;
-        }
-        if let Some(end) = rest.last().map(|(_, _, n)| n.span) {
-            term.span = op.span.join(end);
-        }
-        term.node = if rest.is_empty() { op } else { node };
-        term
-    }
-
-    /// A large operator with its limits (and body, when a row gave it one).
-    fn big_op<'n>(
-        &self,
-        op: &'n Node,
-        name: Option<String>,
-        body: Option<Term<'n>>,
-        place: Place,
-        d: usize,
-    ) -> Term<'n> {
-        let (base, sub, sup) = match &op.kind {
-            NodeKind::Scripts { base, sub, sup, .. } => (base.as_ref(), sub.as_deref(), sup.as_deref()),
-            _ => (op, None, None),
-        };
-        let name = name.unwrap_or_else(|| match &base.kind {
-            NodeKind::LargeOp { name } => name.to_string(),
-            NodeKind::Word { text, .. } => text.to_string(),
-            _ => "sum".to_string(),
-        });
-        let integral = INTEGRALS.contains(&name.as_str());
-        let mut big = BigOperator {
-            name,
-            op,
-            var: None,
-            lower: None,
-            upper: sup.map(|s| self.term(s, if integral { Place::Plain } else { Place::Count }, d)),
-            over: None,
-            body,
-            differential: None,
-        };
-        if let Some(sub) = sub {
-            match super::relation_sides(sub, "=") {
-                Some((var, from)) if !integral => {
-                    big.var = Some(self.term(var, Place::Bound, d));
-                    big.lower = Some(self.term(from, Place::Plain, d));
-                }
-                _ if integral => big.lower = Some(self.term(sub, Place::Plain, d)),
-                _ => big.over = Some(self.term(sub, Place::Bound, d)),
-            }
-        }
-        let _ = place;
-        Term::of(TermKind::BigOp(Box::new(big)), op)
     }
 
     /// `callee(…)` applied: its arguments and condition; scripts on the group kept.
@@ -615,67 +547,6 @@ impl<'t> Resolver<'t> {
             }
         }
         (args, given, bar)
-    }
-
-    /// Whether `node` is a large operator ([`is_large_operator`]).
-    pub(super) fn is_big_op(&self, node: &Node) -> bool {
-        is_large_operator(node)
-    }
-
-    /// `\arg\max_x` written as two words: the merged name and the node with the limits.
-    fn arg_max<'n>(&self, node: &Node, next: Option<&'n Node>) -> Option<(String, &'n Node)> {
-        if !matches!(&node.kind, NodeKind::Word { text, .. } if text == "arg") {
-            return None;
-        }
-        let next = next?;
-        let word = match &next.kind {
-            NodeKind::Scripts { base, sub: Some(_), .. } => base.as_ref(),
-            // `\arg\max(x)` without limits is a function applied, not an operator over a variable.
-            _ => return None,
-        };
-        match &word.kind {
-            NodeKind::Word { text, .. } if text == "max" || text == "min" => {
-                Some((format!("arg{text}"), next))
-            }
-            _ => None,
-        }
-    }
-
-    /// `\arg\max(x)`: the function argmax applied, one callee of two words.
-    fn arg_max_call<'n>(
-        &self,
-        item: &'n Node,
-        items: &[Item<'n>],
-        i: usize,
-        place: Place,
-        d: usize,
-    ) -> Option<Term<'n>> {
-        let juxt =
-            |k: usize| items.get(k).filter(|(op, _, _)| matches!(op, Some(InfixOp::Juxt))).map(|t| t.2);
-        let (word, group) = (juxt(i + 1)?, juxt(i + 2)?);
-        let is_arg = matches!(&item.kind, NodeKind::Word { text, .. } if text == "arg");
-        let extreme = matches!(&word.kind, NodeKind::Word { text, .. } if text == "max" || text == "min");
-        if !is_arg || !extreme || !matches!(group.kind, NodeKind::Fenced { open: Delim::Paren, .. }) {
-            return None;
-        }
-        let mut call = self.apply(word, group, place, d);
-        if let TermKind::Apply(app) = &mut call.kind {
-            if let TermKind::Symbol(occurrence) = &mut app.callee.kind {
-                occurrence.name = format!("arg{}", occurrence.name).into();
-                occurrence.base_name = occurrence.name.clone();
-            }
-            app.callee.span = item.span.join(word.span);
-        }
-        call.span = item.span.join(group.span);
-        Some(call)
-    }
-
-    fn is_integral(&self, node: &Node) -> bool {
-        let base = match &node.kind {
-            NodeKind::Scripts { base, .. } => base.as_ref(),
-            _ => node,
-        };
-        matches!(&base.kind, NodeKind::LargeOp { name } if INTEGRALS.contains(&name.as_str()))
     }
 
     /// The name of an operator that applies to the factor after it without parentheses:
@@ -810,48 +681,6 @@ fn defined_by(lhs: &mut Term, rhs: &Term) {
     }
 }
 
-/// Whether `node` is a large operator, which takes the rest of its row: `\sum`, `\sum_i^N`,
-/// `\max_x`, `\operatorname*{argmax}_\theta`.
-pub fn is_large_operator(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::LargeOp { .. } => true,
-        NodeKind::Scripts { base, sub, .. } => match &base.kind {
-            NodeKind::LargeOp { .. } => true,
-            NodeKind::Word { style: WordStyle::OperatorLimits, .. } => sub.is_some(),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// Whether the term ends in a large operator still without a body (`\sum_i` before `-x_i`).
-fn open_big_op(term: &Term) -> bool {
-    match &term.kind {
-        TermKind::BigOp(big) => big.body.as_ref().is_none_or(open_big_op),
-        TermKind::Product(factors) => factors.last().is_some_and(|f| open_big_op(&f.term)),
-        TermKind::Sign { operand, .. } => open_big_op(operand),
-        _ => false,
-    }
-}
-
-/// Gives the open large operator at the end of `term` its body, widening the spans on the way.
-fn give_body<'n>(term: &mut Term<'n>, body: Term<'n>) {
-    term.span = term.span.join(body.span);
-    match &mut term.kind {
-        TermKind::BigOp(big) => match &mut big.body {
-            Some(inner) => give_body(inner, body),
-            None => big.body = Some(body),
-        },
-        TermKind::Product(factors) => {
-            if let Some(last) = factors.last_mut() {
-                give_body(&mut last.term, body);
-            }
-        }
-        TermKind::Sign { operand, .. } => give_body(operand, body),
-        _ => {}
-    }
-}
-
 /// The span from the first item to the last.
 fn items_span(items: &[Item]) -> Span {
     match (items.first(), items.last()) {
@@ -863,11 +692,6 @@ fn items_span(items: &[Item]) -> Span {
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).
 fn is_bracket(node: &Node) -> bool {
     matches!(node.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. })
-}
-
-/// Whether a node is the d of `dx`.
-fn is_dee(node: &Node) -> bool {
-    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal | Font::Roman } if name == "d")
 }
 
 /// `event \mid condition` (or `|`): the event, the bar as written, the condition.

@@ -376,6 +376,60 @@ impl<'n> Term<'n> {
         }
     }
 
+    /// Calls `visit` on each direct sub-term, mutably, in source order.
+    pub fn for_each_child_mut(&mut self, mut visit: impl FnMut(&mut Term<'n>)) {
+        match &mut self.kind {
+            TermKind::Number | TermKind::Leaf => {}
+            TermKind::Symbol(occurrence) => occurrence.scripts.iter_mut().for_each(|s| visit(&mut s.term)),
+            TermKind::Scripted { base, sub, sup, .. } => {
+                visit(base);
+                sub.iter_mut().chain(sup.iter_mut()).for_each(|s| visit(&mut s.term));
+            }
+            TermKind::Apply(app) => {
+                visit(&mut app.callee);
+                app.over.iter_mut().chain(&mut app.args).chain(&mut app.given).for_each(&mut visit);
+                app.sub.iter_mut().chain(app.sup.iter_mut()).for_each(|s| visit(&mut s.term));
+            }
+            TermKind::Operator(op) => {
+                op.function.iter_mut().chain(&mut op.sub).chain(&mut op.sup).for_each(&mut visit);
+                visit(&mut op.operand);
+            }
+            TermKind::BigOp(big) => {
+                let limits = [
+                    &mut big.var,
+                    &mut big.lower,
+                    &mut big.over,
+                    &mut big.upper,
+                    &mut big.body,
+                    &mut big.differential,
+                ];
+                limits.into_iter().flatten().for_each(visit);
+            }
+            TermKind::Product(factors) => factors.iter_mut().for_each(|f| visit(&mut f.term)),
+            TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => visit(operand),
+            TermKind::Chain { first, rest } => {
+                visit(first);
+                rest.iter_mut().for_each(|j| visit(&mut j.term));
+            }
+            TermKind::Frac { num: a, den: b } | TermKind::Binom { top: a, bottom: b } => {
+                visit(a);
+                visit(b);
+            }
+            TermKind::Sqrt { index, radicand } => {
+                index.iter_mut().for_each(|i| visit(i));
+                visit(radicand);
+            }
+            TermKind::Fenced { body, .. } | TermKind::Accent { body, .. } | TermKind::Wrapped(body) => {
+                visit(body)
+            }
+            TermKind::Annotated { body, label } => {
+                visit(body);
+                label.iter_mut().for_each(|l| visit(l));
+            }
+            TermKind::Rows(rows) => rows.iter_mut().flatten().for_each(visit),
+        }
+    }
+
     /// Every symbol occurrence under (and including) this term, in source order, with the span
     /// of its term.
     pub fn occurrences(&self) -> Vec<(Span, &Occurrence<'n>)> {
