@@ -241,12 +241,18 @@ impl Resolver<'_> {
     }
 }
 
-/// How many indices an occurrence's index subscript holds: `i` 1, `ij` or `i,j` 2.
+/// How many indices an occurrence's index subscript holds: `i` 1, `ij` or `i,j` 2. Below a label
+/// (`x_i^a`, `m_i^{\mathrm{new}}`) a lower-case letter's subscript still picks an item; a
+/// capital's (`W_i^Q`) picks a member of a family of matrices.
 fn index_count(occurrence: &Occurrence) -> usize {
+    let lower = super::scripts::base_letter(occurrence.base).is_some_and(|l| {
+        l.starts_with(|c: char| c.is_ascii_lowercase())
+            || names::is_greek(l) && !l.starts_with(|c: char| c.is_ascii_uppercase())
+    });
     occurrence
         .scripts
         .iter()
-        .filter(|s| s.role == ScriptRole::Index)
+        .filter(|s| s.role == ScriptRole::Index || (s.role == ScriptRole::Family && !s.above && lower))
         .map(|s| match &s.term.node.kind {
             NodeKind::Chain { rest, .. }
                 if rest.iter().all(|l| {

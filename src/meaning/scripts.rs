@@ -119,7 +119,12 @@ impl Resolver<'_> {
         }
         let mut operation = None;
         if let (Some(s), Some(role)) = (sup.as_deref(), sup_role) {
-            let script = self.script(s, role, true, d);
+            let script = if is_reals(base) {
+                // `\mathbb{R}^{B_r}`, `\mathbb{R}^{n \times d}`: the exponent holds sizes.
+                Script { role, above: true, term: self.term(s, Place::Count, d).boxed() }
+            } else {
+                self.script(s, role, true, d)
+            };
             match role {
                 ScriptRole::Label | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Mark => {
                     parts.push(script)
@@ -639,4 +644,9 @@ fn is_parameter(sub: &Node) -> bool {
 fn condition_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
     rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" || r == "\\parallel" || r == "\\|"))
+}
+
+/// Whether a name is the real numbers `\mathbb{R}`.
+fn is_reals(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "R")
 }
