@@ -99,10 +99,9 @@ fn check_map(source: &str) -> Result<(), TestCaseError> {
         match map_source(source, knowledge(), lang) {
             Ok(map) => {
                 for slot in &map.slots {
-                    prop_assert!(
-                        spans_inside(source, slot.span.start, slot.span.end),
-                        "{source:?}: {slot:?}"
-                    );
+                    for span in slot.span.iter().chain(&slot.spans) {
+                        prop_assert!(spans_inside(source, span.start, span.end), "{source:?}: {slot:?}");
+                    }
                 }
                 let _ = eqmap::report::slotmap::render_json(&map);
                 let _ = eqmap::report::slotmap::render_markdown(&map, lang);

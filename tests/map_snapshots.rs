@@ -161,3 +161,36 @@ fn a_scripted_notation_is_one_row_not_two() {
         );
     }
 }
+
+/// Rows point where they stand: a merged row at every occurrence, a hidden row nowhere, an
+/// environment's row at its head as written, and a mask written in the formula is a row of its
+/// own instead of the hidden "masking (not in the formula)".
+#[test]
+fn rows_carry_the_spans_of_what_they_stand_for() {
+    let source = r"\mathrm{softmax}(QK^\top)V";
+    let attention = map(source, "ai-math", Lang::En);
+    let merged =
+        attention.slots.iter().find(|s| s.latex == "Q, K, V").unwrap_or_else(|| panic!("no Q, K, V row"));
+    let texts: Vec<&str> = merged.spans.iter().map(|s| s.text(source)).collect();
+    assert_eq!(texts, ["Q", "K", "V"]);
+    let hidden: Vec<_> = attention.slots.iter().filter(|s| !s.visible).collect();
+    assert!(!hidden.is_empty());
+    assert!(hidden.iter().all(|s| s.span.is_none() && s.spans.is_empty()), "{hidden:?}");
+
+    let source = r"f(x) = \begin{cases} 0 & \text{if } x < 0 \\ x & \text{otherwise} \end{cases}";
+    let cases_map = map(source, "ai-math", Lang::En);
+    let cases =
+        cases_map.slots.iter().find(|s| s.latex.contains("cases")).unwrap_or_else(|| panic!("no cases row"));
+    assert_eq!(cases.latex, r"\begin{cases}");
+    assert_eq!(cases.span.map(|s| s.text(source)), Some(r"\begin{cases}"));
+
+    let source = r"\mathrm{softmax}(QK^\top/\sqrt{d_k} + M)V";
+    let masked = map(source, "ai-math", Lang::En);
+    let mask =
+        masked.slots.iter().find(|s| s.latex == "M").unwrap_or_else(|| panic!("no row for the mask M"));
+    assert!(mask.explanation.concepts.iter().any(|c| c == "numeric.masking"), "{mask:?}");
+    assert!(masked
+        .slots
+        .iter()
+        .all(|s| s.visible || !s.explanation.concepts.iter().any(|c| c == "numeric.masking")));
+}

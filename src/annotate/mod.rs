@@ -290,7 +290,10 @@ impl<'a> Walker<'a> {
                 Matcher::Environment(names) => {
                     if let Some(env) = node.environment() {
                         if names.iter().any(|n| n == env) {
-                            let head = Span::new(node.span.start, node.span.start + env.len() + 8);
+                            // The slot is the environment's head as written: `\begin{cases}`.
+                            let text = node.span.text(self.source);
+                            let head_len = text.find('}').map_or(text.len(), |at| at + 1);
+                            let head = Span::new(node.span.start, node.span.start + head_len);
                             self.firings.push(Firing {
                                 rule: index,
                                 matched: node.span,

@@ -66,8 +66,18 @@ fn write_slot(out: &mut String, slot: &Slot) {
     out.push_str("{\"latex\":");
     string(out, &slot.latex);
     out.push_str(",\"span\":");
-    span(out, slot.span);
-    out.push(',');
+    match slot.span {
+        Some(at) => span(out, at),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"spans\":[");
+    for (i, at) in slot.spans.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        span(out, *at);
+    }
+    out.push_str("],");
     out.push_str(slot.explanation.json_fields());
     out.push_str(if slot.visible { ",\"visible\":true}" } else { ",\"visible\":false}" });
 }

@@ -589,26 +589,35 @@ fn neighbourhood(application: &mut Application) {
 }
 
 /// When one of several operands that must agree in kind (summands, sides of an equation) is a
-/// vector, a plain symbol among them that only a convention called a scalar is a vector too.
+/// vector, a plain symbol among them that only a convention called a scalar is a vector too; when
+/// one is a matrix worked out from others (`QK^\top / \sqrt{d_k} + M`), a capital that only a
+/// convention called a size or a scalar is a matrix too (the mask M).
 fn same_kind_as_vectors(operands: &mut [&mut Term]) {
-    let strong_vector = operands.iter().any(|t| {
-        let kind = super::kind_of_term(t);
-        kind == super::SymbolKind::Vector
+    let strong = |wanted: super::SymbolKind, t: &Term| {
+        super::kind_of_term(t) == wanted
             && t.occurrence().is_none_or(|o| o.evidence < super::Evidence::Convention)
-    });
-    if !strong_vector {
+    };
+    let strong_vector = operands.iter().any(|t| strong(super::SymbolKind::Vector, t));
+    let strong_matrix =
+        operands.iter().any(|t| strong(super::SymbolKind::Matrix, t) && t.occurrence().is_none());
+    if !strong_vector && !strong_matrix {
         return;
     }
     for term in operands.iter_mut() {
-        if let TermKind::Symbol(occurrence) = &mut term.kind {
-            let latin = occurrence.base_name.len() == 1 || occurrence.base_name.contains('_');
-            if occurrence.kind == super::SymbolKind::Scalar
-                && occurrence.evidence == super::Evidence::Convention
-                && latin
-            {
-                occurrence.kind = super::SymbolKind::Vector;
-                occurrence.evidence = super::Evidence::Use;
-            }
+        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        if occurrence.evidence != super::Evidence::Convention {
+            continue;
+        }
+        let latin = occurrence.base_name.len() == 1 || occurrence.base_name.contains('_');
+        let capital = occurrence.base_name.len() == 1
+            && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+        let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
+        if strong_matrix && capital && small {
+            occurrence.kind = super::SymbolKind::Matrix;
+            occurrence.evidence = super::Evidence::Use;
+        } else if strong_vector && latin && occurrence.kind == super::SymbolKind::Scalar {
+            occurrence.kind = super::SymbolKind::Vector;
+            occurrence.evidence = super::Evidence::Use;
         }
     }
 }

@@ -145,13 +145,22 @@ impl Explanations {
             Some(shared) if row.rules.len() == 1 => Arc::clone(&shared.rules),
             _ => row.rules.iter().map(|id| id.to_string()).collect(),
         };
-        Slot { latex, span: row.span, explanation, visible: row.visible, rules }
+        let (span, spans) =
+            if row.visible { (Some(row.span), row.occurrences.clone()) } else { (None, Vec::new()) };
+        Slot { latex, span, spans, explanation, visible: row.visible, rules }
     }
 
     /// The slot of notation no rule knows.
     pub fn unknown_slot(&self, span: Span, text: String, lang: Lang) -> Slot {
         let explanation = Arc::clone(self.unknown.get(lang));
-        Slot { latex: text, span, explanation, visible: true, rules: Arc::from([]) }
+        Slot {
+            latex: text,
+            span: Some(span),
+            spans: vec![span],
+            explanation,
+            visible: true,
+            rules: Arc::from([]),
+        }
     }
 }
 

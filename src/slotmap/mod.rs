@@ -57,8 +57,12 @@ pub struct Slot {
     /// The exact source text of the slot (occurrences joined by ", " for merged rows), or what
     /// to show for a hidden slot.
     pub latex: String,
-    /// Its byte span in the formula.
-    pub span: Span,
+    /// Its byte span in the formula (the first occurrence of a merged row); `None` for a hidden
+    /// slot, which the formula does not show (JSON `null`).
+    pub span: Option<Span>,
+    /// Every span the row stands for: each occurrence of a merged row (`Q, K, V`); empty for a
+    /// hidden slot.
+    pub spans: Vec<Span>,
     /// Its concepts, question, math and articles: shared by the slots of one rule (in JSON,
     /// its fields are the slot's).
     #[serde(flatten)]
@@ -171,7 +175,10 @@ fn map_resolved(
     let unknown_slots: Vec<Slot> =
         unknown.into_iter().map(|(span, text)| explanations.unknown_slot(span, text, lang)).collect();
     slots.splice(first_hidden..first_hidden, unknown_slots);
-    slots.sort_by_key(|s| (!s.visible, s.span.start, std::cmp::Reverse(s.span.end)));
+    slots.sort_by_key(|s| {
+        let span = s.span.unwrap_or_default();
+        (!s.visible, span.start, std::cmp::Reverse(span.end))
+    });
     let reading_path = reading_path(&slots);
     let reading_path_text = explanations.path_text(&reading_path, &knowledge.curriculum, lang);
     SlotMap {

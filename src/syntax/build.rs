@@ -234,7 +234,7 @@ impl<'s> Builder<'s> {
             Rule::bracket_group => return self.bracket_group(inner, span),
             Rule::bar_group => return self.bar_group(inner, span),
             Rule::left_right => return self.left_right(inner, span),
-            Rule::environment => return self.environment(inner),
+            Rule::environment => return self.environment(inner, span),
             Rule::unicode_sqrt => return self.unicode_sqrt(inner, span),
             Rule::fraction => {
                 let name_span = inner.next().map(|p| self.span(&p)).unwrap_or(span);
@@ -374,7 +374,8 @@ impl<'s> Builder<'s> {
         Ok(Node::new(NodeKind::Fenced { open, close: Some(close), sized: true, body: body.boxed() }, span))
     }
 
-    fn environment(&self, inner: Pairs<Rule>) -> Result<Node> {
+    /// `\begin{name} … \end{name}`: its rows, spanning the whole environment.
+    fn environment(&self, inner: Pairs<Rule>, span: Span) -> Result<Node> {
         let mut name = None;
         let mut columns = None;
         for part in inner {
@@ -386,7 +387,11 @@ impl<'s> Builder<'s> {
                     let spec = self.text(&part);
                     columns = Some(spec.get(1..spec.len().saturating_sub(1)).unwrap_or("").to_string());
                 }
-                Rule::rows => return self.rows(part, name.or(Some(String::new())), columns),
+                Rule::rows => {
+                    let mut rows = self.rows(part, name.or(Some(String::new())), columns)?;
+                    rows.span = span;
+                    return Ok(rows);
+                }
                 _ => {}
             }
         }

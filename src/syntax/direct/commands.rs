@@ -583,7 +583,7 @@ impl Reader<'_> {
             columns = Some(self.column_spec()?);
         }
         self.skip();
-        let rows = self.rows(Some(name_text), columns)?.ok_or(GiveUp)?;
+        let mut rows = self.rows(Some(name_text), columns)?.ok_or(GiveUp)?;
         self.skip();
         if !self.at_command(b'E') {
             return Err(GiveUp);
@@ -598,6 +598,8 @@ impl Reader<'_> {
         self.environment_name().ok_or(GiveUp)?;
         self.skip();
         self.expect(b'}')?;
+        // The environment spans from `\begin` to the end of `\end{name}`.
+        rows.span = Span::new(begin.start, self.at);
         Ok(Some(rows))
     }
 
