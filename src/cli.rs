@@ -1,6 +1,26 @@
 //! The command-line arguments (binary only).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+
+/// The arguments with the flags that follow a `--` and its formulas moved before the `--`:
+/// `eqmap map -- '-x' --lang en` is `eqmap map --lang en -- '-x'`. Everything after `--` is a
+/// formula to clap, so without this a flag after the formula would be refused.
+pub fn flags_before_double_dash(mut args: Vec<OsString>) -> Vec<OsString> {
+    let formulas = match args.get(1).and_then(|a| a.to_str()) {
+        Some("map" | "read" | "parse" | "eval") => 1,
+        Some("compare") => 2,
+        _ => return args,
+    };
+    let Some(dash) = args.iter().position(|a| a == "--") else { return args };
+    let first_flag = dash + 1 + formulas;
+    if first_flag >= args.len() {
+        return args;
+    }
+    let flags: Vec<OsString> = args.drain(first_flag..).collect();
+    args.splice(dash..dash, flags);
+    args
+}
 
 /// eqmap: reads the math of ML papers the way a good teacher does.
 #[derive(Debug, Parser)]
@@ -31,8 +51,9 @@ pub enum Command {
 /// Arguments of `eqmap eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// The formula; `-` or nothing reads standard input, one formula a line (definitions
-    /// carry to the lines after them).
+    /// The formula (it may start with `-`); `-` or nothing reads standard input, one formula a
+    /// line (definitions carry to the lines after them).
+    #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
     /// A value: NAME=JSON (a number, an array, an array of arrays, "inf", "-inf", "nan") or
     /// NAME=@FILE.
@@ -130,7 +151,9 @@ pub enum SummaryFormat {
 /// Arguments of `eqmap map`.
 #[derive(Debug, Args)]
 pub struct MapArgs {
-    /// The formula; `-` reads standard input; nothing maps the attention line (or reads a pipe).
+    /// The formula (it may start with `-`); `-` reads standard input; nothing maps the attention
+    /// line (or reads a pipe).
+    #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = MapFormat::Table)]
@@ -145,9 +168,11 @@ pub struct MapArgs {
 /// Arguments of `eqmap compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The first formula.
+    /// The first formula (it may start with `-`).
+    #[arg(allow_hyphen_values = true)]
     pub first: String,
-    /// The second formula.
+    /// The second formula (it may start with `-`).
+    #[arg(allow_hyphen_values = true)]
     pub second: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
@@ -193,7 +218,8 @@ pub struct ReadArgs {
 /// Arguments of `eqmap parse`.
 #[derive(Debug, Args)]
 pub struct ParseArgs {
-    /// The formula; `-` or nothing reads standard input.
+    /// The formula (it may start with `-`); `-` or nothing reads standard input.
+    #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ParseFormat::Tree)]

@@ -30,7 +30,7 @@ static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 const WORK_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(cli::flags_before_double_dash(std::env::args_os().collect()));
     let worker =
         std::thread::Builder::new().name("eqmap".into()).stack_size(WORK_STACK_BYTES).spawn(move || run(cli));
     match worker.map(std::thread::JoinHandle::join) {
