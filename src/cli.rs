@@ -78,6 +78,9 @@ pub struct EvalArgs {
     /// past it are refused before they run.
     #[arg(long, default_value_t = eqmap::eval::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -161,6 +164,9 @@ pub struct MapArgs {
     /// Curriculum: `ai-math` (default), `transformer-series`, or a TOML file of your own.
     #[arg(long, default_value = "ai-math")]
     pub curriculum: String,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -211,6 +217,9 @@ pub struct ReadArgs {
     /// (`eqmap read '-\infty'`).
     #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -224,6 +233,9 @@ pub struct ParseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ParseFormat::Tree)]
     pub format: ParseFormat,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }
