@@ -24,7 +24,7 @@ pub fn value_from_json(name: &str, text: &str, max_elements: usize) -> Result<Va
     let json: Json = serde_json::from_str(text).map_err(|e| {
         let at = offset(text, e.line(), e.column());
         let mut error =
-            bad(name, &format!("{e} (a number, an array, or an array of arrays, as in [[1, 2], [3, 4]])"));
+            bad(name, &format!("`{text}` is not a value: give a number, an array, or an array of arrays, as in [[1, 2], [3, 4]] (column {})", e.column()));
         error.span = Span::new(at, (at + 1).min(text.len()).max(at));
         error
     })?;

@@ -84,6 +84,20 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
     Ok(pasted)
 }
 
+/// `input` with its wrappers taken off (`$x$` is `x`), for readers that keep no notes (batch
+/// line files); anything else as it is.
+pub fn without_wrappers(input: &str) -> String {
+    if !input.trim_start().starts_with(['$', '\\']) {
+        return input.to_string();
+    }
+    let unwrapped = wrappers::take_off(input);
+    if unwrapped.notes.is_empty() {
+        input.to_string()
+    } else {
+        unwrapped.text.trim().to_string()
+    }
+}
+
 /// Prepares `input` ([`prepare`]) and parses what it gives. The error's spans point into
 /// `input`; the tree's into [`Pasted::text`]. Parser warnings are in the parsed result, in
 /// [`Pasted::text`]'s terms ([`Pasted::all_warnings`] moves them into `input` with the notes).

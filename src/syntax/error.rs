@@ -429,6 +429,66 @@ mod tests {
     use super::*;
     use crate::syntax::{describe, grammar::Rule};
 
+    /// One error of every kind, and one warning of every kind.
+    fn samples() -> (Vec<ParseErrorKind>, Vec<WarningKind>) {
+        use ParseErrorKind::*;
+        let errors = vec![
+            TooLong { bytes: 1, limit: 0 },
+            TooDeep { limit: 3 },
+            TooDeep { limit: super::super::Limits::MAX_DEPTH_CEILING },
+            TooManySigns { limit: 64 },
+            TooManyScripts { limit: 32 },
+            Unclosed { delimiter: "{".into(), closer: "}".into() },
+            UnexpectedClose { delimiter: "}".into() },
+            MismatchedEnvironment { begin: "cases".into(), end: "array".into() },
+            MissingArguments { command: "\\hat".into() },
+            MissingArgument { command: "\\frac".into(), takes: 2, given: 1 },
+            TooComplex { limit: 10 },
+            Empty,
+            Unexpected { found: "the end of the formula".into(), expected: vec!["a symbol".into()] },
+            Unexpected { found: "`)`".into(), expected: vec!["an expression".into()] },
+        ];
+        let warnings = vec![
+            WarningKind::UnknownCommand { name: "\\foo".into() },
+            WarningKind::UnknownCharacter { character: "☃".into() },
+            WarningKind::Wrapper { wrapper: "$…$".into(), rows: false },
+            WarningKind::Wrapper { wrapper: "\\begin{align}…\\end{align}".into(), rows: true },
+            WarningKind::AmbiguousName { word: "tr".into(), latex: "\\mathrm{tr}".into() },
+            WarningKind::UnclosedBracket { delimiter: "(".into() },
+            WarningKind::UnopenedBracket { delimiter: "]".into() },
+            WarningKind::LoneBar,
+        ];
+        (errors, warnings)
+    }
+
+    /// A Korean particle written straight after a code span, whose form cannot follow how
+    /// the code is said.
+    fn particle_after_code(text: &str) -> bool {
+        ["은", "는", "이", "가", "을", "를", "과", "와", "로"].iter().any(|p| text.contains(&format!("`{p}")))
+    }
+
+    #[test]
+    fn every_message_exists_in_both_languages_and_korean_particles_follow_pronunciation() {
+        let (errors, warnings) = samples();
+        let mut messages: Vec<(String, String)> = errors
+            .into_iter()
+            .map(|kind| {
+                let error = ParseError::new(kind, Span::new(0, 1));
+                (error.message(Lang::Ko), error.message(Lang::En))
+            })
+            .collect();
+        for kind in warnings {
+            let warning = Warning { kind, span: Span::new(0, 1) };
+            messages.push((warning.message(Lang::Ko), warning.message(Lang::En)));
+        }
+        for (ko, en) in &messages {
+            assert!(ko.chars().any(|c| ('가'..='힣').contains(&c)), "not Korean: {ko}");
+            assert!(!en.chars().any(|c| ('가'..='힣').contains(&c)) && !en.is_empty(), "not English: {en}");
+            assert!(!particle_after_code(ko), "a particle straight after a code span: {ko}");
+            assert!(!en.contains("unexpected the") && !en.contains(" 1 bytes"), "{en}");
+        }
+    }
+
     #[test]
     fn every_expected_word_has_korean() {
         for rule in Rule::all_rules() {
