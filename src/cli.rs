@@ -29,6 +29,9 @@ pub struct Cli {
     /// What to do. Without a command, on a terminal: a prompt that maps formula after formula.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Language of the prompt (without a command); else the `EQMAP_LANG` variable, else ko.
+    #[arg(long, value_enum)]
+    pub lang: Option<LangArg>,
 }
 
 /// The subcommands.

@@ -56,7 +56,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Eval(args)) => run_eval(args),
         Some(Command::Read(args)) => run_read(args),
         Some(Command::Batch(args)) => run_batch(args),
-        None if io::stdin().is_terminal() => repl::run(screen_style()),
+        None if io::stdin().is_terminal() => repl::run(repl::starting_lang(cli.lang.map(lang_of))),
         None => {
             eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
             Ok(ExitCode::from(2))
@@ -77,7 +77,11 @@ fn run(cli: Cli) -> ExitCode {
 }
 
 fn lang(common: &Common) -> Lang {
-    match common.lang {
+    lang_of(common.lang)
+}
+
+fn lang_of(code: LangArg) -> Lang {
+    match code {
         LangArg::Ko => Lang::Ko,
         LangArg::En => Lang::En,
     }
@@ -300,7 +304,7 @@ fn report_binding(source: &str, error: &eqmap::eval::EvalError, lang: Lang) -> i
 
 /// Evaluates one pasted formula in `session`: its outcome with every span in the input, or
 /// the failure with its spans there.
-fn evaluate_one(session: &mut Session, input: &Input) -> Result<eqmap::eval::Outcome, Failure> {
+pub(crate) fn evaluate_one(session: &mut Session, input: &Input) -> Result<eqmap::eval::Outcome, Failure> {
     let pasted = eqmap::paste::prepare(&input.text).map_err(Failure::Parse)?;
     let mut outcome = session.evaluate(&pasted.text).map_err(|failure| match failure {
         Failure::Parse(error) => Failure::Parse(pasted.original_error(error)),

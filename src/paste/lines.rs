@@ -31,9 +31,39 @@ pub fn formulas(text: &str, whole: bool) -> Vec<Line<'_>> {
         .collect()
 }
 
+/// Whether `text` stops in the middle of a formula, so that a prompt should read on: a `{`
+/// (not `\{`) or a `\begin{…}` still open, an odd number of `$$`, or a last line that ends with
+/// the row break `\\`. A paste of several lines is then read whole.
+pub fn incomplete(text: &str) -> bool {
+    let mut depth: isize = 0;
+    let mut escaped = false;
+    for c in text.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    let environments = text.matches("\\begin{").count() > text.matches("\\end{").count();
+    let displays = text.matches("$$").count() % 2 == 1;
+    depth > 0 || environments || displays || text.trim_end().ends_with("\\\\")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_formula_left_open_is_incomplete() {
+        for text in ["\\begin{aligned} a &= b \\\\", "\\frac{a", "$$x", "a \\\\"] {
+            assert!(incomplete(text), "{text}");
+        }
+        for text in ["x", "\\{x", "\\begin{aligned} a \\end{aligned}", "$$x$$"] {
+            assert!(!incomplete(text), "{text}");
+        }
+    }
 
     #[test]
     fn lines_keep_their_numbers_and_a_mark_is_dropped() {
