@@ -65,9 +65,10 @@ pub struct EvalArgs {
     /// The size of a dimension: NAME=N.
     #[arg(long = "dim", value_name = "NAME=N")]
     pub dims: Vec<String>,
-    /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed (a
+    /// whole number; a bad one is bad input, exit 1, as a bad `--dim` or `--let` is).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
     /// Show every node with its shape and a summary of its values.
     #[arg(long)]
     pub trace: bool,

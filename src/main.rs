@@ -323,10 +323,26 @@ pub(crate) fn evaluate_one(session: &mut Session, input: &Input) -> Result<eqmap
     Ok(outcome)
 }
 
+/// The `--seed` value, or its message in `lang`.
+fn seed(text: Option<&str>, lang: Lang) -> Result<Option<u64>, String> {
+    let Some(text) = text else { return Ok(None) };
+    text.trim().parse::<u64>().map(Some).map_err(|_| match lang {
+        Lang::Ko => format!("--seed {text}: 시드는 0부터 {} 사이의 정수입니다", u64::MAX),
+        Lang::En => format!("--seed {text}: a seed is a whole number from 0 to {}", u64::MAX),
+    })
+}
+
 fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
     let lang = lang(&args.common);
+    let seed = match seed(args.seed.as_deref(), lang) {
+        Ok(seed) => seed,
+        Err(message) => {
+            eprintln!("eqmap: {message}");
+            return Ok(ExitCode::from(1));
+        }
+    };
     let options = Options {
-        seed: args.seed,
+        seed,
         max_elements: args.max_elements,
         max_steps: args.max_steps,
         trace: args.trace,

@@ -185,7 +185,7 @@ fn messages_fixed_in_both_languages() {
     let (_, _, err) = run(&["parse", "--lang", "en", "--max-bytes", "0", "x"], None);
     assert!(err.contains("formula too long: 1 byte (limit 0"), "{err}");
     let (_, _, err) = run(&["parse", "\\sqrt[3"], None);
-    assert!(err.contains("`[` 기호를 닫지 않았습니다"), "{err}");
+    assert!(err.contains("`[` 표기를 닫지 않았습니다"), "{err}");
     let (_, _, err) = run(&["eval", "--let", "A=foo", "A"], None);
     assert!(err.contains("`foo`") && !err.contains("expected ident"), "{err}");
 }
@@ -217,4 +217,12 @@ fn colour_only_on_a_terminal_never_with_no_color_never_in_pipes() {
         let plain = on_a_terminal(r"parse --lang en '\frac{a}'", true).unwrap_or_default();
         assert!(plain.contains("error:") && !plain.contains('\u{1b}'), "NO_COLOR: {plain:?}");
     }
+}
+
+#[test]
+fn a_bad_seed_is_bad_input_like_a_bad_dim() {
+    let (seed, _, err) = run(&["eval", "--seed", "x", "--lang", "en", "1"], None);
+    let (dim, _, _) = run(&["eval", "--dim", "n=x", "--lang", "en", "1"], None);
+    assert_eq!((seed, dim), (1, 1), "{err}");
+    assert!(err.contains("a seed is a whole number"), "{err}");
 }

@@ -139,12 +139,12 @@ impl ParseError {
                 format!("formula too complex to parse: more than {} parser steps", limit)
             }
             (Unclosed { delimiter, closer }, Lang::Ko) => {
-                format!("`{delimiter}` 기호를 닫지 않았습니다: `{closer}` 기호가 필요합니다")
+                format!("`{delimiter}` 표기를 닫지 않았습니다: `{closer}` 표기가 필요합니다")
             }
             (Unclosed { delimiter, closer }, Lang::En) => {
                 format!("unclosed `{delimiter}`: expected `{closer}`")
             }
-            (UnexpectedClose { delimiter }, Lang::Ko) => format!("`{delimiter}` 기호에 여는 짝이 없습니다"),
+            (UnexpectedClose { delimiter }, Lang::Ko) => format!("`{delimiter}` 표기에 여는 짝이 없습니다"),
             (UnexpectedClose { delimiter }, Lang::En) => {
                 format!("`{delimiter}` closes nothing that was opened")
             }
