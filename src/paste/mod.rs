@@ -128,6 +128,7 @@ impl Pasted {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)]
 mod tests {
     use super::*;
 
