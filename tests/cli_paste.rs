@@ -226,3 +226,11 @@ fn a_bad_seed_is_bad_input_like_a_bad_dim() {
     assert_eq!((seed, dim), (1, 1), "{err}");
     assert!(err.contains("a seed is a whole number"), "{err}");
 }
+
+#[test]
+fn the_korean_eval_table_is_in_korean() {
+    let out = ok(&["eval", "1+2"], None);
+    assert!(out.starts_with("모양: 스칼라\n"), "{out}");
+    let (_, _, err) = run(&["eval", "--dim", "n=0", "1"], None);
+    assert!(err.starts_with("오류:"), "{err}");
+}

@@ -165,7 +165,7 @@ pub fn render_table(outcome: &Outcome, lang: Lang) -> String {
             Some(symbolic) if symbolic != numeric => format!("{symbolic} = {numeric}"),
             _ => numeric,
         };
-        out.push_str(&format!("{}: {shown}\n", lang.pick("모양", "shape")));
+        out.push_str(&format!("{}: {}\n", lang.pick("모양", "shape"), shape_words(&shown, lang)));
         out.push_str(&render_value(value));
     }
     if !outcome.trace.is_empty() {
@@ -241,14 +241,22 @@ fn pad_right(text: &str, width: usize) -> String {
     format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
 }
 
+/// A shape as shown in `lang`: `scalar` is 스칼라 in Korean.
+fn shape_words(shape: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Ko => shape.replace("scalar", "스칼라"),
+        Lang::En => shape.to_string(),
+    }
+}
+
 /// The trace as a table: each node's source, shapes and summary; row sums under a softmax.
 pub fn render_trace(rows: &[TraceRow], lang: Lang) -> String {
     let header: Vec<String> = [
         lang.pick("자리", "slot"),
         lang.pick("모양(기호)", "shape"),
         lang.pick("크기", "size"),
-        "min",
-        "max",
+        lang.pick("최솟값", "min"),
+        lang.pick("최댓값", "max"),
         lang.pick("평균", "mean"),
         lang.pick("분산", "variance"),
         lang.pick("행 합", "row sums"),
@@ -266,8 +274,8 @@ pub fn render_trace(rows: &[TraceRow], lang: Lang) -> String {
         };
         table.push(vec![
             shorten(&row.latex, 48),
-            row.symbolic.clone(),
-            row.shape.to_string(),
+            shape_words(&row.symbolic, lang),
+            shape_words(&row.shape.to_string(), lang),
             number(row.stats.min),
             number(row.stats.max),
             number(row.stats.mean),
