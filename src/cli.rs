@@ -1,6 +1,26 @@
 //! The command-line arguments (binary only).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+
+/// The arguments with the flags that follow a `--` and its formulas moved before the `--`:
+/// `eqmap map -- '-x' --lang en` is `eqmap map --lang en -- '-x'`. Everything after `--` is a
+/// formula to clap, so without this a flag after the formula would be refused.
+pub fn flags_before_double_dash(mut args: Vec<OsString>) -> Vec<OsString> {
+    let formulas = match args.get(1).and_then(|a| a.to_str()) {
+        Some("map" | "read" | "parse" | "eval") => 1,
+        Some("compare") => 2,
+        _ => return args,
+    };
+    let Some(dash) = args.iter().position(|a| a == "--") else { return args };
+    let first_flag = dash + 1 + formulas;
+    if first_flag >= args.len() {
+        return args;
+    }
+    let flags: Vec<OsString> = args.drain(first_flag..).collect();
+    args.splice(dash..dash, flags);
+    args
+}
 
 /// eqmap: reads the math of ML papers the way a good teacher does.
 #[derive(Debug, Parser)]
@@ -9,6 +29,9 @@ pub struct Cli {
     /// What to do. Without a command, on a terminal: a prompt that maps formula after formula.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Language of the prompt (without a command); else the `EQMAP_LANG` variable, else ko.
+    #[arg(long, value_enum)]
+    pub lang: Option<LangArg>,
 }
 
 /// The subcommands.
@@ -31,8 +54,9 @@ pub enum Command {
 /// Arguments of `eqmap eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// The formula; `-` or nothing reads standard input, one formula a line (definitions
-    /// carry to the lines after them).
+    /// The formula (it may start with `-`); `-` or nothing reads standard input, one formula a
+    /// line (definitions carry to the lines after them).
+    #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
     /// A value: NAME=JSON (a number, an array, an array of arrays, "inf", "-inf", "nan") or
     /// NAME=@FILE.
@@ -41,9 +65,10 @@ pub struct EvalArgs {
     /// The size of a dimension: NAME=N.
     #[arg(long = "dim", value_name = "NAME=N")]
     pub dims: Vec<String>,
-    /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed (a
+    /// whole number; a bad one is bad input, exit 1, as a bad `--dim` or `--let` is).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
     /// Show every node with its shape and a summary of its values.
     #[arg(long)]
     pub trace: bool,
@@ -57,6 +82,9 @@ pub struct EvalArgs {
     /// past it are refused before they run.
     #[arg(long, default_value_t = eqmap::eval::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -130,7 +158,9 @@ pub enum SummaryFormat {
 /// Arguments of `eqmap map`.
 #[derive(Debug, Args)]
 pub struct MapArgs {
-    /// The formula; `-` reads standard input; nothing maps the attention line (or reads a pipe).
+    /// The formula (it may start with `-`); `-` reads standard input; nothing maps the attention
+    /// line (or reads a pipe).
+    #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = MapFormat::Table)]
@@ -138,6 +168,9 @@ pub struct MapArgs {
     /// Curriculum: `ai-math` (default), `transformer-series`, or a TOML file of your own.
     #[arg(long, default_value = "ai-math")]
     pub curriculum: String,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -145,9 +178,11 @@ pub struct MapArgs {
 /// Arguments of `eqmap compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The first formula.
+    /// The first formula (it may start with `-`).
+    #[arg(allow_hyphen_values = true)]
     pub first: String,
-    /// The second formula.
+    /// The second formula (it may start with `-`).
+    #[arg(allow_hyphen_values = true)]
     pub second: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
@@ -186,6 +221,9 @@ pub struct ReadArgs {
     /// (`eqmap read '-\infty'`).
     #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -193,11 +231,15 @@ pub struct ReadArgs {
 /// Arguments of `eqmap parse`.
 #[derive(Debug, Args)]
 pub struct ParseArgs {
-    /// The formula; `-` or nothing reads standard input.
+    /// The formula (it may start with `-`); `-` or nothing reads standard input.
+    #[arg(allow_hyphen_values = true)]
     pub formula: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ParseFormat::Tree)]
     pub format: ParseFormat,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
     #[command(flatten)]
     pub common: Common,
 }

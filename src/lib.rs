@@ -1,7 +1,7 @@
 //! eqmap reads the math of ML papers the way a good teacher does.
 //!
 //! Layers, with dependencies pointing one way (see `src/README.md`):
-//! [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls,
+//! [`paste`] (text as pasted → LaTeX, with a span map back) → [`syntax`] (LaTeX → typed tree with spans) → [`meaning`] (symbol kinds, calls,
 //! definitions) → [`annotate`] (rules → slots), [`speak`] (the formula read aloud in Korean or
 //! English) and [`eval`] (shapes, values, claims, trace) → [`curriculum`] → [`slotmap`] (the
 //! map) → [`report`] (text, tables, JSON); [`batch`] drives the pipeline over many formulas.
@@ -14,6 +14,7 @@ pub mod curriculum;
 pub mod eval;
 pub mod lang;
 pub mod meaning;
+pub mod paste;
 pub mod report;
 pub mod slotmap;
 pub mod speak;

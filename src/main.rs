@@ -3,6 +3,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod cli;
+mod formulas;
 mod repl;
 
 use clap::Parser;
@@ -12,11 +13,12 @@ use cli::{
 };
 use eqmap::batch::{output::Format, pipeline, readers::Reader, summary};
 use eqmap::curriculum::Curriculum;
-use eqmap::eval::{bindings, Options, Session};
-use eqmap::report::{diagnostic, eval as eval_report, slotmap as map_report, tree};
+use eqmap::eval::{bindings, Failure, Options, Session};
+use eqmap::report::{eval as eval_report, slotmap as map_report, tree};
 use eqmap::slotmap::{Knowledge, SlotMap};
 use eqmap::{Lang, Limits};
-use std::io::{self, IsTerminal, Read, Write};
+use formulas::Input;
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 /// The allocator: mimalloc. Parsing and annotating make many small, short-lived allocations
@@ -30,7 +32,10 @@ static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 const WORK_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(cli::flags_before_double_dash(std::env::args_os().collect()));
+    // Whether to colour is decided here, per stream (on a terminal, without NO_COLOR); the
+    // library colours only what it is told to.
+    colored::control::set_override(true);
     let worker =
         std::thread::Builder::new().name("eqmap".into()).stack_size(WORK_STACK_BYTES).spawn(move || run(cli));
     match worker.map(std::thread::JoinHandle::join) {
@@ -51,7 +56,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Eval(args)) => run_eval(args),
         Some(Command::Read(args)) => run_read(args),
         Some(Command::Batch(args)) => run_batch(args),
-        None if io::stdin().is_terminal() => repl::run(screen_style()),
+        None if io::stdin().is_terminal() => repl::run(repl::starting_lang(cli.lang.map(lang_of))),
         None => {
             eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
             Ok(ExitCode::from(2))
@@ -72,7 +77,11 @@ fn run(cli: Cli) -> ExitCode {
 }
 
 fn lang(common: &Common) -> Lang {
-    match common.lang {
+    lang_of(common.lang)
+}
+
+fn lang_of(code: LangArg) -> Lang {
+    match code {
         LangArg::Ko => Lang::Ko,
         LangArg::En => Lang::En,
     }
@@ -82,45 +91,9 @@ fn limits(common: &Common) -> Limits {
     Limits { max_bytes: common.max_bytes, max_depth: common.max_depth, ..Limits::default() }
 }
 
-/// The formula from the argument, or from standard input when it is `-` or absent.
-fn read_formula(argument: Option<String>) -> io::Result<String> {
-    match argument {
-        Some(formula) if formula != "-" => Ok(formula),
-        _ => {
-            let mut bytes = Vec::new();
-            io::stdin().read_to_end(&mut bytes)?;
-            let text = String::from_utf8(bytes).map_err(|error| {
-                let at = error.utf8_error().valid_up_to();
-                let byte = error.as_bytes().get(at).copied().unwrap_or(0);
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "standard input is not UTF-8: byte 0x{byte:02X} at offset {at} starts no character"
-                    ),
-                )
-            })?;
-            Ok(text.trim_end_matches(['\n', '\r']).to_string())
-        }
-    }
-}
-
 /// The formula `map` uses when given none on a terminal: the attention line of the seeds.
 const DEFAULT_FORMULA: &str =
     r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V";
-
-/// The formula from the argument; standard input for `-`; without an argument, a pipe's
-/// content or, on a terminal or an empty pipe, the attention line.
-fn formula_or_default(argument: Option<String>) -> io::Result<String> {
-    match argument {
-        Some(formula) if formula != "-" => Ok(formula),
-        Some(_) => read_formula(None),
-        None if io::stdin().is_terminal() => Ok(DEFAULT_FORMULA.to_string()),
-        None => {
-            let text = read_formula(None)?;
-            Ok(if text.trim().is_empty() { DEFAULT_FORMULA.to_string() } else { text })
-        }
-    }
-}
 
 /// The curriculum named (shipped) or the file given.
 pub(crate) fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
@@ -137,23 +110,38 @@ pub(crate) fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
 
 /// Colour only on a terminal, and never when `NO_COLOR` is set.
 pub(crate) fn screen_style() -> map_report::Style {
-    let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    map_report::Style { color, width: None }
+    map_report::Style { color: formulas::color_on(&io::stdout()), width: None }
 }
 
-/// Maps one formula, or prints its parse error and returns the exit code.
-fn map_one(source: &str, knowledge: &Knowledge, lang: Lang, limits: &Limits) -> Result<SlotMap, ExitCode> {
-    match eqmap::slotmap::map_source_with(source, knowledge, lang, limits) {
+/// Maps one pasted formula, printing its warnings, or prints its error (then `None`).
+fn map_one(input: &Input, knowledge: &Knowledge, lang: Lang, limits: &Limits) -> Option<SlotMap> {
+    match eqmap::slotmap::map_pasted(&input.text, knowledge, lang, limits) {
         Ok(map) => {
-            for warning in &map.warnings {
-                eprint!("{}", diagnostic::render_warning(source, warning, lang));
-            }
-            Ok(map)
+            input.warn(&map.warnings, lang);
+            Some(map)
         }
         Err(error) => {
-            eprint!("{}", diagnostic::render_error(source, &error, lang));
-            Err(ExitCode::from(1))
+            input.fail(&error, lang);
+            None
         }
+    }
+}
+
+/// The exit code of a run over formulas: 1 if any failed.
+fn exit_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The text shown before each of several formulas' results in a table.
+fn heading(input: &Input, many: bool) -> String {
+    if many {
+        format!("> {}\n", input.text)
+    } else {
+        String::new()
     }
 }
 
@@ -166,18 +154,25 @@ fn run_map(args: MapArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let source = formula_or_default(args.formula)?;
-    let map = match map_one(&source, &knowledge, lang, &limits(&args.common)) {
-        Ok(map) => map,
-        Err(code) => return Ok(code),
-    };
-    let text = match args.format {
-        MapFormat::Table => map_report::render_table(&map, lang, screen_style()),
-        MapFormat::Markdown => map_report::render_markdown(&map, lang),
-        MapFormat::Json => map_report::render_json(&map),
-    };
-    io::stdout().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    let inputs = formulas::inputs_or_default(args.formula, args.whole, DEFAULT_FORMULA)?;
+    let many = inputs.len() > 1;
+    let mut failed = false;
+    let mut stdout = io::stdout().lock();
+    for input in &inputs {
+        let Some(map) = map_one(input, &knowledge, lang, &limits(&args.common)) else {
+            failed = true;
+            continue;
+        };
+        let text = match args.format {
+            MapFormat::Table => heading(input, many) + &map_report::render_table(&map, lang, screen_style()),
+            MapFormat::Markdown => heading(input, many) + &map_report::render_markdown(&map, lang),
+            MapFormat::Json if many => format!("{}\n", serde_json::to_string(&map).unwrap_or_default()),
+            MapFormat::Json => map_report::render_json(&map),
+        };
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
+    }
+    Ok(exit_code(failed))
 }
 
 fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
@@ -190,13 +185,13 @@ fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
         }
     };
     let limits = limits(&args.common);
-    let (first, second) = match (
-        map_one(&args.first, &knowledge, lang, &limits),
-        map_one(&args.second, &knowledge, lang, &limits),
-    ) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(code), _) | (_, Err(code)) => return Ok(code),
-    };
+    let first = Input { line: 1, text: args.first };
+    let second = Input { line: 1, text: args.second };
+    let (first, second) =
+        match (map_one(&first, &knowledge, lang, &limits), map_one(&second, &knowledge, lang, &limits)) {
+            (Some(a), Some(b)) => (a, b),
+            _ => return Ok(ExitCode::from(1)),
+        };
     let comparison = eqmap::slotmap::compare(&first, &second);
     let text = match args.format {
         CompareFormat::Table => {
@@ -208,28 +203,32 @@ fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses `source`, printing warnings, or the error with its caret (then `None`).
-fn parse_or_report(source: &str, common: &Common) -> Option<eqmap::Parsed> {
+/// Prepares and parses one pasted formula, printing its warnings, or prints its error (then
+/// `None`).
+fn parse_one(input: &Input, common: &Common) -> Option<(eqmap::paste::Pasted, eqmap::Parsed)> {
     let lang = lang(common);
-    match eqmap::parse_with(source, &limits(common)) {
-        Ok(parsed) => {
-            for warning in &parsed.warnings {
-                eprint!("{}", diagnostic::render_warning(source, warning, lang));
-            }
-            Some(parsed)
+    match eqmap::paste::parse(&input.text, &limits(common)) {
+        Ok((pasted, parsed)) => {
+            input.warn(&pasted.all_warnings(&parsed.warnings), lang);
+            Some((pasted, parsed))
         }
         Err(error) => {
-            eprint!("{}", diagnostic::render_error(source, &error, lang));
+            input.fail(&error, lang);
             None
         }
     }
 }
 
-fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
-    let source = read_formula(args.formula)?;
-    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
-    let text = match args.format {
-        ParseFormat::Tree => tree::render_tree(&parsed.root),
+/// One parsed formula as `parse` prints it.
+fn parse_text(
+    input: &Input,
+    pasted: &eqmap::paste::Pasted,
+    parsed: &eqmap::Parsed,
+    args: &ParseArgs,
+    many: bool,
+) -> String {
+    match args.format {
+        ParseFormat::Tree => heading(input, many) + &tree::render_tree(&parsed.root),
         ParseFormat::Latex => format!("{}\n", eqmap::syntax::print::to_latex(&parsed.root)),
         ParseFormat::Meaning => {
             let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
@@ -237,32 +236,33 @@ fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
         }
         ParseFormat::Json => {
             let value = serde_json::json!({
-                "formula": source,
+                "formula": input.text,
+                "read": pasted.text,
                 "latex": eqmap::syntax::print::to_latex(&parsed.root),
                 "tree": parsed.root,
-                "warnings": parsed.warnings,
+                "warnings": pasted.all_warnings(&parsed.warnings),
             });
-            format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
-        }
-    };
-    io::stdout().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The formulas of `eval`: the argument, or the non-empty lines of standard input.
-fn read_formulas(argument: Option<String>) -> io::Result<Vec<String>> {
-    match argument {
-        Some(formula) if formula != "-" => Ok(vec![formula]),
-        _ => {
-            let text = read_formula(None)?;
-            Ok(text
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('%'))
-                .map(String::from)
-                .collect())
+            let text =
+                if many { serde_json::to_string(&value) } else { serde_json::to_string_pretty(&value) };
+            format!("{}\n", text.unwrap_or_default())
         }
     }
+}
+
+fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
+    let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
+    let many = inputs.len() > 1;
+    let mut failed = false;
+    let mut stdout = io::stdout().lock();
+    for input in &inputs {
+        let Some((pasted, parsed)) = parse_one(input, &args.common) else {
+            failed = true;
+            continue;
+        };
+        stdout.write_all(parse_text(input, &pasted, &parsed, &args, many).as_bytes())?;
+        stdout.flush()?;
+    }
+    Ok(exit_code(failed))
 }
 
 /// Applies `--let` and `--dim`; on bad input prints the diagnostic and returns `false`.
@@ -302,10 +302,47 @@ fn report_binding(source: &str, error: &eqmap::eval::EvalError, lang: Lang) -> i
     Ok(false)
 }
 
+/// Evaluates one pasted formula in `session`: its outcome with every span in the input, or
+/// the failure with its spans there.
+pub(crate) fn evaluate_one(session: &mut Session, input: &Input) -> Result<eqmap::eval::Outcome, Failure> {
+    let pasted = eqmap::paste::prepare(&input.text).map_err(Failure::Parse)?;
+    let mut outcome = session.evaluate(&pasted.text).map_err(|failure| match failure {
+        Failure::Parse(error) => Failure::Parse(pasted.original_error(error)),
+        Failure::Eval(mut error) => {
+            error.span = pasted.original(error.span);
+            Failure::Eval(error)
+        }
+    })?;
+    outcome.parse_warnings = pasted.all_warnings(&outcome.parse_warnings);
+    for warning in &mut outcome.warnings {
+        if let eqmap::eval::Warning::NonFinite { span, .. } = warning {
+            *span = pasted.original(*span);
+        }
+    }
+    outcome.formula = input.text.clone();
+    Ok(outcome)
+}
+
+/// The `--seed` value, or its message in `lang`.
+fn seed(text: Option<&str>, lang: Lang) -> Result<Option<u64>, String> {
+    let Some(text) = text else { return Ok(None) };
+    text.trim().parse::<u64>().map(Some).map_err(|_| match lang {
+        Lang::Ko => format!("--seed {text}: 시드는 0부터 {} 사이의 정수입니다", u64::MAX),
+        Lang::En => format!("--seed {text}: a seed is a whole number from 0 to {}", u64::MAX),
+    })
+}
+
 fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
     let lang = lang(&args.common);
+    let seed = match seed(args.seed.as_deref(), lang) {
+        Ok(seed) => seed,
+        Err(message) => {
+            eprintln!("eqmap: {message}");
+            return Ok(ExitCode::from(1));
+        }
+    };
     let options = Options {
-        seed: args.seed,
+        seed,
         max_elements: args.max_elements,
         max_steps: args.max_steps,
         trace: args.trace,
@@ -315,39 +352,57 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
     if !bind_arguments(&mut session, &args, lang)? {
         return Ok(ExitCode::from(1));
     }
-    let formulas = read_formulas(args.formula.clone())?;
-    let many = formulas.len() > 1;
+    let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
+    let many = inputs.len() > 1;
+    let mut failed = false;
     let mut stdout = io::stdout().lock();
-    for formula in &formulas {
-        let outcome = match session.evaluate(formula) {
-            Ok(outcome) => outcome,
+    for input in &inputs {
+        let text = match evaluate_one(&mut session, input) {
+            Ok(outcome) => {
+                eprint!("{}", eval_report::render_warnings_in(&outcome, lang, input.layout()));
+                match args.format {
+                    EvalFormat::Json => format!("{}\n", eval_report::to_json(&outcome)),
+                    EvalFormat::Table => {
+                        heading(input, many)
+                            + &eval_report::render_table(&outcome, lang)
+                            + if many { "\n" } else { "" }
+                    }
+                }
+            }
             Err(failure) => {
+                failed = true;
                 stdout.flush()?;
-                eprint!("{}", eval_report::render_failure(formula, &failure, lang));
-                return Ok(ExitCode::from(1));
+                eprint!("{}", eval_report::render_failure_in(&input.text, &failure, lang, input.layout()));
+                match args.format {
+                    EvalFormat::Json => {
+                        format!("{}\n", eval_report::failure_json(&input.text, input.line, &failure, lang))
+                    }
+                    EvalFormat::Table => continue,
+                }
             }
-        };
-        eprint!("{}", eval_report::render_warnings(&outcome, lang));
-        let text = match args.format {
-            EvalFormat::Json => format!("{}\n", eval_report::to_json(&outcome)),
-            EvalFormat::Table if many => {
-                format!("> {formula}\n{}\n", eval_report::render_table(&outcome, lang))
-            }
-            EvalFormat::Table => eval_report::render_table(&outcome, lang),
         };
         stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_code(failed))
 }
 
 fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
-    let source = read_formula(args.formula)?;
     let lang = lang(&args.common);
-    let Some(parsed) = parse_or_report(&source, &args.common) else { return Ok(ExitCode::from(1)) };
-    let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
-    let reading = eqmap::speak::read(&parsed.root, &source, &table, lang);
-    io::stdout().write_all(format!("{reading}\n").as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
+    let mut failed = false;
+    let mut stdout = io::stdout().lock();
+    for input in &inputs {
+        let Some((pasted, parsed)) = parse_one(input, &args.common) else {
+            failed = true;
+            continue;
+        };
+        let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+        let reading = eqmap::speak::read(&parsed.root, &pasted.text, &table, lang);
+        stdout.write_all(format!("{reading}\n").as_bytes())?;
+        stdout.flush()?;
+    }
+    Ok(exit_code(failed))
 }
 
 /// A spinner with the count of records on standard error, on a terminal only.

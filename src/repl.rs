@@ -1,37 +1,111 @@
-//! The prompt (binary only): paste formula after formula and see each one's map.
+//! The prompt (binary only): what the commands do, formula after formula.
 //!
-//! `eqmap` with no command on a terminal opens it. Lines starting with `:` are commands
-//! (`:en`, `:ko`, `:curriculum NAME`, `:help`, `:quit`); any other line is a formula. History
-//! is kept for the session and in `~/.eqmap_history`.
+//! `eqmap` with no command on a terminal opens it, in the language of `--lang` or of the
+//! `EQMAP_LANG` variable (`ko` or `en`). A line that is not a command is mapped; the commands
+//! are `:map`, `:read`, `:parse`, `:eval` (definitions and `:let` bindings persist for the
+//! session), `:let NAME=JSON`, `:lang ko|en`, `:curriculum NAME|FILE`, `:help` and `:quit`. A
+//! paste of several lines is read whole: the prompt reads on while a `{`, a `\begin` or a
+//! `$$` is open or a line ends with `\\`. History is kept in `~/.eqmap_history`.
 
-use crate::load_knowledge;
-use eqmap::report::{diagnostic, slotmap as map_report};
+use crate::formulas::Input;
+use crate::{evaluate_one, load_knowledge, screen_style};
+use eqmap::eval::{Options, Session};
+use eqmap::report::{eval as eval_report, slotmap as map_report, tree};
 use eqmap::slotmap::Knowledge;
 use eqmap::Lang;
 use rustyline::error::ReadlineError;
-use rustyline::DefaultEditor;
+use rustyline::history::FileHistory;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{Config, Editor, Helper};
 use std::io;
 use std::process::ExitCode;
 
-const HELP_KO: &str = "수식을 붙여 넣으면 자리마다 막히는 질문, 필요한 수학, 커리큘럼 글을 보여 줍니다.\n  :en / :ko 언어 바꾸기 · :curriculum 이름|파일 · :help · :quit (또는 Ctrl-D)";
-const HELP_EN: &str = "Paste a formula to see, for each slot, the question, the math and the curriculum article.\n  :en / :ko switch language · :curriculum NAME|FILE · :help · :quit (or Ctrl-D)";
+const HELP_KO: &str = "\
+수식을 붙여 넣으면 자리마다 막히는 질문, 필요한 수학, 커리큘럼 글을 보여 줍니다. 명령:
+  :map 수식        자리 지도 (명령 없이 수식만 써도 됩니다)
+  :read 수식       소리 내어 읽기
+  :parse 수식      구문 트리
+  :eval 수식       계산 (정의와 :let 값은 세션 동안 남습니다)
+  :let 이름=JSON   :eval에 쓸 값 (수 2, 벡터 [1,2], 행렬 [[1,2],[3,4]])
+  :lang ko|en      언어 바꾸기 (:ko, :en)
+  :curriculum 이름|파일   커리큘럼 바꾸기 (ai-math, transformer-series)
+  :help            이 목록
+  :quit            끝내기 (Ctrl-D)";
+
+const HELP_EN: &str = "\
+Paste a formula to see, for each slot, the question, the math and the curriculum article. Commands:
+  :map FORMULA     the slot map (a formula alone does the same)
+  :read FORMULA    read it aloud
+  :parse FORMULA   its syntax tree
+  :eval FORMULA    compute it (definitions and :let values stay for the session)
+  :let NAME=JSON   a value for :eval (a number 2, a vector [1,2], a matrix [[1,2],[3,4]])
+  :lang ko|en      switch language (:ko, :en)
+  :curriculum NAME|FILE   switch curriculum (ai-math, transformer-series)
+  :help            this list
+  :quit            leave (Ctrl-D)";
+
+/// The banner's first line.
+const GREETING_KO: &str = "eqmap — 수식을 붙여 넣거나 :help로 명령을 보세요.";
+const GREETING_EN: &str = "eqmap — paste a formula, or :help for the commands.";
+
+/// Reads on while a pasted formula is still open, so that a paste of several lines is one
+/// input.
+struct Lines;
+
+impl rustyline::completion::Completer for Lines {
+    type Candidate = String;
+}
+
+impl rustyline::hint::Hinter for Lines {
+    type Hint = String;
+}
+
+impl rustyline::highlight::Highlighter for Lines {}
+
+impl Helper for Lines {}
+
+impl Validator for Lines {
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        let input = ctx.input();
+        let command = input.trim_start().starts_with(':') && !input.contains('\n');
+        if !command && eqmap::paste::lines::incomplete(input) {
+            return Ok(ValidationResult::Incomplete);
+        }
+        Ok(ValidationResult::Valid(None))
+    }
+}
+
+/// What the prompt keeps between lines.
+struct State {
+    lang: Lang,
+    knowledge: Knowledge,
+    session: Session,
+}
+
+/// The language the prompt starts in: `--lang`, else `EQMAP_LANG`, else Korean.
+pub fn starting_lang(flag: Option<Lang>) -> Lang {
+    flag.or_else(|| std::env::var("EQMAP_LANG").ok().and_then(|code| Lang::from_code(code.trim())))
+        .unwrap_or_default()
+}
 
 /// Runs the prompt until the user quits.
-pub fn run(style: map_report::Style) -> io::Result<ExitCode> {
-    let mut editor = DefaultEditor::new().map_err(io::Error::other)?;
+pub fn run(lang: Lang) -> io::Result<ExitCode> {
+    let config = Config::builder().auto_add_history(false).build();
+    let mut editor: Editor<Lines, FileHistory> = Editor::with_config(config).map_err(io::Error::other)?;
+    editor.set_helper(Some(Lines));
     let history = std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".eqmap_history"));
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }
-    let mut lang = Lang::Ko;
-    let mut knowledge = match load_knowledge("ai-math") {
+    let knowledge = match load_knowledge("ai-math") {
         Ok(knowledge) => knowledge,
         Err(message) => {
             eprintln!("eqmap: {message}");
             return Ok(ExitCode::from(2));
         }
     };
-    println!("eqmap — {}", lang.pick(HELP_KO, HELP_EN));
+    let mut state = State { lang, knowledge, session: Session::new(Options::default()) };
+    println!("{}", lang.pick(GREETING_KO, GREETING_EN));
     loop {
         let line = match editor.readline("eqmap> ") {
             Ok(line) => line,
@@ -44,7 +118,7 @@ pub fn run(style: map_report::Style) -> io::Result<ExitCode> {
             continue;
         }
         let _ = editor.add_history_entry(line);
-        if !handle(line, &mut lang, &mut knowledge, style) {
+        if !state.handle(line) {
             break;
         }
     }
@@ -54,33 +128,94 @@ pub fn run(style: map_report::Style) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Handles one line; `false` to quit.
-fn handle(line: &str, lang: &mut Lang, knowledge: &mut Knowledge, style: map_report::Style) -> bool {
-    match line.split_once(' ').map_or((line, ""), |(a, b)| (a, b.trim())) {
-        (":quit" | ":q" | ":exit", _) => return false,
-        (":en", _) => *lang = Lang::En,
-        (":ko", _) => *lang = Lang::Ko,
-        (":help" | ":h" | ":?", _) => println!("{}", lang.pick(HELP_KO, HELP_EN)),
-        (":curriculum", name) => match load_knowledge(name) {
-            Ok(loaded) => *knowledge = loaded,
-            Err(message) => eprintln!("{message}"),
-        },
-        (command, _) if command.starts_with(':') => {
-            eprintln!("{}: {command}", lang.pick("모르는 명령", "unknown command"));
+impl State {
+    /// Handles one input; `false` to quit.
+    fn handle(&mut self, line: &str) -> bool {
+        let (command, rest) = match line.split_once(char::is_whitespace) {
+            Some((command, rest)) if command.starts_with(':') => (command, rest.trim()),
+            _ if line.starts_with(':') => (line, ""),
+            _ => (":map", line),
+        };
+        match command {
+            ":quit" | ":q" | ":exit" => return false,
+            ":en" => self.lang = Lang::En,
+            ":ko" => self.lang = Lang::Ko,
+            ":lang" => match Lang::from_code(rest) {
+                Some(lang) => self.lang = lang,
+                None => eprintln!("{}", self.lang.pick(":lang ko 또는 :lang en", ":lang ko or :lang en")),
+            },
+            ":help" | ":h" | ":?" => println!("{}", self.lang.pick(HELP_KO, HELP_EN)),
+            ":curriculum" => match load_knowledge(rest) {
+                Ok(loaded) => self.knowledge = loaded,
+                Err(message) => eprintln!("{message}"),
+            },
+            ":map" => self.map(rest),
+            ":read" => self.read(rest),
+            ":parse" => self.parse(rest),
+            ":eval" => self.eval(rest),
+            ":let" => self.bind(rest),
+            _ => eprintln!("{}: {command} (:help)", self.lang.pick("모르는 명령", "unknown command")),
         }
-        _ => show(line, *lang, knowledge, style),
+        true
     }
-    true
-}
 
-fn show(formula: &str, lang: Lang, knowledge: &Knowledge, style: map_report::Style) {
-    match eqmap::slotmap::map_source(formula, knowledge, lang) {
-        Ok(map) => {
-            for warning in &map.warnings {
-                eprint!("{}", diagnostic::render_warning(formula, warning, lang));
+    fn map(&self, formula: &str) {
+        let input = Input { line: 1, text: formula.to_string() };
+        match eqmap::slotmap::map_pasted(formula, &self.knowledge, self.lang, &eqmap::Limits::default()) {
+            Ok(map) => {
+                input.warn(&map.warnings, self.lang);
+                print!("{}", map_report::render_table(&map, self.lang, screen_style()));
             }
-            print!("{}", map_report::render_table(&map, lang, style));
+            Err(error) => input.fail(&error, self.lang),
         }
-        Err(error) => eprint!("{}", diagnostic::render_error(formula, &error, lang)),
+    }
+
+    /// The parsed formula, its warnings printed, or `None` with its error printed.
+    fn parsed(&self, formula: &str) -> Option<(eqmap::paste::Pasted, eqmap::Parsed)> {
+        let input = Input { line: 1, text: formula.to_string() };
+        match eqmap::paste::parse(formula, &eqmap::Limits::default()) {
+            Ok((pasted, parsed)) => {
+                input.warn(&pasted.all_warnings(&parsed.warnings), self.lang);
+                Some((pasted, parsed))
+            }
+            Err(error) => {
+                input.fail(&error, self.lang);
+                None
+            }
+        }
+    }
+
+    fn read(&self, formula: &str) {
+        if let Some((pasted, parsed)) = self.parsed(formula) {
+            let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+            println!("{}", eqmap::speak::read(&parsed.root, &pasted.text, &table, self.lang));
+        }
+    }
+
+    fn parse(&self, formula: &str) {
+        if let Some((_, parsed)) = self.parsed(formula) {
+            print!("{}", tree::render_tree(&parsed.root));
+        }
+    }
+
+    fn eval(&mut self, formula: &str) {
+        let input = Input { line: 1, text: formula.to_string() };
+        match evaluate_one(&mut self.session, &input) {
+            Ok(outcome) => {
+                eprint!("{}", eval_report::render_warnings_in(&outcome, self.lang, input.layout()));
+                print!("{}", eval_report::render_table(&outcome, self.lang));
+            }
+            Err(failure) => {
+                eprint!("{}", eval_report::render_failure_in(formula, &failure, self.lang, input.layout()))
+            }
+        }
+    }
+
+    fn bind(&mut self, assignment: &str) {
+        let bound = eqmap::eval::bindings::split_assignment(assignment)
+            .and_then(|(name, json)| self.session.bind_json(name, json));
+        if let Err(error) = bound {
+            eprint!("{}", eval_report::render_error(assignment, &error, self.lang));
+        }
     }
 }

@@ -79,7 +79,7 @@ fn map_of_malformed_input_exits_1_with_a_caret() {
         eqmap().args(["map", "--lang", "en", r"\frac{a}"]).output().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("missing its arguments") && stderr.contains('^'), "{stderr}");
+    assert!(stderr.contains("the second argument is missing") && stderr.contains('^'), "{stderr}");
 }
 
 #[test]

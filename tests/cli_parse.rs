@@ -45,10 +45,10 @@ fn parse_json_has_tree_latex_and_warnings() {
 fn malformed_input_exits_1_with_a_caret_on_stderr() {
     for (formula, words) in [
         (r"\sum_{i=1}^{N x_i", "unclosed `{`"),
-        (r"\frac{a}", "missing its arguments"),
+        (r"\frac{a}", "the second argument is missing"),
         ("x^{", "unclosed `{`"),
         (r"\left( x", "unclosed `\\left`"),
-        (r"\sqrt[", "`\\sqrt`"),
+        (r"\sqrt[", "unclosed `[`"),
     ] {
         let output =
             eqmap().args(["parse", "--lang", "en", formula]).output().unwrap_or_else(|e| panic!("{e}"));

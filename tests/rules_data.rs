@@ -106,7 +106,7 @@ fn every_concept_named_by_a_rule_exists_and_both_curricula_place_it() {
 fn a_broken_rule_file_is_refused_with_the_rule_named() {
     let text = "[[rule]]\nid = \"bad\"\npatterns = ['\\frac{$A}']\nconcepts = [\"x\"]\n";
     let error = rules::load_rules(text).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(error.contains("rule `bad`") && error.contains("missing its arguments"), "{error}");
+    assert!(error.contains("rule `bad`") && error.contains("the second argument is missing"), "{error}");
     let text = "[[rule]]\nid = \"nameless\"\npatterns = ['$ + 1']\nconcepts = [\"x\"]\n";
     assert!(rules::load_rules(text).is_err());
 }

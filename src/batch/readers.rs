@@ -311,7 +311,7 @@ impl LineUnits {
             return None;
         }
         if !self.jsonl {
-            return Some(self.input(Ok(text.to_string())));
+            return Some(self.input(Ok(crate::paste::without_wrappers(text))));
         }
         Some(match jsonl_record(text) {
             Ok((Some(id), latex)) => {

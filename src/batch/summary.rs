@@ -154,6 +154,7 @@ impl Summary {
             match &warning.kind {
                 WarningKind::UnknownCommand { name } => self.unknown_commands.add(name),
                 WarningKind::UnknownCharacter { character } => self.unknown_commands.add(character),
+                _ => {}
             }
         }
         for notation in map.unknown_notation() {

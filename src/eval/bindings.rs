@@ -23,8 +23,7 @@ pub fn split_assignment(argument: &str) -> Result<(&str, &str), EvalError> {
 pub fn value_from_json(name: &str, text: &str, max_elements: usize) -> Result<Value, EvalError> {
     let json: Json = serde_json::from_str(text).map_err(|e| {
         let at = offset(text, e.line(), e.column());
-        let mut error =
-            bad(name, &format!("{e} (a number, an array, or an array of arrays, as in [[1, 2], [3, 4]])"));
+        let mut error = bad(name, &json_reason(text, &e));
         error.span = Span::new(at, (at + 1).min(text.len()).max(at));
         error
     })?;
@@ -36,6 +35,24 @@ pub fn value_from_json(name: &str, text: &str, max_elements: usize) -> Result<Va
         ));
     }
     convert(name, &json)
+}
+
+/// Why `text` is not a value, in words: serde_json's own words where they name a limit
+/// (`recursion limit exceeded`, `number out of range`), ours where they name its grammar
+/// (`expected ident`, `EOF while parsing a list`).
+fn json_reason(text: &str, error: &serde_json::Error) -> String {
+    let example = "a number, an array, or an array of arrays, as in [[1, 2], [3, 4]]";
+    let words = error.to_string();
+    let words = words.split(" at line ").next().unwrap_or("");
+    if words.starts_with("expected")
+        || words.starts_with("EOF")
+        || words.starts_with("trailing")
+        || words.starts_with("key must")
+    {
+        format!("`{text}` is not a value: give {example} (column {})", error.column())
+    } else {
+        format!("{words} at line {} column {} ({example})", error.line(), error.column())
+    }
 }
 
 /// Reads a dimension size for `name`: a positive whole number.

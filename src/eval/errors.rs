@@ -4,7 +4,7 @@
 //! caret under it, and a message in Korean and English. Each variant's doc comment lists
 //! inputs that trigger it.
 
-use crate::lang::Lang;
+use crate::lang::{particle, Lang};
 use crate::syntax::ast::Span;
 use serde::Serialize;
 
@@ -178,13 +178,13 @@ impl EvalError {
     pub fn message(&self, lang: Lang) -> String {
         let text = message(self.kind.as_ref(), lang);
         match (&self.hint, lang) {
-            (Some(Hint::Transpose(t)), Lang::Ko) => format!("{text} — `{t}`를 뜻했나요?"),
+            (Some(Hint::Transpose(t)), Lang::Ko) => format!("{text} — `{t}` 표기를 뜻했나요?"),
             (Some(Hint::Transpose(t)), Lang::En) => format!("{text} — did you mean `{t}`?"),
             (Some(Hint::Bind(name)), Lang::Ko) => format!(
-                "{text} — `--let {name}=[[1,2],[3,4]]`처럼 값을 주거나, 모양을 선언하고 `--seed`로 표본을 뽑으세요"
+                "{text} — `--let {name}=…` 옵션으로 값(수 2, 벡터 [1,2], 행렬 [[1,2],[3,4]])을 주거나, 모양을 선언하고 `--seed` 옵션으로 표본을 뽑으세요"
             ),
             (Some(Hint::Bind(name)), Lang::En) => format!(
-                "{text} — bind it with `--let {name}=[[1,2],[3,4]]`, or declare its shape and sample it with `--seed`"
+                "{text} — bind it with `--let {name}=…` (a number such as 2, a vector [1,2] or a matrix [[1,2],[3,4]]), or declare its shape and sample it with `--seed`"
             ),
             (None, _) => text,
         }
@@ -209,18 +209,22 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         Unbound { name } if ko => format!("`{name}`의 값을 모릅니다"),
         Unbound { name } => format!("`{name}` has no value"),
         ShapeMismatch { op, left, right, dims: (a, b) } if ko => {
-            format!("모양이 맞지 않습니다: {left} {op} {right} (차원 {a}와(과) {b}가 같아야 합니다)")
+            let (and, subject) = (particle(&a.to_string(), "과", "와", false), particle(&b.to_string(), "이", "가", false));
+            format!("모양이 맞지 않습니다: {left} {op} {right} (차원 {a}{and} {b}{subject} 같아야 합니다)")
         }
         ShapeMismatch { op, left, right, dims: (a, b) } => {
             format!("shapes do not fit: {left} {op} {right} (dimension {a} does not match {b})")
         }
         LabelMismatch { label, inferred } if ko => {
-            format!("중괄호 아래 모양 {label}이(가) 추론된 모양 {inferred}와 다릅니다")
+            let (subject, and) = (particle(label, "이", "가", false), particle(inferred, "과", "와", false));
+            format!("중괄호 아래 모양 {label}{subject} 추론된 모양 {inferred}{and} 다릅니다")
         }
         LabelMismatch { label, inferred } => {
             format!("the brace label says {label} but the shape is {inferred}")
         }
-        WrongShape { expected, found } if ko => format!("{expected}이(가) 필요한데 모양이 {found}입니다"),
+        WrongShape { expected, found } if ko => {
+            format!("{expected}{} 필요한데 모양이 {found}입니다", particle(expected, "이", "가", false))
+        }
         WrongShape { expected, found } => format!("expected {expected}, found shape {found}"),
         LogOfNegative { value } if ko => format!("음수의 로그는 실수가 아닙니다: log({value})"),
         LogOfNegative { value } => format!("log of a negative number: log({value})"),
@@ -229,7 +233,8 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         Singular if ko => "역행렬이 없습니다 (특이 행렬)".to_string(),
         Singular => "the matrix is singular: it has no inverse".to_string(),
         IndexOutOfRange { index, len } if ko => {
-            format!("첨자 {index}이(가) 범위 1..{len} 밖입니다 (첨자는 1부터 셉니다)")
+            let subject = particle(&index.to_string(), "이", "가", false);
+            format!("첨자 {index}{subject} 범위 1..{len} 밖입니다 (첨자는 1부터 셉니다)")
         }
         IndexOutOfRange { index, len } => {
             format!("index {index} is outside 1..{len} (indices count from 1, as in papers)")
@@ -257,17 +262,17 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         TooNested { limit } if ko => format!("연산이 너무 깊게 겹쳐 있어 계산할 수 없습니다 (한도 {limit}단계)"),
         TooNested { limit } => format!("the formula nests operations too deeply to compute (limit {limit} levels)"),
         ScientificNotation { text } if ko => format!(
-            "`{text}`는 LaTeX에서 수가 아니라 곱입니다 (e는 자연상수): 지수 표기는 {} 처럼 쓰세요",
+            "`{text}` 표기는 LaTeX에서 수가 아니라 곱입니다 (e는 자연상수): 지수 표기는 {} 처럼 쓰세요",
             scientific(text)
         ),
         ScientificNotation { text } => format!(
             "`{text}` is not scientific notation in LaTeX but a product with e (Euler's number): write {}",
             scientific(text)
         ),
-        Unsupported { what } if ko => format!("`{what}`은(는) 계산할 수 없습니다"),
+        Unsupported { what } if ko => format!("`{what}` 표기는 계산할 수 없습니다"),
         Unsupported { what } => format!("cannot evaluate `{what}`"),
         WrongArity { name, expected, found } if ko => {
-            format!("`{name}`은(는) 인자 {expected}개를 받는데 {found}개가 왔습니다")
+            format!("`{name}` 함수는 인자 {expected}개를 받는데 {found}개가 왔습니다")
         }
         WrongArity { name, expected, found } => {
             format!("`{name}` takes {expected} arguments, got {found}")

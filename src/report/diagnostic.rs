@@ -18,32 +18,77 @@ pub struct Label {
     pub text: String,
 }
 
+/// How a diagnostic is laid out: the number its source's first line has where it came from
+/// (a formula on line 4 of standard input is numbered 4), and whether it is coloured (the
+/// caller decides: on a terminal only, never with `NO_COLOR`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// The number of the source's first line.
+    pub first_line: usize,
+    /// Colour: `error:` and its caret in red, warnings and the "opened here" mark in yellow.
+    pub color: bool,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout { first_line: 1, color: false }
+    }
+}
+
+/// How serious a diagnostic is, which sets its word and colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// An error: red.
+    Error,
+    /// A warning: yellow.
+    Warning,
+}
+
+impl Severity {
+    fn word(self, lang: Lang) -> &'static str {
+        match self {
+            Severity::Error => lang.pick("오류", "error"),
+            Severity::Warning => lang.pick("경고", "warning"),
+        }
+    }
+
+    /// `text` in this severity's colour, when `color`.
+    fn paint(self, text: &str, color: bool) -> String {
+        use colored::Colorize;
+        match (color, self) {
+            (false, _) => text.to_string(),
+            (true, Severity::Error) => text.red().bold().to_string(),
+            (true, Severity::Warning) => text.yellow().bold().to_string(),
+        }
+    }
+}
+
 /// Renders a parse error with a caret under the source (and a second label at the opening
 /// delimiter of an unclosed one).
 pub fn render_error(source: &str, error: &ParseError, lang: Lang) -> String {
+    render_error_in(source, error, lang, Layout::default())
+}
+
+/// [`render_error`] with a [`Layout`].
+pub fn render_error_in(source: &str, error: &ParseError, lang: Lang, layout: Layout) -> String {
     let secondary = error.opened.zip(error.opened_label(lang)).map(|(span, text)| Label { span, text });
-    render(
-        source,
-        lang.pick("오류", "error"),
-        &error.message(lang),
-        &Label { span: error.span, text: error.label(lang) },
-        secondary.as_ref(),
-    )
+    let primary = Label { span: error.span, text: error.label(lang) };
+    render_in(source, Severity::Error, &error.message(lang), &primary, secondary.as_ref(), lang, layout)
 }
 
 /// Renders a warning with a caret under the source.
 pub fn render_warning(source: &str, warning: &Warning, lang: Lang) -> String {
-    render(
-        source,
-        lang.pick("경고", "warning"),
-        &warning.message(lang),
-        &Label { span: warning.span, text: String::new() },
-        None,
-    )
+    render_warning_in(source, warning, lang, Layout::default())
 }
 
-/// Renders `message` with `primary` marked by `^` and `secondary` by `-`. A long line is cut
-/// to a window around the marks, with `…` where it was cut.
+/// [`render_warning`] with a [`Layout`].
+pub fn render_warning_in(source: &str, warning: &Warning, lang: Lang, layout: Layout) -> String {
+    let primary = Label { span: warning.span, text: String::new() };
+    render_in(source, Severity::Warning, &warning.message(lang), &primary, None, lang, layout)
+}
+
+/// Renders `message` with `primary` marked by `^` and `secondary` by `-`, headed by the word
+/// `severity` (uncoloured, first line numbered 1).
 pub fn render(
     source: &str,
     severity: &str,
@@ -51,9 +96,38 @@ pub fn render(
     primary: &Label,
     secondary: Option<&Label>,
 ) -> String {
+    let head = format!("{severity}: {message}\n");
+    head + &render_body(source, primary, secondary, None, Layout::default())
+}
+
+/// Renders `message` under the word and colour of `severity`, with `primary` marked by `^`
+/// and `secondary` by `-`, laid out by `layout`. A long line is cut to a window around the
+/// marks, with `…` where it was cut.
+pub fn render_in(
+    source: &str,
+    severity: Severity,
+    message: &str,
+    primary: &Label,
+    secondary: Option<&Label>,
+    lang: Lang,
+    layout: Layout,
+) -> String {
+    let head = format!("{}: {message}\n", severity.paint(severity.word(lang), layout.color));
+    head + &render_body(source, primary, secondary, Some(severity), layout)
+}
+
+/// The numbered source lines and their marks.
+fn render_body(
+    source: &str,
+    primary: &Label,
+    secondary: Option<&Label>,
+    severity: Option<Severity>,
+    layout: Layout,
+) -> String {
     let (source, primary, secondary) = visible_source(source, primary, secondary);
     let (source, primary, secondary) = (source.as_str(), &primary, secondary.as_ref());
-    let mut out = format!("{severity}: {message}\n");
+    let paint = Paint { severity, layout };
+    let mut out = String::new();
     let (line_no, line_start, line) = line_of(source, primary.span.start);
     let same_line = |s: &&Label| line_of(source, s.span.start).0 == line_no;
     if let Some(secondary) = secondary.filter(|s| !same_line(s)) {
@@ -61,22 +135,46 @@ pub fn render(
         let span = shift(secondary.span, other_start);
         let (window, prefix) = window(other_line, span, span);
         let shown = displayed(window, prefix);
-        push_line(&mut out, other_no, &shown);
-        push_marks(&mut out, &shown, &[(shift_window(span, prefix), '-', &secondary.text)]);
+        push_line(&mut out, paint.number(other_no), &shown);
+        push_marks(&mut out, &shown, &[(shift_window(span, prefix), '-', &secondary.text)], paint);
     }
     let primary_span = shift(primary.span, line_start);
     let secondary_span = secondary.filter(same_line).map(|s| shift(s.span, line_start));
     let (window, prefix) = window(line, primary_span, secondary_span.unwrap_or(primary_span));
     let shown = displayed(window, prefix);
-    push_line(&mut out, line_no, &shown);
+    push_line(&mut out, paint.number(line_no), &shown);
     let mut marks = vec![(shift_window(primary_span, prefix), '^', primary.text.as_str())];
     if let (Some(secondary), Some(span)) = (secondary.filter(same_line), secondary_span) {
         if span.start >= prefix.0 {
             marks.push((shift_window(span, prefix), '-', secondary.text.as_str()));
         }
     }
-    push_marks(&mut out, &shown, &marks);
+    push_marks(&mut out, &shown, &marks, paint);
     out
+}
+
+/// Line numbers and the colours of marks.
+#[derive(Debug, Clone, Copy)]
+struct Paint {
+    severity: Option<Severity>,
+    layout: Layout,
+}
+
+impl Paint {
+    /// The number shown for line `n` of the source.
+    fn number(self, n: usize) -> usize {
+        n + self.layout.first_line.saturating_sub(1)
+    }
+
+    /// A run of marks: `^` in the severity's colour, `-` (where something was opened) in
+    /// yellow.
+    fn marks(self, text: &str, mark: char) -> String {
+        match self.severity {
+            Some(severity) if mark == '^' => severity.paint(text, self.layout.color),
+            Some(_) => Severity::Warning.paint(text, self.layout.color),
+            None => text.to_string(),
+        }
+    }
 }
 
 /// The source as shown: each invisible character (a NUL, an escape, a zero-width space) is
@@ -172,7 +270,7 @@ fn column(line: &str, at: usize) -> usize {
 
 /// A marker line: each span underlined with its character, the first label after it, and the
 /// other labels on lines of their own below.
-fn push_marks(out: &mut String, line: &str, marks: &[(Span, char, &str)]) {
+fn push_marks(out: &mut String, line: &str, marks: &[(Span, char, &str)], paint: Paint) {
     let mut positions: Vec<(usize, usize, char, &str)> = marks
         .iter()
         .map(|(span, mark, text)| {
@@ -183,13 +281,14 @@ fn push_marks(out: &mut String, line: &str, marks: &[(Span, char, &str)]) {
         .collect();
     positions.sort_by_key(|p| p.0);
     let mut marker = String::new();
+    let mut columns = 0;
     for (start, width, mark, _) in &positions {
-        while marker.chars().count() < *start {
-            marker.push(' ');
+        if columns < *start {
+            marker.push_str(&" ".repeat(start - columns));
+            columns = *start;
         }
-        for _ in 0..*width {
-            marker.push(*mark);
-        }
+        marker.push_str(&paint.marks(&mark.to_string().repeat(*width), *mark));
+        columns += width;
     }
     let main = marks.first().map_or("", |m| m.2);
     let trailing = if main.is_empty() { String::new() } else { format!(" {main}") };

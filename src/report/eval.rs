@@ -3,7 +3,7 @@
 
 use crate::eval::{EvalError, Failure, Outcome, OutcomeKind, TraceRow, Value, Warning};
 use crate::lang::Lang;
-use crate::report::diagnostic::{self, Label};
+use crate::report::diagnostic::{self, Label, Layout, Severity};
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
@@ -12,10 +12,30 @@ const SHOWN: usize = 8;
 
 /// A failure rendered under its source with a caret.
 pub fn render_failure(source: &str, failure: &Failure, lang: Lang) -> String {
+    render_failure_in(source, failure, lang, Layout::default())
+}
+
+/// [`render_failure`] laid out by `layout` (line numbers, colour).
+pub fn render_failure_in(source: &str, failure: &Failure, lang: Lang, layout: Layout) -> String {
     match failure {
-        Failure::Parse(e) => diagnostic::render_error(source, e, lang),
-        Failure::Eval(e) => render_error(source, e, lang),
+        Failure::Parse(e) => diagnostic::render_error_in(source, e, lang, layout),
+        Failure::Eval(e) => {
+            let label = Label { span: e.span, text: e.label(lang) };
+            diagnostic::render_in(source, Severity::Error, &e.message(lang), &label, None, lang, layout)
+        }
     }
+}
+
+/// A failure as a JSON record, for `--format json` on many lines: what went wrong (the
+/// error's fields, its `span` in `formula`), the `message`, and the `line` of input.
+pub fn failure_json(formula: &str, line: usize, failure: &Failure, lang: Lang) -> Json {
+    let mut record = serde_json::to_value(failure).unwrap_or(Json::Null);
+    if let Json::Object(fields) = &mut record {
+        fields.insert("line".into(), json!(line));
+        fields.insert("formula".into(), json!(formula));
+        fields.insert("message".into(), json!(failure.message(lang)));
+    }
+    record
 }
 
 /// An evaluation error rendered under its source with a caret.
@@ -26,9 +46,14 @@ pub fn render_error(source: &str, error: &EvalError, lang: Lang) -> String {
 
 /// The warnings of an outcome, rendered for standard error.
 pub fn render_warnings(outcome: &Outcome, lang: Lang) -> String {
+    render_warnings_in(outcome, lang, Layout::default())
+}
+
+/// [`render_warnings`] laid out by `layout` (line numbers, colour).
+pub fn render_warnings_in(outcome: &Outcome, lang: Lang, layout: Layout) -> String {
     let mut out = String::new();
     for warning in &outcome.parse_warnings {
-        out.push_str(&diagnostic::render_warning(&outcome.formula, warning, lang));
+        out.push_str(&diagnostic::render_warning_in(&outcome.formula, warning, lang, layout));
     }
     for warning in &outcome.warnings {
         let severity = lang.pick("경고", "warning");
@@ -39,7 +64,16 @@ pub fn render_warnings(outcome: &Outcome, lang: Lang) -> String {
                     Lang::En => format!("the result has {count} NaN or infinite entries"),
                 };
                 let label = Label { span: *span, text: String::new() };
-                out.push_str(&diagnostic::render(&outcome.formula, severity, &message, &label, None));
+                let warning = Severity::Warning;
+                out.push_str(&diagnostic::render_in(
+                    &outcome.formula,
+                    warning,
+                    &message,
+                    &label,
+                    None,
+                    lang,
+                    layout,
+                ));
             }
             Warning::Unevaluated { missing } => {
                 let names = missing.join(", ");
@@ -131,7 +165,7 @@ pub fn render_table(outcome: &Outcome, lang: Lang) -> String {
             Some(symbolic) if symbolic != numeric => format!("{symbolic} = {numeric}"),
             _ => numeric,
         };
-        out.push_str(&format!("{}: {shown}\n", lang.pick("모양", "shape")));
+        out.push_str(&format!("{}: {}\n", lang.pick("모양", "shape"), shape_words(&shown, lang)));
         out.push_str(&render_value(value));
     }
     if !outcome.trace.is_empty() {
@@ -207,14 +241,22 @@ fn pad_right(text: &str, width: usize) -> String {
     format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
 }
 
+/// A shape as shown in `lang`: `scalar` is 스칼라 in Korean.
+fn shape_words(shape: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Ko => shape.replace("scalar", "스칼라"),
+        Lang::En => shape.to_string(),
+    }
+}
+
 /// The trace as a table: each node's source, shapes and summary; row sums under a softmax.
 pub fn render_trace(rows: &[TraceRow], lang: Lang) -> String {
     let header: Vec<String> = [
         lang.pick("자리", "slot"),
         lang.pick("모양(기호)", "shape"),
         lang.pick("크기", "size"),
-        "min",
-        "max",
+        lang.pick("최솟값", "min"),
+        lang.pick("최댓값", "max"),
         lang.pick("평균", "mean"),
         lang.pick("분산", "variance"),
         lang.pick("행 합", "row sums"),
@@ -232,8 +274,8 @@ pub fn render_trace(rows: &[TraceRow], lang: Lang) -> String {
         };
         table.push(vec![
             shorten(&row.latex, 48),
-            row.symbolic.clone(),
-            row.shape.to_string(),
+            shape_words(&row.symbolic, lang),
+            shape_words(&row.shape.to_string(), lang),
             number(row.stats.min),
             number(row.stats.max),
             number(row.stats.mean),

@@ -60,22 +60,33 @@ pub fn render_table(map: &SlotMap, lang: Lang, style: Style) -> String {
         table.add_row(cells);
     }
     let mut out = format!("{table}\n");
-    out.push_str(&footer(map, lang));
+    out.push_str(&footer(map, lang, style.color));
     out
 }
 
-fn footer(map: &SlotMap, lang: Lang) -> String {
+/// The lines under the table: symbols, the reading and the reading path (set apart in bold
+/// and green when `color`).
+fn footer(map: &SlotMap, lang: Lang, color: bool) -> String {
+    use colored::Colorize;
+    let head = |text: &str| if color { text.bold().to_string() } else { text.to_string() };
     let mut out = String::new();
     if let Some(line) = symbols_line(&map.symbols, lang) {
         out.push_str(&line);
     }
     if let Some(reading) = &map.reading {
-        out.push_str(&format!("{}: {reading}\n", lang.pick("읽기", "Reading")));
+        let reading = if color { reading.green().to_string() } else { reading.clone() };
+        out.push_str(&format!("{}: {reading}\n", head(lang.pick("읽기", "Reading"))));
     }
     if map.reading_path.is_empty() {
-        out.push_str(lang.pick("읽을 글: 없음\n", "Reading path: none\n"));
+        out.push_str(&format!(
+            "{}: {}\n",
+            head(lang.pick("읽을 글", "Reading path")),
+            lang.pick("없음", "none")
+        ));
     } else {
-        out.push_str(&format!("{}: {}\n", lang.pick("읽을 순서", "Reading path"), map.reading_path_text));
+        let text = &map.reading_path_text;
+        let text = if color { text.green().bold().to_string() } else { text.clone() };
+        out.push_str(&format!("{}: {text}\n", head(lang.pick("읽을 순서", "Reading path"))));
     }
     out
 }
@@ -136,7 +147,7 @@ pub fn render_markdown(map: &SlotMap, lang: Lang) -> String {
         ));
     }
     out.push('\n');
-    out.push_str(&footer(map, lang));
+    out.push_str(&footer(map, lang, false));
     out
 }
 

@@ -140,6 +140,31 @@ pub fn map_source_with(
     Ok(map)
 }
 
+/// Maps a formula as it was pasted ([`crate::paste::prepare`]: wrappers off, plain text read
+/// as LaTeX): the slots, symbols and warnings point into `input`, and [`SlotMap::formula`] is
+/// `input` as given; each slot's `latex` is the LaTeX that was read.
+pub fn map_pasted(
+    input: &str,
+    knowledge: &Knowledge,
+    lang: Lang,
+    limits: &crate::Limits,
+) -> Result<SlotMap, ParseError> {
+    let pasted = crate::paste::prepare(input)?;
+    let mut map =
+        map_source_with(&pasted.text, knowledge, lang, limits).map_err(|e| pasted.original_error(e))?;
+    map.formula = input.to_string();
+    map.warnings = pasted.all_warnings(&map.warnings);
+    for slot in map.slots.iter_mut().filter(|slot| slot.visible) {
+        slot.span = pasted.original(slot.span);
+    }
+    for symbol in &mut map.symbols {
+        for span in &mut symbol.spans {
+            *span = pasted.original(*span);
+        }
+    }
+    Ok(map)
+}
+
 /// Maps a parsed formula with a symbol table that may know more (from earlier formulas).
 pub fn map_tree(
     source: &str,

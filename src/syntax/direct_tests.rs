@@ -45,6 +45,8 @@ fn same_as_prescan_first(source: &str) -> Result<(), String> {
         Some(reading) => Ok(reading.parsed),
         None => parse_prescanned(source, &limits),
     });
+    // `parse_with` says a missing argument more exactly from the source, on either path.
+    let first = first.map_err(|error| super::refined(source, error));
     let (first, now) = (format!("{first:?}"), format!("{:?}", parse_with(source, &limits)));
     if first == now {
         Ok(())

@@ -77,6 +77,18 @@ pub enum ParseErrorKind {
         /// The step limit.
         limit: usize,
     },
+    /// A command given fewer braced arguments than it takes: `\frac{1}`, `\binom{n}`.
+    MissingArgument {
+        /// The command as written.
+        command: String,
+        /// How many arguments it takes.
+        takes: usize,
+        /// How many it was given.
+        given: usize,
+    },
+    /// Nothing to read: an empty argument, a blank line, or math delimiters with nothing
+    /// between them (`$$`, `\[ \]`).
+    Empty,
     /// Something the grammar cannot take at this point: `\sqrt[`, `x^`, `\left\alpha`.
     Unexpected {
         /// What was found, as written (or "the end of the formula").
@@ -100,19 +112,19 @@ impl ParseError {
                 format!("수식이 너무 깁니다: {bytes}바이트 (한도 {limit}바이트, --max-bytes로 늘릴 수 있음)")
             }
             (TooLong { bytes, limit }, Lang::En) => {
-                format!("formula too long: {bytes} bytes (limit {limit}; raise it with --max-bytes)")
+                format!("formula too long: {} (limit {limit}; raise it with --max-bytes)", plural(*bytes, "byte"))
             }
             (TooDeep { limit }, Lang::Ko) if *limit >= super::Limits::MAX_DEPTH_CEILING => {
                 format!("중첩이 너무 깊습니다 (한도 {limit}단계, eqmap이 허용하는 최대)")
             }
             (TooDeep { limit }, Lang::En) if *limit >= super::Limits::MAX_DEPTH_CEILING => {
-                format!("maximum nesting depth exceeded ({limit} levels, the most eqmap allows)")
+                format!("maximum nesting depth exceeded ({}, the most eqmap allows)", plural(*limit, "level"))
             }
             (TooDeep { limit }, Lang::Ko) => {
                 format!("중첩이 너무 깊습니다 (한도 {limit}단계, --max-depth로 늘릴 수 있음)")
             }
             (TooDeep { limit }, Lang::En) => {
-                format!("maximum nesting depth exceeded ({limit} levels; raise it with --max-depth)")
+                format!("maximum nesting depth exceeded ({}; raise it with --max-depth)", plural(*limit, "level"))
             }
             (TooManySigns { limit }, Lang::Ko) => format!("부호가 연달아 너무 많습니다 (한도 {limit}개)"),
             (TooManySigns { limit }, Lang::En) => format!("too many signs in a row (limit {limit})"),
@@ -124,35 +136,51 @@ impl ParseError {
                 format!("수식을 읽는 데 단계가 너무 많이 듭니다 (한도 {limit}단계)")
             }
             (TooComplex { limit }, Lang::En) => {
-                format!("formula too complex to parse: more than {limit} parser steps")
+                format!("formula too complex to parse: more than {} parser steps", limit)
             }
             (Unclosed { delimiter, closer }, Lang::Ko) => {
-                format!("`{delimiter}`가 닫히지 않았습니다: `{closer}`가 필요합니다")
+                format!("`{delimiter}` 표기를 닫지 않았습니다: `{closer}` 표기가 필요합니다")
             }
             (Unclosed { delimiter, closer }, Lang::En) => {
                 format!("unclosed `{delimiter}`: expected `{closer}`")
             }
-            (UnexpectedClose { delimiter }, Lang::Ko) => format!("여는 짝이 없는 `{delimiter}`입니다"),
+            (UnexpectedClose { delimiter }, Lang::Ko) => format!("`{delimiter}` 표기에 여는 짝이 없습니다"),
             (UnexpectedClose { delimiter }, Lang::En) => {
                 format!("`{delimiter}` closes nothing that was opened")
             }
             (MismatchedEnvironment { begin, end }, Lang::Ko) => {
-                format!("`\\begin{{{begin}}}`를 `\\end{{{end}}}`로 닫을 수 없습니다")
+                format!("`\\begin{{{begin}}}` 환경을 `\\end{{{end}}}` 환경으로 닫을 수 없습니다")
             }
             (MismatchedEnvironment { begin, end }, Lang::En) => {
                 format!("`\\begin{{{begin}}}` is closed by `\\end{{{end}}}`")
             }
             (MissingArguments { command }, Lang::Ko) => {
-                format!("`{command}`에 인자가 없습니다: `{command}{{…}}`처럼 중괄호로 인자를 주세요")
+                format!("`{command}` 명령에 인자가 없습니다: `{command}{{…}}` 꼴로 중괄호 안에 인자를 주세요")
             }
             (MissingArguments { command }, Lang::En) => {
                 format!("`{command}` is missing its arguments: give them in braces, as in `{command}{{…}}`")
             }
-            (Unexpected { found, expected }, Lang::Ko) if found == "the end of the formula" => {
+            (MissingArgument { command, takes, given }, Lang::Ko) => format!(
+                "`{command}` 명령은 인자 {takes}개를 받는데 {given}개만 있습니다: {} 인자가 빠졌습니다 (`{command}{}`)",
+                korean_ordinal(given + 1),
+                "{…}".repeat(*takes)
+            ),
+            (MissingArgument { command, takes, given }, Lang::En) => format!(
+                "`{command}` takes {} and has {given}: the {} is missing, as in `{command}{}`",
+                plural(*takes, "argument"),
+                ordinal(given + 1),
+                "{…}".repeat(*takes)
+            ),
+            (Empty, Lang::Ko) => "수식이 비어 있습니다: 읽을 것이 없습니다".to_string(),
+            (Empty, Lang::En) => "the formula is empty: there is nothing to read".to_string(),
+            (Unexpected { found, expected }, Lang::Ko) if found == END => {
                 format!("수식이 너무 일찍 끝났습니다{}", expected_list(expected, lang))
             }
+            (Unexpected { found, expected }, Lang::En) if found == END => {
+                format!("the formula ends too early{}", expected_list(expected, lang))
+            }
             (Unexpected { found, expected }, Lang::Ko) => {
-                format!("여기서 {found}을(를) 읽을 수 없습니다{}", expected_list(expected, lang))
+                format!("여기서 읽을 수 없는 것: {found}{}", expected_list(expected, lang))
             }
             (Unexpected { found, expected }, Lang::En) => {
                 format!("unexpected {found}{}", expected_list(expected, lang))
@@ -178,6 +206,38 @@ impl ParseError {
     /// The label printed under the opening delimiter, if there is one.
     pub fn opened_label(&self, lang: Lang) -> Option<String> {
         self.opened.map(|_| lang.pick("여기서 열림", "opened here").to_string())
+    }
+}
+
+/// What the parser says it found at the end of the input.
+const END: &str = "the end of the formula";
+
+/// `count` and `noun`, plural unless the count is one: "1 byte", "2 bytes".
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// "first", "second", … for the argument counts of LaTeX commands.
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first argument".into(),
+        2 => "second argument".into(),
+        3 => "third argument".into(),
+        n => format!("argument number {n}"),
+    }
+}
+
+/// 첫 번째, 두 번째, … for the argument counts of LaTeX commands.
+fn korean_ordinal(n: usize) -> String {
+    match n {
+        1 => "첫 번째".into(),
+        2 => "두 번째".into(),
+        3 => "세 번째".into(),
+        n => format!("{n}번째"),
     }
 }
 
@@ -257,6 +317,33 @@ pub enum WarningKind {
         /// The character.
         character: String,
     },
+    /// Math delimiters pasted along and taken off: `$x$`, `\[x\]`,
+    /// `\begin{equation}x\end{equation}`; an `align` is read as `aligned` (`rows`).
+    Wrapper {
+        /// The pair as shown: `$…$`.
+        wrapper: String,
+        /// Whether its rows were kept as `aligned`.
+        rows: bool,
+    },
+    /// A short word of plain text that may be a name or letters multiplied: `tr A`.
+    AmbiguousName {
+        /// The word.
+        word: String,
+        /// The name it may stand for.
+        latex: String,
+    },
+    /// A `(` or `[` never closed: `\mathrm{softmax}(QK^\top`.
+    UnclosedBracket {
+        /// The bracket.
+        delimiter: String,
+    },
+    /// A `)` or `]` with nothing open before it: `x)`.
+    UnopenedBracket {
+        /// The bracket.
+        delimiter: String,
+    },
+    /// A `|` without a partner: `|x + y`.
+    LoneBar,
 }
 
 impl Warning {
@@ -274,6 +361,40 @@ impl Warning {
             }
             (WarningKind::UnknownCharacter { character }, Lang::En) => {
                 format!("unknown character {}: kept as an unknown symbol", shown(character))
+            }
+            (WarningKind::Wrapper { wrapper, rows: false }, Lang::Ko) => {
+                format!("수식 구분 기호 `{wrapper}` 안쪽을 읽습니다")
+            }
+            (WarningKind::Wrapper { wrapper, rows: false }, Lang::En) => {
+                format!("took off the math delimiters `{wrapper}`: the formula inside is read")
+            }
+            (WarningKind::Wrapper { wrapper, rows: true }, Lang::Ko) => {
+                format!("`{wrapper}` 환경의 줄을 `aligned` 환경의 줄로 읽습니다")
+            }
+            (WarningKind::Wrapper { wrapper, rows: true }, Lang::En) => {
+                format!("took off `{wrapper}`: its rows are read as the rows of `aligned`")
+            }
+            (WarningKind::AmbiguousName { word, latex }, Lang::Ko) => format!(
+                "`{word}` 표기는 이름 `{latex}`일 수도, 글자끼리의 곱일 수도 있어 글자로 둡니다: 이름이면 `{latex}` 꼴로 쓰세요"
+            ),
+            (WarningKind::AmbiguousName { word, latex }, Lang::En) => format!(
+                "`{word}` may be the name `{latex}` or letters multiplied: kept as letters; write `{latex}` for the name"
+            ),
+            (WarningKind::UnclosedBracket { delimiter }, Lang::Ko) => {
+                format!("여기서 연 `{delimiter}` 괄호를 닫지 않았습니다: 닫는 괄호가 빠진 것 같습니다")
+            }
+            (WarningKind::UnclosedBracket { delimiter }, Lang::En) => {
+                format!("`{delimiter}` opened here is never closed: a closing bracket may be missing")
+            }
+            (WarningKind::UnopenedBracket { delimiter }, Lang::Ko) => {
+                format!("`{delimiter}` 괄호 앞에 여는 괄호가 없습니다: 여는 괄호가 빠진 것 같습니다")
+            }
+            (WarningKind::UnopenedBracket { delimiter }, Lang::En) => {
+                format!("`{delimiter}` closes no bracket opened before it: an opening bracket may be missing")
+            }
+            (WarningKind::LoneBar, Lang::Ko) => "`|` 기호에 짝이 없습니다: 절댓값이나 노름의 한쪽이 빠진 것 같습니다".to_string(),
+            (WarningKind::LoneBar, Lang::En) => {
+                "`|` has no partner: one side of an absolute value or norm may be missing".to_string()
             }
         }
     }
@@ -307,6 +428,66 @@ fn shown(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::syntax::{describe, grammar::Rule};
+
+    /// One error of every kind, and one warning of every kind.
+    fn samples() -> (Vec<ParseErrorKind>, Vec<WarningKind>) {
+        use ParseErrorKind::*;
+        let errors = vec![
+            TooLong { bytes: 1, limit: 0 },
+            TooDeep { limit: 3 },
+            TooDeep { limit: super::super::Limits::MAX_DEPTH_CEILING },
+            TooManySigns { limit: 64 },
+            TooManyScripts { limit: 32 },
+            Unclosed { delimiter: "{".into(), closer: "}".into() },
+            UnexpectedClose { delimiter: "}".into() },
+            MismatchedEnvironment { begin: "cases".into(), end: "array".into() },
+            MissingArguments { command: "\\hat".into() },
+            MissingArgument { command: "\\frac".into(), takes: 2, given: 1 },
+            TooComplex { limit: 10 },
+            Empty,
+            Unexpected { found: "the end of the formula".into(), expected: vec!["a symbol".into()] },
+            Unexpected { found: "`)`".into(), expected: vec!["an expression".into()] },
+        ];
+        let warnings = vec![
+            WarningKind::UnknownCommand { name: "\\foo".into() },
+            WarningKind::UnknownCharacter { character: "☃".into() },
+            WarningKind::Wrapper { wrapper: "$…$".into(), rows: false },
+            WarningKind::Wrapper { wrapper: "\\begin{align}…\\end{align}".into(), rows: true },
+            WarningKind::AmbiguousName { word: "tr".into(), latex: "\\mathrm{tr}".into() },
+            WarningKind::UnclosedBracket { delimiter: "(".into() },
+            WarningKind::UnopenedBracket { delimiter: "]".into() },
+            WarningKind::LoneBar,
+        ];
+        (errors, warnings)
+    }
+
+    /// A Korean particle written straight after a code span, whose form cannot follow how
+    /// the code is said.
+    fn particle_after_code(text: &str) -> bool {
+        ["은", "는", "이", "가", "을", "를", "과", "와", "로"].iter().any(|p| text.contains(&format!("`{p}")))
+    }
+
+    #[test]
+    fn every_message_exists_in_both_languages_and_korean_particles_follow_pronunciation() {
+        let (errors, warnings) = samples();
+        let mut messages: Vec<(String, String)> = errors
+            .into_iter()
+            .map(|kind| {
+                let error = ParseError::new(kind, Span::new(0, 1));
+                (error.message(Lang::Ko), error.message(Lang::En))
+            })
+            .collect();
+        for kind in warnings {
+            let warning = Warning { kind, span: Span::new(0, 1) };
+            messages.push((warning.message(Lang::Ko), warning.message(Lang::En)));
+        }
+        for (ko, en) in &messages {
+            assert!(ko.chars().any(|c| ('가'..='힣').contains(&c)), "not Korean: {ko}");
+            assert!(!en.chars().any(|c| ('가'..='힣').contains(&c)) && !en.is_empty(), "not English: {en}");
+            assert!(!particle_after_code(ko), "a particle straight after a code span: {ko}");
+            assert!(!en.contains("unexpected the") && !en.contains(" 1 bytes"), "{en}");
+        }
+    }
 
     #[test]
     fn every_expected_word_has_korean() {

@@ -110,7 +110,11 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 /// A `max_depth` above [`Limits::MAX_DEPTH_CEILING`] is lowered to the ceiling: deeper trees
 /// would overflow the stack of the layers that walk them.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
-    let limits = &limits.capped();
+    parse_capped(source, &limits.capped()).map_err(|error| refined(source, error))
+}
+
+/// [`parse_with`] under limits already capped.
+fn parse_capped(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
     // Where the counts bound the nesting, the direct reader may go before the pre-scan; where
     // it then reads every byte's structure, the pre-scan could not fail
     // (`src/syntax/direct_tests.rs` checks it).
@@ -126,6 +130,73 @@ pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
                 prescan::prescan(source, limits)?;
             }
             parse_prescanned(source, limits)
+        }
+    }
+}
+
+/// Commands that take two braced arguments, for saying which one is missing.
+const TWO_ARGUMENTS: &[&str] = &[
+    "\\frac",
+    "\\dfrac",
+    "\\tfrac",
+    "\\cfrac",
+    "\\binom",
+    "\\dbinom",
+    "\\tbinom",
+    "\\overset",
+    "\\underset",
+    "\\stackrel",
+];
+
+/// A missing-arguments error said more exactly from the source: `\sqrt[3` is an unclosed
+/// `[`, and `\frac{1}` has one of its two arguments (the caret goes where the second belongs).
+fn refined(source: &str, error: ParseError) -> ParseError {
+    let ParseErrorKind::MissingArguments { command } = &error.kind else { return error };
+    let rest = source.get(error.span.end..).unwrap_or("");
+    let after = rest.trim_start();
+    let skipped = error.span.end + (rest.len() - after.len());
+    if command == "\\sqrt" && after.starts_with('[') && !after.contains(']') {
+        let end = Span::new(source.len(), source.len());
+        let kind = ParseErrorKind::Unclosed { delimiter: "[".into(), closer: "]".into() };
+        return ParseError { kind, span: end, opened: Some(Span::new(skipped, skipped + 1)) };
+    }
+    if !TWO_ARGUMENTS.contains(&command.as_str()) {
+        return error;
+    }
+    let (given, end) = braced_groups(source, skipped);
+    if given == 0 || given >= 2 {
+        return error;
+    }
+    let kind = ParseErrorKind::MissingArgument { command: command.clone(), takes: 2, given };
+    ParseError::new(kind, Span::new(end, end))
+}
+
+/// How many `{…}` groups follow one another from `at`, and the offset past the last.
+fn braced_groups(source: &str, mut at: usize) -> (usize, usize) {
+    let mut count = 0;
+    loop {
+        let rest = source.get(at..).unwrap_or("");
+        let start = at + (rest.len() - rest.trim_start().len());
+        let mut depth = 0usize;
+        let mut close = None;
+        for (i, c) in source.get(start..).unwrap_or("").char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 1 => {
+                    close = Some(start + i + 1);
+                    break;
+                }
+                '}' => depth = depth.saturating_sub(1),
+                _ if depth == 0 => break,
+                _ => {}
+            }
+        }
+        match close {
+            Some(end) => {
+                count += 1;
+                at = end;
+            }
+            None => return (count, at),
         }
     }
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The PDF paste corpus (issue 20): typeset real formulas with LaTeX, extract the PDF's text
+# with pdftotext as a reader's copy and paste would, and compare the map eqmap makes of each
+# extracted string with the map of its LaTeX source. A measurement, not part of CI.
+#
+#   scripts/pdf-paste-corpus.sh [FORMULAS.txt] [OUT_DIR]
+#
+# FORMULAS.txt: one LaTeX formula a line (default ../shared/corpus-real/d2l_display.txt).
+# Installs Debian's texlive and poppler-utils if missing (apt-get, as root). The corpus is
+# generated in OUT_DIR (default target/pdf-paste), not committed; the share and the commonest
+# reasons are printed by `cargo run --release --example pdf_paste`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+formulas=${1:-../shared/corpus-real/d2l_display.txt}
+out=${2:-target/pdf-paste}
+mkdir -p "$out"
+
+if ! command -v pdflatex >/dev/null || ! command -v pdftotext >/dev/null; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+    texlive-latex-base texlive-latex-recommended texlive-fonts-recommended poppler-utils
+fi
+
+# One display per formula, each after a marker line the extraction keeps, so that the text
+# of formula N is what lies between marker N and marker N+1. A formula LaTeX cannot typeset
+# is replaced by a marker of its own, and counted as such.
+python3 - "$formulas" "$out" <<'PY'
+import sys, pathlib
+formulas, out = sys.argv[1], pathlib.Path(sys.argv[2])
+lines = [l.rstrip("\n") for l in open(formulas, encoding="utf-8") if l.strip()]
+(out / "sources.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+body = []
+for i, f in enumerate(lines):
+    body.append(f"\\noindent EQMAPMARK{i:05d}\n\\[ {f} \\]\n")
+doc = ("\\documentclass{article}\n\\usepackage[margin=1cm,paperwidth=60cm,paperheight=100cm]{geometry}\n"
+       "\\usepackage{amsmath,amssymb,bm}\n\\usepackage[T1]{fontenc}\n\\pagestyle{empty}\n"
+       "\\begin{document}\n" + "\n".join(body) + "\\noindent EQMAPMARK99999\n\\end{document}\n")
+(out / "corpus.tex").write_text(doc, encoding="utf-8")
+PY
+(cd "$out" && pdflatex -interaction=nonstopmode -halt-on-error=false corpus.tex >/dev/null 2>&1 || true)
+pdftotext -enc UTF-8 "$out/corpus.pdf" "$out/extracted.txt"
+
+# The extracted text of each formula, one a line (line breaks inside a display joined by a
+# space), in source order; a formula whose marker went missing gets an empty line.
+python3 - "$out" <<'PY'
+import sys, re, pathlib
+out = pathlib.Path(sys.argv[1])
+n = len((out / "sources.txt").read_text(encoding="utf-8").splitlines())
+text = (out / "extracted.txt").read_text(encoding="utf-8").replace("\f", "\n")
+parts = re.split(r"EQMAPMARK(\d{5})", text)
+found = {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+pasted = [" ".join(found.get(i, "").split()) for i in range(n)]
+(out / "pasted.txt").write_text("\n".join(pasted) + "\n", encoding="utf-8")
+PY
+cargo run --release --locked --example pdf_paste -- "$out/sources.txt" "$out/pasted.txt"

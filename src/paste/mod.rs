@@ -1,0 +1,153 @@
+//! Paste: text as people paste it → the LaTeX the parser reads, with a map back.
+//!
+//! What people paste is rarely clean LaTeX: math delimiters come along (`$…$`, `\[…\]`,
+//! `\begin{equation}…\end{equation}`), a PDF gives `softmax(QKᵀ/√dₖ)V` with names as plain
+//! letters, combining accents (`x̂`) and ligatures, and a typo leaves a `(` open. [`prepare`]
+//! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`), then the
+//! plain text is read as LaTeX would write it (`plain.rs`, from `data/paste.toml`), then likely
+//! typos are looked for (`typos.rs`). Every pass keeps a [`spans::SpanMap`], so a span of the
+//! text the parser read maps back to the input the user gave ([`Pasted::original`]): carets,
+//! slots and warnings point into what was pasted. What a pass did or could not decide is a
+//! warning, never a silent guess. `lines.rs` splits standard input into formulas by one rule
+//! for every command.
+//!
+//! This module handles untrusted input, so it may not unwrap, expect, panic or index.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+pub mod lines;
+mod plain;
+pub mod spans;
+mod table;
+mod typos;
+mod wrappers;
+
+use crate::syntax::ast::Span;
+use crate::syntax::error::{ParseError, ParseErrorKind, Warning};
+use crate::syntax::{Limits, Parsed};
+use spans::SpanMap;
+
+/// A pasted formula made ready for the parser.
+#[derive(Debug, Clone)]
+pub struct Pasted {
+    /// The LaTeX the parser reads.
+    pub text: String,
+    /// What was taken off or read differently, and likely typos; spans in the input.
+    pub notes: Vec<Warning>,
+    /// The passes' maps, first pass first.
+    maps: Vec<SpanMap>,
+}
+
+impl Pasted {
+    /// The span of the input that `span` of [`Pasted::text`] came from.
+    pub fn original(&self, span: Span) -> Span {
+        self.maps.iter().rev().fold(span, |span, map| map.span(span))
+    }
+
+    /// A parse error of [`Pasted::text`] with its spans moved into the input.
+    pub fn original_error(&self, mut error: ParseError) -> ParseError {
+        error.span = self.original(error.span);
+        error.opened = error.opened.map(|span| self.original(span));
+        error
+    }
+
+    /// Parser warnings of [`Pasted::text`] with their spans moved into the input.
+    pub fn original_warnings(&self, warnings: &[Warning]) -> Vec<Warning> {
+        warnings.iter().map(|w| Warning { kind: w.kind.clone(), span: self.original(w.span) }).collect()
+    }
+
+    /// The notes of the passes followed by `warnings` (moved into the input), in input order.
+    pub fn all_warnings(&self, warnings: &[Warning]) -> Vec<Warning> {
+        let mut all = self.notes.clone();
+        all.extend(self.original_warnings(warnings));
+        all.sort_by_key(|w| w.span.start);
+        all
+    }
+}
+
+/// Makes `input` ready for the parser: wrappers off, plain text as LaTeX, typos noted.
+/// An input with nothing in it (blank, or an empty wrapper such as `$$`) is an error.
+pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
+    let mut pasted = Pasted { text: input.to_string(), notes: Vec::new(), maps: Vec::new() };
+    let unwrapped = wrappers::take_off(input);
+    pasted.push(unwrapped.text, unwrapped.map, unwrapped.notes);
+    if pasted.text.trim().is_empty() {
+        let span = pasted.original(Span::new(0, pasted.text.len()));
+        return Err(ParseError::new(ParseErrorKind::Empty, span));
+    }
+    let plain = plain::as_latex(&pasted.text);
+    pasted.push(plain.text, plain.map, plain.notes);
+    let typos = typos::look(&pasted.text);
+    let typos: Vec<Warning> = pasted.original_warnings(&typos);
+    pasted.notes.extend(typos);
+    pasted.notes.sort_by_key(|w| w.span.start);
+    Ok(pasted)
+}
+
+/// `input` with its wrappers taken off (`$x$` is `x`), for readers that keep no notes (batch
+/// line files); anything else as it is.
+pub fn without_wrappers(input: &str) -> String {
+    if !input.trim_start().starts_with(['$', '\\']) {
+        return input.to_string();
+    }
+    let unwrapped = wrappers::take_off(input);
+    if unwrapped.notes.is_empty() {
+        input.to_string()
+    } else {
+        unwrapped.text.trim().to_string()
+    }
+}
+
+/// Prepares `input` ([`prepare`]) and parses what it gives. The error's spans point into
+/// `input`; the tree's into [`Pasted::text`]. Parser warnings are in the parsed result, in
+/// [`Pasted::text`]'s terms ([`Pasted::all_warnings`] moves them into `input` with the notes).
+pub fn parse(input: &str, limits: &Limits) -> Result<(Pasted, Parsed), ParseError> {
+    let pasted = prepare(input)?;
+    match crate::syntax::parse_with(&pasted.text, limits) {
+        Ok(parsed) => Ok((pasted, parsed)),
+        Err(error) => Err(pasted.original_error(error)),
+    }
+}
+
+/// What one pass made of its input: the new text, the map back, notes (spans in its input).
+#[derive(Debug, Default)]
+struct Pass {
+    text: String,
+    map: SpanMap,
+    notes: Vec<Warning>,
+}
+
+impl Pasted {
+    /// Adds a pass's result: its notes are moved into the input through the earlier maps.
+    fn push(&mut self, text: String, map: SpanMap, notes: Vec<Warning>) {
+        let notes = self.original_warnings(&notes);
+        self.notes.extend(notes);
+        self.text = text;
+        self.maps.push(map);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pasted_pdf_line_becomes_latex_and_its_spans_point_into_the_input() {
+        let input = "$softmax(QKᵀ/√dₖ)V$";
+        let pasted = prepare(input).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(pasted.text, "\\mathrm{softmax}(QKᵀ/√dₖ)V");
+        let v = pasted.text.len() - 1;
+        let back = pasted.original(Span::new(v, v + 1));
+        assert_eq!(input.get(back.start..back.end), Some("V"));
+        assert_eq!(pasted.notes.len(), 1, "{:?}", pasted.notes);
+    }
+
+    #[test]
+    fn nothing_to_read_is_an_error() {
+        for input in ["", "   ", "$$", "\\[ \\]", "$ $"] {
+            let error = prepare(input).err().map(|e| e.kind);
+            assert_eq!(error, Some(ParseErrorKind::Empty), "{input:?}");
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Likely typos the parser accepts, as warnings with a place: a `(` or `[` never closed, a
+//! `)` or `]` that closes nothing, a `|` without its partner. TeX lets brackets mismatch
+//! (`[0, 1)` is an interval), so any closer closes any opener; only a count that does not come
+//! out even is noted. Brackets sized by `\left`, `\big`, … are the parser's to check, and text
+//! arguments (`\text{(i)}`) are not counted.
+
+use super::plain::closing_brace;
+use super::table::table;
+use crate::syntax::ast::Span;
+use crate::syntax::error::{Warning, WarningKind};
+
+/// The likely typos of `text`.
+pub(super) fn look(text: &str) -> Vec<Warning> {
+    let mut open: Vec<(usize, char)> = Vec::new();
+    let mut bars: Vec<usize> = Vec::new();
+    let mut notes = Vec::new();
+    let mut at = 0;
+    while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
+        match c {
+            '\\' => {
+                at = past_command(text, at);
+                continue;
+            }
+            '(' | '[' => open.push((at, c)),
+            ')' | ']' if open.pop().is_none() => {
+                notes.push(note(WarningKind::UnopenedBracket { delimiter: c.to_string() }, at, c))
+            }
+            '|' => bars.push(at),
+            _ => {}
+        }
+        at += c.len_utf8();
+    }
+    for (at, c) in open {
+        notes.push(note(WarningKind::UnclosedBracket { delimiter: c.to_string() }, at, c));
+    }
+    if bars.len() % 2 == 1 {
+        if let Some(last) = bars.last() {
+            notes.push(note(WarningKind::LoneBar, *last, '|'));
+        }
+    }
+    notes.sort_by_key(|w| w.span.start);
+    notes
+}
+
+fn note(kind: WarningKind, at: usize, c: char) -> Warning {
+    Warning { kind, span: Span::new(at, at + c.len_utf8()) }
+}
+
+/// The offset past the command at `at`: past the delimiter it sizes, or past its text
+/// argument.
+fn past_command(text: &str, at: usize) -> usize {
+    let rest = text.get(at + 1..).unwrap_or("");
+    let letters = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let mut end = at + 1 + if letters == 0 { rest.chars().next().map_or(0, char::len_utf8) } else { letters };
+    if text.get(end..).is_some_and(|r| r.starts_with('*')) {
+        end += 1;
+    }
+    let name = text.get(at..end).unwrap_or("");
+    let after = text.get(end..).unwrap_or("");
+    let spaces = after.len() - after.trim_start().len();
+    let next = after.trim_start().chars().next();
+    if table().sizing.iter().any(|s| s == name) {
+        return end + spaces + next.map_or(0, char::len_utf8);
+    }
+    if next == Some('{') && table().literal_arguments.iter().any(|l| l == name) {
+        return closing_brace(text, end + spaces).unwrap_or(text.len());
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<WarningKind> {
+        look(text).into_iter().map(|w| w.kind).collect()
+    }
+
+    #[test]
+    fn an_unclosed_parenthesis_is_noted_where_it_opens() {
+        let notes = look("\\mathrm{softmax}(QK^\\top/\\sqrt{d_k}V");
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes.first().map(|w| w.span), Some(Span::new(16, 17)));
+    }
+
+    #[test]
+    fn balanced_intervals_sized_and_text_brackets_are_not_typos() {
+        for text in ["[0, 1)", "\\left( x \\right.", "\\text{(i) } x", "|x| + \\|y\\|", "\\bigl[ a \\bigr)"] {
+            assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
+        }
+        assert_eq!(kinds("x)"), vec![WarningKind::UnopenedBracket { delimiter: ")".into() }]);
+        assert_eq!(kinds("|x + y"), vec![WarningKind::LoneBar]);
+    }
+}
