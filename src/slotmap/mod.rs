@@ -154,8 +154,11 @@ pub fn map_pasted(
         map_source_with(&pasted.text, knowledge, lang, limits).map_err(|e| pasted.original_error(e))?;
     map.formula = input.to_string();
     map.warnings = pasted.all_warnings(&map.warnings);
-    for slot in map.slots.iter_mut().filter(|slot| slot.visible) {
-        slot.span = pasted.original(slot.span);
+    for slot in &mut map.slots {
+        slot.span = slot.span.map(|span| pasted.original(span));
+        for span in &mut slot.spans {
+            *span = pasted.original(*span);
+        }
     }
     for symbol in &mut map.symbols {
         for span in &mut symbol.spans {
