@@ -93,7 +93,15 @@ impl<'t> Resolver<'t> {
             NodeKind::Accent { accent, body } => TermKind::Accent { accent, body: boxed(body, place) },
             NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => TermKind::Wrapped(boxed(body, place)),
             NodeKind::Stacked { base, .. } => TermKind::Wrapped(boxed(base, place)),
-            NodeKind::Fenced { open, body, .. } => TermKind::Fenced { open: *open, body: boxed(body, place) },
+            NodeKind::Fenced { open, body, .. } => {
+                let mut body = boxed(body, place);
+                if matches!(open, Delim::Angle | Delim::DoubleBar) {
+                    // `\langle a, b \rangle`, `\|a\|`: what an inner product or a norm takes is a
+                    // vector, whatever its letter suggests.
+                    vectors_inside(&mut body);
+                }
+                TermKind::Fenced { open: *open, body }
+            }
             NodeKind::Annotated { body, label, .. } => TermKind::Annotated {
                 body: boxed(body, place),
                 label: label.as_deref().map(|l| boxed(l, Place::Count)),
@@ -619,6 +627,28 @@ fn same_kind_as_vectors(operands: &mut [&mut Term]) {
             occurrence.kind = super::SymbolKind::Vector;
             occurrence.evidence = super::Evidence::Use;
         }
+    }
+}
+
+/// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`)
+/// that only a convention called scalars are vectors.
+fn vectors_inside(body: &mut Term) {
+    let promote = |term: &mut Term| {
+        if let TermKind::Symbol(occurrence) = &mut term.kind {
+            if occurrence.kind == super::SymbolKind::Scalar
+                && occurrence.evidence == super::Evidence::Convention
+            {
+                occurrence.kind = super::SymbolKind::Vector;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
+    };
+    match &mut body.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
+            promote(first);
+            rest.iter_mut().for_each(|j| promote(&mut j.term));
+        }
+        _ => promote(body),
     }
 }
 
