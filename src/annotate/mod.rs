@@ -253,7 +253,7 @@ impl<'a> Walker<'a> {
             } else if around.contains(&index) {
                 continue;
             } else {
-                pattern.whole_bindings(node, &mut bindings).then_some(node.span)
+                pattern.whole_bindings(node, &mut bindings).then(|| pattern.unsigned_span(node))
             };
             let Some(span) = span.filter(|_| self.conditions_hold(rule, &bindings)) else { continue };
             let found = if pattern.is_chain() {

@@ -262,6 +262,12 @@ impl Pattern {
 }
 
 impl Pattern {
+    /// The span of a whole match on `node`, without a sign the pattern does not mention
+    /// (`\log` in `-\log x` is the log, not the minus).
+    pub fn unsigned_span(&self, node: &Node) -> Span {
+        Span::new(unsigned_start(&self.root, node), node.span.end)
+    }
+
     /// Whether the pattern's root is a metavariable, or `node` itself is what the root is
     /// (its variant and, for names, accents, fonts and fences, the same one): so that a match
     /// did not need a leniency.

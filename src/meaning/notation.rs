@@ -27,6 +27,8 @@ pub struct Notation {
     pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
     pub scalar_capitals: Names,
+    /// Calligraphic letters that are scalars (a loss, an objective).
+    pub scalar_calligraphic: Names,
     /// Lower-case letters whose indexed forms are vectors.
     pub vector_when_indexed: Names,
     /// Greek letters that name parameters.
@@ -71,6 +73,7 @@ impl Notation {
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),
             scalar_capitals: Names::default(),
+            scalar_calligraphic: Names::default(),
             vector_when_indexed: Names::default(),
             parameter_letters: Names::default(),
             italic_words: Names::default(),

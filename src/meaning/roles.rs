@@ -189,6 +189,9 @@ impl Resolver<'_> {
             return SymbolKind::RandomVariable;
         }
         let bare = match font {
+            Font::Calligraphic | Font::Script if has(&self.notation.scalar_calligraphic, name) => {
+                return SymbolKind::Scalar
+            }
             Font::Blackboard | Font::Calligraphic | Font::Script => return SymbolKind::Set,
             Font::Bold if upper => SymbolKind::Matrix,
             Font::Bold => SymbolKind::Vector,
