@@ -196,3 +196,13 @@ fn trees_deeper_than_the_limit_read_as_elided() {
         node = *body;
     }
 }
+
+/// A capital and its small letter in one formula are heard apart; a capital alone is said
+/// plainly.
+#[test]
+fn capital_and_small_letters_are_heard_apart() {
+    assert_eq!(en(r"\frac{t}{T}"), "t divided by capital T");
+    assert_eq!(ko(r"\frac{t}{T}"), "티를 대문자 티로 나눈 것");
+    assert!(ko(r"\sum_{b=1}^{B} x_b").contains("비가 1부터 대문자 비까지"));
+    assert_eq!(en("QK^\\top"), "the product of Q and K transpose");
+}

@@ -159,6 +159,7 @@ impl Reader<'_> {
         let key = name.key.as_str();
         let found = match name.class {
             NameClass::Letter => Some(key.to_string()),
+            NameClass::Capital => Some(self.phrase("capital", &[("x", key)])),
             NameClass::Greek => self.vocab.greek.get(key).map(|w| w.en.clone()),
             NameClass::Symbol => self.vocab.symbols.get(key).map(|w| w.en.clone()),
             NameClass::Word => self.vocab.functions.get(key).map(|w| w.en.clone()),

@@ -180,6 +180,11 @@ impl Reader<'_> {
         let key = name.key.as_str();
         let found = match name.class {
             NameClass::Letter => self.vocab.letters.get(&key.to_lowercase()).cloned(),
+            NameClass::Capital => self
+                .vocab
+                .letters
+                .get(&key.to_lowercase())
+                .map(|letter| self.phrase("capital", &[("x", letter)]).into_noun()),
             NameClass::Greek => self.vocab.greek.get(key).map(|w| w.ko.clone()),
             NameClass::Symbol => self.vocab.symbols.get(key).map(|w| w.ko.clone()),
             NameClass::Word => self.vocab.functions.get(key).map(|w| w.ko.clone()),

@@ -50,7 +50,7 @@ pub fn read_with(root: &Node, source: &str, table: &SymbolTable, lang: Lang, voc
 /// Reads a formula the meaning layer has already resolved (so a caller that maps and reads one
 /// formula resolves it once).
 pub fn read_term(term: &Term, source: &str, lang: Lang, vocab: &Vocabulary) -> String {
-    let phrase = shape::Shaper::new(vocab, source).top(term);
+    let phrase = shape::Shaper::new(vocab, source, term).top(term);
     match lang {
         Lang::Ko => ko::render(&phrase, vocab),
         Lang::En => en::render(&phrase, vocab),

@@ -275,6 +275,9 @@ pub struct Name {
 pub enum NameClass {
     /// One Latin letter.
     Letter,
+    /// A capital Latin letter in a formula that also writes its small letter (`T` beside `t`):
+    /// said "capital T" so that a listener can tell them apart.
+    Capital,
     /// A Greek letter command.
     Greek,
     /// Another symbol command (`infty`).

@@ -53,6 +53,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "cube",
     "power",
     "power_of",
+    "capital",
     "sqrt",
     "cube_root",
     "root",

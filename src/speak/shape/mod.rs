@@ -35,12 +35,14 @@ const DEFINING: &[&str] = &["=", ":=", "\\coloneqq", "\\triangleq", "\\equiv"];
 pub struct Shaper<'a> {
     vocab: &'a Vocabulary,
     source: &'a str,
+    /// Capital letters whose small letter the formula also writes (`T` of `\frac{t}{T}`).
+    both_cases: Vec<String>,
 }
 
 impl<'a> Shaper<'a> {
-    /// A shaper with the vocabulary, for a formula parsed from `source`.
-    pub fn new(vocab: &'a Vocabulary, source: &'a str) -> Self {
-        Shaper { vocab, source }
+    /// A shaper with the vocabulary, for the formula `term` parsed from `source`.
+    pub fn new(vocab: &'a Vocabulary, source: &'a str, term: &Term) -> Self {
+        Shaper { vocab, source, both_cases: capitals_with_small_letters(term) }
     }
 
     /// The phrase of a whole formula: like [`Shaper::shape`], and the subject of a top-level
@@ -66,9 +68,10 @@ impl<'a> Shaper<'a> {
     /// A subject with its role word, when the vocabulary gives it one.
     fn role(&self, subject: Phrase) -> Box<Phrase> {
         match &subject {
-            Phrase::Name(Name { key, class: NameClass::Letter | NameClass::Calligraphic })
-                if self.vocab.roles.contains_key(key) =>
-            {
+            Phrase::Name(Name {
+                key,
+                class: NameClass::Letter | NameClass::Capital | NameClass::Calligraphic,
+            }) if self.vocab.roles.contains_key(key) => {
                 Phrase::Role { role: key.clone(), x: subject.boxed() }.boxed()
             }
             _ => subject.boxed(),
@@ -173,6 +176,7 @@ impl<'a> Shaper<'a> {
             Font::Blackboard if name == "R" => return Phrase::RealSpace(Vec::new()),
             Font::Blackboard => NameClass::Blackboard,
             Font::Calligraphic | Font::Script => NameClass::Calligraphic,
+            _ if self.both_cases.iter().any(|c| c == name) => NameClass::Capital,
             _ if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_alphabetic()) => NameClass::Letter,
             _ if names::is_greek(name) => NameClass::Greek,
             _ => NameClass::Symbol,
@@ -243,6 +247,27 @@ impl<'a> Shaper<'a> {
         }
         range_or_list(items)
     }
+}
+
+/// The capital Latin letters of `term` whose small letter it also writes in the same font.
+fn capitals_with_small_letters(term: &Term) -> Vec<String> {
+    let letters: Vec<&str> = term
+        .occurrences()
+        .into_iter()
+        .filter_map(|(_, o)| match &o.base.kind {
+            NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut capitals: Vec<String> = letters
+        .iter()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
+        .filter(|l| letters.iter().any(|small| small.eq_ignore_ascii_case(l) && small != *l))
+        .map(|l| l.to_string())
+        .collect();
+    capitals.sort_unstable();
+    capitals.dedup();
+    capitals
 }
 
 /// A sign before something: `-x`, `+x`, `\pm x`, `\neg p`.
