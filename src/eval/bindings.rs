@@ -15,7 +15,11 @@ use serde_json::Value as Json;
 pub fn split_assignment(argument: &str) -> Result<(&str, &str), EvalError> {
     match argument.split_once('=') {
         Some((name, rest)) if !name.trim().is_empty() => Ok((name.trim(), rest)),
-        _ => Err(bad("", "expected NAME=VALUE, as in `x=[1, 2, 3]`")),
+        _ => Err(bad(
+            "",
+            "`이름=값` 꼴이어야 합니다 (예: `x=[1, 2, 3]`)",
+            "expected NAME=VALUE, as in `x=[1, 2, 3]`",
+        )),
     }
 }
 
@@ -23,7 +27,8 @@ pub fn split_assignment(argument: &str) -> Result<(&str, &str), EvalError> {
 pub fn value_from_json(name: &str, text: &str, max_elements: usize) -> Result<Value, EvalError> {
     let json: Json = serde_json::from_str(text).map_err(|e| {
         let at = offset(text, e.line(), e.column());
-        let mut error = bad(name, &json_reason(text, &e));
+        let (ko, en) = json_reason(text, &e);
+        let mut error = bad(name, &ko, &en);
         error.span = Span::new(at, (at + 1).min(text.len()).max(at));
         error
     })?;
@@ -37,30 +42,42 @@ pub fn value_from_json(name: &str, text: &str, max_elements: usize) -> Result<Va
     convert(name, &json)
 }
 
-/// Why `text` is not a value, in words: serde_json's own words where they name a limit
-/// (`recursion limit exceeded`, `number out of range`), ours where they name its grammar
+/// Why `text` is not a value, in Korean and English: serde_json's own words where they name a
+/// limit (`recursion limit exceeded`, `number out of range`), ours where they name its grammar
 /// (`expected ident`, `EOF while parsing a list`).
-fn json_reason(text: &str, error: &serde_json::Error) -> String {
-    let example = "a number, an array, or an array of arrays, as in [[1, 2], [3, 4]]";
+fn json_reason(text: &str, error: &serde_json::Error) -> (String, String) {
+    let example_en = "a number, an array, or an array of arrays, as in [[1, 2], [3, 4]]";
+    let example_ko = "수, 배열 또는 배열의 배열을 주세요 (예: [[1, 2], [3, 4]])";
     let words = error.to_string();
     let words = words.split(" at line ").next().unwrap_or("");
+    let (line, column) = (error.line(), error.column());
     if words.starts_with("expected")
         || words.starts_with("EOF")
         || words.starts_with("trailing")
         || words.starts_with("key must")
     {
-        format!("`{text}` is not a value: give {example} (column {})", error.column())
+        (
+            format!("`{text}` 표기는 값이 아닙니다 ({column}번째 글자): {example_ko}"),
+            format!("`{text}` is not a value: give {example_en} (column {column})"),
+        )
     } else {
-        format!("{words} at line {} column {} ({example})", error.line(), error.column())
+        (
+            format!("JSON을 읽을 수 없습니다 ({words}, {line}행 {column}번째 글자): {example_ko}"),
+            format!("{words} at line {line} column {column} ({example_en})"),
+        )
     }
 }
 
 /// Reads a dimension size for `name`: a positive whole number.
 pub fn dimension_size(name: &str, text: &str) -> Result<usize, EvalError> {
     match text.trim().parse::<usize>() {
-        Ok(0) => Err(bad(name, "a dimension must be at least 1")),
+        Ok(0) => Err(bad(name, "차원의 크기는 1 이상이어야 합니다", "a dimension must be at least 1")),
         Ok(n) => Ok(n),
-        Err(_) => Err(bad(name, &format!("`{text}` is not a positive whole number"))),
+        Err(_) => Err(bad(
+            name,
+            &format!("`{text}` 표기는 양의 정수가 아닙니다"),
+            &format!("`{text}` is not a positive whole number"),
+        )),
     }
 }
 
@@ -75,11 +92,9 @@ fn offset(text: &str, line: usize, column: usize) -> usize {
     at
 }
 
-fn bad(name: &str, reason: &str) -> EvalError {
-    EvalError::new(
-        EvalErrorKind::BadBinding { name: name.to_string(), reason: reason.to_string() },
-        Span::default(),
-    )
+fn bad(name: &str, ko: &str, en: &str) -> EvalError {
+    let reason = super::errors::Reason { ko: ko.to_string(), en: en.to_string() };
+    EvalError::new(EvalErrorKind::BadBinding { name: name.to_string(), reason }, Span::default())
 }
 
 fn count_entries(json: &Json) -> u128 {
@@ -92,7 +107,11 @@ fn count_entries(json: &Json) -> u128 {
 fn convert(name: &str, json: &Json) -> Result<Value, EvalError> {
     match json {
         Json::Array(items) => match items.first() {
-            None => Err(bad(name, "an empty array has no entries to compute with")),
+            None => Err(bad(
+                name,
+                "빈 배열에는 계산할 성분이 없습니다",
+                "an empty array has no entries to compute with",
+            )),
             Some(Json::Array(_)) => nested(name, items),
             Some(_) => Ok(Value::Vector(DVector::from_vec(numbers(name, items)?))),
         },
@@ -108,25 +127,39 @@ fn nested(name: &str, items: &[Json]) -> Result<Value, EvalError> {
         let members = items.iter().map(|i| convert(name, i)).collect::<Result<Vec<_>, _>>()?;
         let first = members.first().map(Value::shape);
         if members.iter().any(|m| !matches!(m, Value::Matrix(_)) || Some(m.shape()) != first) {
-            return Err(bad(name, "the members of an array of matrices must all be matrices of one shape"));
+            return Err(bad(
+                name,
+                "행렬 배열의 원소는 모두 같은 모양의 행렬이어야 합니다",
+                "the members of an array of matrices must all be matrices of one shape",
+            ));
         }
         return Ok(Value::Family(members));
     }
     let mut rows = Vec::with_capacity(items.len());
     for item in items {
         let Json::Array(row) = item else {
-            return Err(bad(name, "mixes numbers and arrays at one level"));
+            return Err(bad(
+                name,
+                "한 층에 수와 배열이 섞여 있습니다",
+                "mixes numbers and arrays at one level",
+            ));
         };
         rows.push(numbers(name, row)?);
     }
     let columns = rows.first().map_or(0, Vec::len);
     if columns == 0 {
-        return Err(bad(name, "an empty row has no entries to compute with"));
-    }
-    if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != columns) {
         return Err(bad(
             name,
-            &format!("ragged rows: row 1 has {columns} entries, row {} has {}", i + 1, row.len()),
+            "빈 행에는 계산할 성분이 없습니다",
+            "an empty row has no entries to compute with",
+        ));
+    }
+    if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != columns) {
+        let (row_no, len) = (i + 1, row.len());
+        return Err(bad(
+            name,
+            &format!("행의 길이가 다릅니다: 1행은 성분 {columns}개, {row_no}행은 {len}개"),
+            &format!("ragged rows: row 1 has {columns} entries, row {row_no} has {len}"),
         ));
     }
     let flat: Vec<f64> = rows.into_iter().flatten().collect();
@@ -139,17 +172,24 @@ fn numbers(name: &str, items: &[Json]) -> Result<Vec<f64>, EvalError> {
 
 fn number(name: &str, json: &Json) -> Result<f64, EvalError> {
     match json {
-        Json::Number(n) => n.as_f64().ok_or_else(|| bad(name, "a number out of range")),
+        Json::Number(n) => {
+            n.as_f64().ok_or_else(|| bad(name, "범위를 벗어난 수입니다", "a number out of range"))
+        }
         Json::String(s) => match s.as_str() {
             "inf" | "+inf" | "Infinity" => Ok(f64::INFINITY),
             "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
             "nan" | "NaN" => Ok(f64::NAN),
             other => Err(bad(
                 name,
+                &format!("문자열 \"{other}\" 표기는 수가 아닙니다 (\"inf\", \"-inf\", \"nan\"만 됩니다)"),
                 &format!("the string \"{other}\" is not a number (only \"inf\", \"-inf\", \"nan\")"),
             )),
         },
-        Json::Array(_) => Err(bad(name, "mixes numbers and arrays at one level")),
-        other => Err(bad(name, &format!("{other} is not a number"))),
+        Json::Array(_) => {
+            Err(bad(name, "한 층에 수와 배열이 섞여 있습니다", "mixes numbers and arrays at one level"))
+        }
+        other => {
+            Err(bad(name, &format!("`{other}` 표기는 수가 아닙니다"), &format!("{other} is not a number")))
+        }
     }
 }

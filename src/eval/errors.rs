@@ -21,6 +21,15 @@ pub struct EvalError {
 }
 
 /// The kinds of evaluation error.
+/// A reason written in both languages.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Reason {
+    /// In Korean.
+    pub ko: String,
+    /// In English.
+    pub en: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "error", rename_all = "snake_case")]
 pub enum EvalErrorKind {
@@ -147,8 +156,8 @@ pub enum EvalErrorKind {
     BadBinding {
         /// The name being bound (may be empty when the argument has no `=`).
         name: String,
-        /// Why, in English (JSON parser messages have no Korean).
-        reason: String,
+        /// Why, in both languages.
+        reason: Reason,
     },
 }
 
@@ -291,8 +300,8 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         NothingToEvaluate => "nothing to evaluate".to_string(),
         InCall { name, inner } if ko => format!("`{name}`의 정의 안에서: {}", inner.message(lang)),
         InCall { name, inner } => format!("in the definition of `{name}`: {}", inner.message(lang)),
-        BadBinding { name, reason } if ko => format!("`{name}`의 값을 읽을 수 없습니다: {reason}"),
-        BadBinding { name, reason } => format!("cannot read the value of `{name}`: {reason}"),
+        BadBinding { name, reason } if ko => format!("`{name}`의 값을 읽을 수 없습니다: {}", reason.ko),
+        BadBinding { name, reason } => format!("cannot read the value of `{name}`: {}", reason.en),
     }
 }
 
