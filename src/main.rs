@@ -252,14 +252,24 @@ fn parse_text(
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
     let many = inputs.len() > 1;
+    each_parsed(&inputs, &args.common, |input, pasted, parsed| parse_text(input, pasted, parsed, &args, many))
+}
+
+/// Parses each input, writing what `render` makes of it to standard output as it goes; a
+/// formula that does not parse is reported (by [`parse_one`]) and the rest still run.
+fn each_parsed(
+    inputs: &[Input],
+    common: &Common,
+    mut render: impl FnMut(&Input, &eqmap::paste::Pasted, &eqmap::Parsed) -> String,
+) -> io::Result<ExitCode> {
     let mut failed = false;
     let mut stdout = io::stdout().lock();
-    for input in &inputs {
-        let Some((pasted, parsed)) = parse_one(input, &args.common) else {
+    for input in inputs {
+        let Some((pasted, parsed)) = parse_one(input, common) else {
             failed = true;
             continue;
         };
-        stdout.write_all(parse_text(input, &pasted, &parsed, &args, many).as_bytes())?;
+        stdout.write_all(render(input, &pasted, &parsed).as_bytes())?;
         stdout.flush()?;
     }
     Ok(exit_code(failed))
@@ -390,19 +400,10 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
 fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let lang = lang(&args.common);
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
-    let mut failed = false;
-    let mut stdout = io::stdout().lock();
-    for input in &inputs {
-        let Some((pasted, parsed)) = parse_one(input, &args.common) else {
-            failed = true;
-            continue;
-        };
+    each_parsed(&inputs, &args.common, |_, pasted, parsed| {
         let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
-        let reading = eqmap::speak::read(&parsed.root, &pasted.text, &table, lang);
-        stdout.write_all(format!("{reading}\n").as_bytes())?;
-        stdout.flush()?;
-    }
-    Ok(exit_code(failed))
+        format!("{}\n", eqmap::speak::read(&parsed.root, &pasted.text, &table, lang))
+    })
 }
 
 /// A spinner with the count of records on standard error, on a terminal only.
