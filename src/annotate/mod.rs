@@ -283,7 +283,7 @@ impl<'a> Walker<'a> {
         let rules = self.rules;
         // The kind of a symbol, asked once for all the symbol rules.
         let mut symbol_kind = None;
-        let symbol_like = !in_script && is_symbol_like(node);
+        let symbol_like = !in_script && self.is_symbol_like(node);
         for &index in &rules.others {
             let Some(rule) = rules.rules.get(index) else { continue };
             match &rule.matcher {
@@ -312,12 +312,26 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A plain symbol, or a symbol whose subscript meaning reads as part of its name (`W_Q`,
+    /// `W_1`, `d_{\text{model}}`), but not an entry (`Q_{it}`) nor a power.
+    fn is_symbol_like(&self, node: &Node) -> bool {
+        match &node.kind {
+            NodeKind::Symbol { name, .. } => name.chars().next().is_some_and(char::is_alphabetic),
+            NodeKind::Scripts { base, sub: Some(_), sup: None, primes: 0 } => {
+                matches!(base.kind, NodeKind::Symbol { .. })
+                    && has_binding_name(node)
+                    && self.meaning.names_one_symbol(node)
+            }
+            _ => false,
+        }
+    }
+
     /// Walks the children of `node`; `fired_around` are the rules not to fire again on its
     /// base or operand.
     fn walk_children(&mut self, node: &'a Node, in_script: bool, depth: usize, fired_around: Vec<usize>) {
         match &node.kind {
             // A named symbol such as `W_Q` is one symbol: its parts are not symbols of their own.
-            NodeKind::Scripts { .. } if is_symbol_like(node) => {}
+            NodeKind::Scripts { .. } if self.is_symbol_like(node) => {}
             NodeKind::Scripts { base, sub, sup, .. } => {
                 self.fired_around = fired_around;
                 self.walk(base, in_script, depth + 1);

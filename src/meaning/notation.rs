@@ -37,6 +37,8 @@ pub struct Notation {
     pub italic_words: Names,
     /// Words in italic letters that are labels in a script.
     pub label_words: Names,
+    /// Vowels that make a run of three or more italic letters in a script a word, not indices.
+    pub word_vowels: Names,
     /// Capitals that are random variables under an expectation or an entropy.
     pub random_capitals: Names,
     /// Function names.
@@ -78,6 +80,7 @@ impl Notation {
             parameter_letters: Names::default(),
             italic_words: Names::default(),
             label_words: Names::default(),
+            word_vowels: Names::default(),
             random_capitals: Names::default(),
             function_names: Names::default(),
             distribution_names: Names::default(),

@@ -80,7 +80,13 @@ impl<'t> Resolver<'t> {
             NodeKind::Factorial { operand } => TermKind::Factorial(boxed(operand, place)),
             NodeKind::Scripts { .. } => return self.scripts(node, place, d),
             NodeKind::Frac { num, den } => {
-                let den_place = if self.is_one(num) { Place::Count } else { place };
+                let den_place = if self.is_one(num) {
+                    Place::Count
+                } else if matches!(den.kind, NodeKind::Symbol { .. }) {
+                    Place::Divisor
+                } else {
+                    place
+                };
                 TermKind::Frac { num: boxed(num, place), den: boxed(den, den_place) }
             }
             NodeKind::Binom { top, bottom } => {
@@ -221,10 +227,15 @@ impl<'t> Resolver<'t> {
         }
         let mut factors: Vec<Factor<'n>> = Vec::with_capacity(items.len());
         let mut i = 0;
-        while let Some(&(op, op_span, _)) = items.get(i) {
+        while let Some(&(op, op_span, item)) = items.get(i) {
+            let item_place = if self.is_divisor(items, i) && matches!(item.kind, NodeKind::Symbol { .. }) {
+                Place::Divisor
+            } else {
+                place
+            };
             let (term, used) = match self.italic_word(items, i, place) {
                 Some(word) => word,
-                None => self.factor(node, items, i, place, d + 1),
+                None => self.factor(node, items, i, item_place, d + 1),
             };
             let balanced = op == Some(&InfixOp::Juxt)
                 && factors.last().is_some_and(|previous: &Factor| self.is_balanced(&previous.term, &term));
@@ -236,6 +247,15 @@ impl<'t> Resolver<'t> {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),
         }
+    }
+
+    /// Whether item `i` of a row is what the row divides by: it follows the row's only `/` and
+    /// ends the row (`\alpha / K`; not `Q/K/V`, a list, nor `\partial L / \partial Q`).
+    fn is_divisor(&self, items: &[Item], i: usize) -> bool {
+        let slash = |item: &Item| matches!(item.0, Some(InfixOp::Multiplicative(o)) if o == "/");
+        i + 1 == items.len()
+            && items.get(i).is_some_and(slash)
+            && items.iter().filter(|item| slash(item)).count() == 1
     }
 
     /// Whether a symbol beside a parenthesis could as well be applied to it as multiply it: a

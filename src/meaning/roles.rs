@@ -28,6 +28,8 @@ pub enum Place {
     Count,
     /// Under a square root.
     Radicand,
+    /// A letter alone below a fraction bar or after `/`: no matrix divides.
+    Divisor,
     /// Inside an index subscript.
     Index,
 }
@@ -116,6 +118,15 @@ impl Resolver<'_> {
             Place::Distribution if plain || !occurrence.indexed => Some(SymbolKind::Distribution),
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
             Place::Radicand if self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
+            // `\alpha / K`, `\frac{t}{T}`: a capital that divides is a count, or a number when
+            // papers use its letter for a loss or a value.
+            Place::Divisor if capital && plain && font_of(occurrence.base) == Font::Normal => {
+                Some(if has(&self.notation.scalar_capitals, letter) {
+                    SymbolKind::Scalar
+                } else {
+                    SymbolKind::Dimension
+                })
+            }
             _ => None,
         }
     }

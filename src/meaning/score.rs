@@ -3,8 +3,9 @@
 //!
 //! A labelled record names each symbol of a formula by its LaTeX as written (`q_i`, `W_i^Q`,
 //! `\mathrm{softmax}`) with the kind the paper means. Each labelled symbol is matched with the
-//! symbol eqmap lists whose LaTeX is the same (spaces aside); a symbol eqmap does not list
-//! counts as missed.
+//! symbol eqmap lists whose LaTeX is the same (spaces aside), or one of whose occurrences is
+//! written so (a formula may spell one symbol `\mathbf{y}` and `\boldsymbol{y}`); a symbol
+//! eqmap does not list counts as missed.
 
 use super::{resolve, symbols, SymbolKind, SymbolTable};
 use serde::Deserialize;
@@ -130,11 +131,18 @@ pub fn score(records: &[Labelled]) -> Scores {
             let predicted = found
                 .iter()
                 .find(|entry| compact(&entry.latex) == key)
+                .or_else(|| found.iter().find(|entry| written_as(entry, &record.latex, &key)))
                 .map_or("missing", |entry| kind_name(entry.kind));
             scores.judged.push(judged(record, symbol, predicted));
         }
     }
     scores
+}
+
+/// Whether one of an entry's occurrences is written as `key` (`\\boldsymbol{y}` beside the
+/// `\\mathbf{y}` the entry was first written as).
+fn written_as(entry: &super::SymbolEntry, source: &str, key: &str) -> bool {
+    entry.spans.iter().any(|span| source.get(span.start..span.end).is_some_and(|text| compact(text) == key))
 }
 
 fn judged(record: &Labelled, symbol: &LabelledSymbol, predicted: &str) -> Judged {

@@ -277,6 +277,7 @@ impl Resolver<'_> {
                 }
             }
             NodeKind::Chain { first, rest } if capital_base && all_letters(first, rest) => ScriptRole::Label,
+            NodeKind::Chain { .. } if self.is_label_word(sup) => ScriptRole::Label,
             NodeKind::Chain { .. } if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
             NodeKind::Scripts { base: inner, primes, .. }
                 if *primes > 0
@@ -334,13 +335,33 @@ impl Resolver<'_> {
         if greek_base && matches!(sub.kind, NodeKind::Number { .. }) {
             return ScriptRole::Label;
         }
-        if self.is_label_word(sub) {
+        if self.is_label_word(sub) || self.names_member(base, sub) {
             return ScriptRole::Label;
         }
         if self.is_index_like(sub) {
             ScriptRole::Index
         } else {
             ScriptRole::Label
+        }
+    }
+
+    /// Whether a capital's subscript names one of a family of matrices rather than picks an entry:
+    /// a number or a letter papers do not range over positions with (`W_1`, `W_z`, `U_a`), unless
+    /// the capital is one papers index to name random variables (`X_1`, `R_t`).
+    fn names_member(&self, base: &Node, sub: &Node) -> bool {
+        let Some(letter) = base_letter(base) else { return false };
+        let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+        if !capital || has(&self.notation.indexed_random_capitals, letter) {
+            return false;
+        }
+        match &sub.kind {
+            NodeKind::Number { .. } => true,
+            NodeKind::Symbol { name, font: Font::Normal } => {
+                !has(&self.notation.index_letters, name)
+                    && !has(&self.notation.bare_index_letters, name)
+                    && self.table.recorded(name) != Some(super::SymbolKind::Index)
+            }
+            _ => false,
         }
     }
 
@@ -356,7 +377,16 @@ impl Resolver<'_> {
                 _ => return false,
             }
         }
-        rest.iter().all(|l| l.op == InfixOp::Juxt) && has(&self.notation.label_words, &word)
+        rest.iter().all(|l| l.op == InfixOp::Juxt) && self.is_word(&word)
+    }
+
+    /// Whether a run of letters is a word: a listed label, a run of capitals (`LS`, `VF`), or
+    /// three letters or more with a vowel (`cur`), where indices (`ijk`) have none.
+    fn is_word(&self, letters: &str) -> bool {
+        let capitals = letters.len() >= 2 && letters.chars().all(|c| c.is_ascii_uppercase());
+        let spelled = letters.len() >= 3
+            && letters.chars().any(|c| has(&self.notation.word_vowels, c.encode_utf8(&mut [0; 4])));
+        has(&self.notation.label_words, letters) || capitals || spelled
     }
 
     /// Whether a subscript reads as indices: numbers, lower-case letters, `i+1`, `y_i`, `i,j`.

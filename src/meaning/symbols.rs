@@ -264,6 +264,16 @@ impl<'t, 'n> TermIndex<'t, 'n> {
         self.by_span.get(&key).map(|term| kind_of_term(term)).or_else(|| self.bases.get(&key).copied())
     }
 
+    /// Whether `node` stands for one symbol whose scripts are all part of its name (`W_Q`,
+    /// `W_1`, `d_{\text{model}}`), not an entry picked by an index (`Q_{it}`).
+    pub fn names_one_symbol(&self, node: &crate::syntax::ast::Node) -> bool {
+        self.by_span.get(&(node.span.start, node.span.end)).and_then(|term| term.occurrence()).is_some_and(
+            |occurrence| {
+                !occurrence.indexed && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
+            },
+        )
+    }
+
     /// Where a symbol beside a parenthesis could as well be applied to it: `w(a+b)`.
     pub fn balanced(&self) -> &[crate::syntax::ast::Span] {
         &self.balanced
