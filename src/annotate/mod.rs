@@ -63,6 +63,14 @@ pub fn annotate<'a>(
 ) -> Vec<RawSlot<'a>> {
     let mut firings = Walker::new(source, meaning, rules).run(root);
     balanced_firings(meaning, rules, &mut firings);
+    // Some names are explained by the definition the formula gives them, not by a rule.
+    let defined = crate::meaning::defined_heads(root);
+    if !defined.is_empty() {
+        firings.retain(|firing| {
+            rules.rules.get(firing.rule).is_none_or(|rule| rule.on_definition)
+                || !defined.contains(&firing.slot)
+        });
+    }
     let firings = drop_overridden(firings, &rules.rules);
     rows(firings, source, &rules.rules)
 }

@@ -53,6 +53,8 @@ struct RuleSpec {
     display: Option<Bilingual>,
     #[serde(default)]
     merge: bool,
+    #[serde(default = "yes")]
+    on_definition: bool,
     #[serde(default)]
     overrides: Vec<String>,
     #[serde(default)]
@@ -114,6 +116,9 @@ pub struct Rule {
     pub display: Option<Bilingual>,
     /// Whether all matches make one row.
     pub merge: bool,
+    /// Whether it fires on the name a formula defines (`\mathrm{Attention}` of
+    /// `\mathrm{Attention}(Q, K, V) = …`), or leaves that name to its definition.
+    pub on_definition: bool,
     /// Rules whose match on the same slot this one replaces.
     pub overrides: Vec<String>,
     /// Formulas this rule must fire on.
@@ -191,6 +196,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         visible: spec.visible,
         display: spec.display,
         merge: spec.merge,
+        on_definition: spec.on_definition,
         overrides: spec.overrides,
         examples: spec.examples,
     })

@@ -53,6 +53,13 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
                 table.learn_sampling(first, &link.operand);
             }
         }
+        NodeKind::Scripts { base, sub: Some(_), .. } => {
+            if let NodeKind::Symbol { name, font: Font::Normal | Font::Bold } = &base.kind {
+                if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                    table.note_indexed_base(name);
+                }
+            }
+        }
         NodeKind::Sqrt { radicand, .. } => {
             if let Some(name) = binding_name(radicand).filter(|n| looks_like_dimension(n)) {
                 table.suggest(name, SymbolKind::Dimension);

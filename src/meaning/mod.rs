@@ -88,6 +88,9 @@ pub struct SymbolTable {
     shapes: HashMap<String, Vec<Node>>,
     /// Functions defined in the document: name → (parameter names, body).
     definitions: HashMap<String, Definition>,
+    /// Lower-case letters written with an index somewhere (`h` of `h_{t-1}`): a capital
+    /// subscripted with one names a member for it (`W_h`), not an entry.
+    indexed_bases: rustc_hash::FxHashSet<String>,
 }
 
 /// A function defined by `f(a, b) = body`.
@@ -145,6 +148,18 @@ impl SymbolTable {
         self.compound_names |= name.contains('_');
         self.declared.insert(name.clone());
         self.kinds.insert(name, kind);
+    }
+
+    /// Records that a lower-case letter is written with an index (`h_{t-1}`).
+    pub(crate) fn note_indexed_base(&mut self, letter: &str) {
+        if !self.indexed_bases.contains(letter) {
+            self.indexed_bases.insert(letter.to_string());
+        }
+    }
+
+    /// Whether a lower-case letter is written with an index somewhere in the document.
+    pub fn is_indexed_base(&self, letter: &str) -> bool {
+        self.indexed_bases.contains(letter)
     }
 
     /// Whether nothing is recorded.
@@ -329,6 +344,17 @@ pub fn call_parts(node: &Node) -> Option<(String, &Node)> {
     }
     let NodeKind::Fenced { open: Delim::Paren, body, .. } = &link.operand.kind else { return None };
     Some((binding_name(first)?, body))
+}
+
+/// The spans of the functions a formula defines (`\mathrm{Attention}` of
+/// `\mathrm{Attention}(Q, K, V) = …`): a definition explains its own name.
+pub fn defined_heads(root: &Node) -> Vec<crate::syntax::ast::Span> {
+    statements(root)
+        .into_iter()
+        .filter_map(|statement| relation_sides(statement, "="))
+        .filter(|(lhs, _)| call_parts(lhs).is_some())
+        .filter_map(|(lhs, _)| call_callee(lhs).map(|callee| callee.span))
+        .collect()
 }
 
 /// The callee of a call-shaped node (`p_\theta` of `p_\theta(x)`).

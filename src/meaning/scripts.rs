@@ -346,8 +346,9 @@ impl Resolver<'_> {
     }
 
     /// Whether a capital's subscript names one of a family of matrices rather than picks an entry:
-    /// a number or a letter papers do not range over positions with (`W_1`, `W_z`, `U_a`), unless
-    /// the capital is one papers index to name random variables (`X_1`, `R_t`).
+    /// a number, a letter papers do not range over positions with (`W_1`, `W_z`, `U_a`), or a
+    /// letter the formula writes with an index of its own (`W_h` beside `h_{t-1}`), unless the
+    /// capital is one papers index to name random variables (`X_1`, `R_t`).
     fn names_member(&self, base: &Node, sub: &Node) -> bool {
         let Some(letter) = base_letter(base) else { return false };
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
@@ -357,9 +358,11 @@ impl Resolver<'_> {
         match &sub.kind {
             NodeKind::Number { .. } => true,
             NodeKind::Symbol { name, font: Font::Normal } => {
-                !has(&self.notation.index_letters, name)
-                    && !has(&self.notation.bare_index_letters, name)
-                    && self.table.recorded(name) != Some(super::SymbolKind::Index)
+                let index_letter =
+                    has(&self.notation.index_letters, name) || has(&self.notation.bare_index_letters, name);
+                let summed = self.table.recorded(name) == Some(super::SymbolKind::Index);
+                // `W_h` beside `h_{t-1}`: the letter names what the matrix acts on.
+                (!index_letter || self.table.is_indexed_base(name)) && !summed
             }
             _ => false,
         }
