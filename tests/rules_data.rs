@@ -46,6 +46,8 @@ fn formulas() -> Vec<String> {
     }
     for file in [
         "tests/fixtures/map/more.txt",
+        "tests/fixtures/meaning/dev.jsonl",
+        "tests/fixtures/meaning/heldout.jsonl",
         "corpus/equations.jsonl",
         "../shared/corpus-real/d2l_display.txt",
         "../shared/corpus-real/d2l_inline.txt",
@@ -109,4 +111,38 @@ fn a_broken_rule_file_is_refused_with_the_rule_named() {
     assert!(error.contains("rule `bad`") && error.contains("the second argument is missing"), "{error}");
     let text = "[[rule]]\nid = \"nameless\"\npatterns = ['$ + 1']\nconcepts = [\"x\"]\n";
     assert!(rules::load_rules(text).is_err());
+}
+
+/// No map is empty (a formula eqmap knows nothing of still gets a row: its symbols, or the
+/// notation it does not know), and no two rows say the same of the same text.
+#[test]
+fn no_map_is_empty_and_no_row_repeats() {
+    let curriculum = Curriculum::shipped("ai-math").and_then(Result::ok).unwrap_or_else(|| panic!("ai-math"));
+    let knowledge = eqmap::slotmap::Knowledge::shipped(curriculum).unwrap_or_else(|e| panic!("{e}"));
+    let mut empty = Vec::new();
+    let mut repeated = Vec::new();
+    for formula in formulas().into_iter().filter(|f| !f.trim().is_empty()) {
+        let Ok(map) = eqmap::slotmap::map_source(&formula, &knowledge, eqmap::Lang::En) else { continue };
+        if map.slots.is_empty() {
+            empty.push(formula.clone());
+        }
+        let mut seen = BTreeSet::new();
+        for slot in map.slots.iter().filter(|s| s.visible) {
+            if !seen.insert((slot.latex.clone(), slot.explanation.question.clone())) {
+                repeated.push(format!("{formula}: {}", slot.latex));
+            }
+        }
+    }
+    assert!(
+        empty.is_empty(),
+        "{} empty maps, first: {:?}",
+        empty.len(),
+        empty.iter().take(5).collect::<Vec<_>>()
+    );
+    assert!(
+        repeated.is_empty(),
+        "{} repeated rows, first: {:?}",
+        repeated.len(),
+        repeated.iter().take(5).collect::<Vec<_>>()
+    );
 }

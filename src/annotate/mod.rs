@@ -71,7 +71,11 @@ pub fn annotate<'a>(
                 || !defined.contains(&firing.slot)
         });
     }
-    let firings = drop_overridden(firings, &rules.rules);
+    let mut firings = drop_overridden(firings, &rules.rules);
+    let fallback = |firing: &Firing| rules.rules.get(firing.rule).is_some_and(|rule| rule.fallback);
+    if firings.iter().any(|firing| !fallback(firing)) {
+        firings.retain(|firing| !fallback(firing));
+    }
     rows(firings, source, &rules.rules)
 }
 
@@ -482,7 +486,29 @@ fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<Raw
         }
     }
     rows.sort_by_key(|row| (!row.visible, row.span.start, std::cmp::Reverse(row.span.end)));
-    rows
+    merge_repeated(rows)
+}
+
+/// One row per slot and concept: a visible row that says what an earlier one says of the same
+/// text (`\log` twice in a binary cross entropy, `\hat{y}_i` twice) joins it as an occurrence.
+fn merge_repeated(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
+    let mut kept: Vec<RawSlot> = Vec::with_capacity(rows.len());
+    for row in rows {
+        let same = |earlier: &&mut RawSlot| {
+            earlier.visible && row.visible && earlier.texts == row.texts && earlier.concepts == row.concepts
+        };
+        match kept.iter_mut().find(|earlier| same(earlier)) {
+            Some(earlier) => {
+                for span in row.occurrences {
+                    if !earlier.occurrences.contains(&span) {
+                        earlier.occurrences.push(span);
+                    }
+                }
+            }
+            None => kept.push(row),
+        }
+    }
+    kept
 }
 
 /// Notation that no visible slot explains: unknown commands, function names, large

@@ -56,6 +56,8 @@ struct RuleSpec {
     #[serde(default = "yes")]
     on_definition: bool,
     #[serde(default)]
+    fallback: bool,
+    #[serde(default)]
     overrides: Vec<String>,
     #[serde(default)]
     examples: Vec<String>,
@@ -119,6 +121,8 @@ pub struct Rule {
     /// Whether it fires on the name a formula defines (`\mathrm{Attention}` of
     /// `\mathrm{Attention}(Q, K, V) = …`), or leaves that name to its definition.
     pub on_definition: bool,
+    /// Whether it fires only where no other rule does, so that no map is empty.
+    pub fallback: bool,
     /// Rules whose match on the same slot this one replaces.
     pub overrides: Vec<String>,
     /// Formulas this rule must fire on.
@@ -197,6 +201,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         display: spec.display,
         merge: spec.merge,
         on_definition: spec.on_definition,
+        fallback: spec.fallback,
         overrides: spec.overrides,
         examples: spec.examples,
     })

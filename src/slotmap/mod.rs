@@ -203,6 +203,12 @@ fn map_resolved(
     let unknown_slots: Vec<Slot> =
         unknown.into_iter().map(|(span, text)| explanations.unknown_slot(span, text, lang)).collect();
     slots.splice(first_hidden..first_hidden, unknown_slots);
+    if slots.is_empty() && !source.trim().is_empty() {
+        // No map is empty: a formula nothing explains says so, naming itself.
+        let start = source.len() - source.trim_start().len();
+        let span = crate::syntax::ast::Span::new(start, start + source.trim().len());
+        slots.push(explanations.unknown_slot(span, source.trim().to_string(), lang));
+    }
     slots.sort_by_key(|s| {
         let span = s.span.unwrap_or_default();
         (!s.visible, span.start, std::cmp::Reverse(span.end))
