@@ -166,7 +166,7 @@ fn run_map(args: MapArgs) -> io::Result<ExitCode> {
         let text = match args.format {
             MapFormat::Table => heading(input, many) + &map_report::render_table(&map, lang, screen_style()),
             MapFormat::Markdown => heading(input, many) + &map_report::render_markdown(&map, lang),
-            MapFormat::Json if many => format!("{}\n", serde_json::to_string(&map).unwrap_or_default()),
+            MapFormat::Json if many => format!("{}\n", eqmap::json::compact(&map)),
             MapFormat::Json => map_report::render_json(&map),
         };
         stdout.write_all(text.as_bytes())?;
@@ -197,7 +197,7 @@ fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
         CompareFormat::Table => {
             map_report::render_comparison(&first, &second, &comparison, &knowledge.curriculum, lang)
         }
-        CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&comparison).unwrap_or_default()),
+        CompareFormat::Json => format!("{}\n", eqmap::json::pretty(&comparison)),
     };
     io::stdout().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -242,9 +242,8 @@ fn parse_text(
                 "tree": parsed.root,
                 "warnings": pasted.all_warnings(&parsed.warnings),
             });
-            let text =
-                if many { serde_json::to_string(&value) } else { serde_json::to_string_pretty(&value) };
-            format!("{}\n", text.unwrap_or_default())
+            let text = if many { eqmap::json::compact(&value) } else { eqmap::json::pretty(&value) };
+            format!("{text}\n")
         }
     }
 }

@@ -355,7 +355,7 @@ pub fn render_json(summary: &Summary, knowledge: &Knowledge, lang: Lang, top: us
         never_fired: &s.never_fired,
         rules: s.rules,
     };
-    let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
+    let mut text = crate::json::pretty(&json);
     text.push('\n');
     text
 }

@@ -157,7 +157,7 @@ fn escape(text: &str) -> String {
 
 /// The map as JSON (the contract of DESIGN.md).
 pub fn render_json(map: &SlotMap) -> String {
-    serde_json::to_string_pretty(map).unwrap_or_default() + "\n"
+    crate::json::pretty(map) + "\n"
 }
 
 /// The overlay of two maps as text.
