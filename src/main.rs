@@ -11,7 +11,7 @@ use cli::{
     BatchArgs, BatchFormat, Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg,
     MapArgs, MapFormat, ParseArgs, ParseFormat, ReadArgs, SummaryFormat,
 };
-use eqmap::batch::{output::Format, pipeline, readers::Reader, summary};
+use eqmap::batch::{output::Format, pipeline, readers, readers::Reader, summary};
 use eqmap::curriculum::Curriculum;
 use eqmap::eval::{bindings, Failure, Options, Session};
 use eqmap::report::{eval as eval_report, slotmap as map_report, tree};
@@ -96,11 +96,35 @@ const DEFAULT_FORMULA: &str =
     r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V";
 
 /// The curriculum named (shipped) or the file given.
+/// The largest curriculum file read (the shipped ones are some tens of kilobytes).
+const MAX_CURRICULUM_BYTES: u64 = 16 << 20;
+
+/// The largest `--let NAME=@FILE` read (far past what `--max-elements` lets through).
+const MAX_BINDING_FILE_BYTES: u64 = 64 << 20;
+
+/// A regular file's text, read through a bound: a FIFO, a device or a socket is refused
+/// unopened, and a file longer than `limit` bytes is refused after reading at most one byte
+/// past it.
+pub(crate) fn read_small_file(path: &std::path::Path, limit: u64) -> Result<String, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !metadata.is_file() {
+        return Err("not a regular file (a pipe, device or socket is not read)".to_string());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| io::Read::read_to_end(&mut io::Read::take(file, limit + 1), &mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("larger than {limit} bytes"));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
+}
+
 pub(crate) fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
     let loaded = match Curriculum::shipped(curriculum) {
         Some(shipped) => shipped?,
         None => {
-            let text = std::fs::read_to_string(curriculum)
+            let text = read_small_file(std::path::Path::new(curriculum), MAX_CURRICULUM_BYTES)
                 .map_err(|e| format!("curriculum `{curriculum}`: not a shipped name (ai-math, transformer-series) nor a readable file: {e}"))?;
             Curriculum::load(&text).map_err(|e| format!("{curriculum}: {e}"))?
         }
@@ -282,7 +306,7 @@ fn bind_arguments(session: &mut Session, args: &EvalArgs, lang: Lang) -> io::Res
             Err(error) => return report_binding(argument, &error, lang),
         };
         let text = match text.strip_prefix('@') {
-            Some(path) => match std::fs::read_to_string(path) {
+            Some(path) => match read_small_file(std::path::Path::new(path), MAX_BINDING_FILE_BYTES) {
                 Ok(contents) => contents,
                 Err(error) => {
                     eprintln!("eqmap: --let {name}=@{path}: {error}");
@@ -437,6 +461,24 @@ fn batch_options(args: &BatchArgs) -> pipeline::Options {
     pipeline::Options { chunk: args.chunk, lang: lang(&args.common), limits: limits(&args.common), format }
 }
 
+/// Why `--out` or `--summary` may not be written, if so: one is an input (or would be read by
+/// an input folder's walk), or both are the same file.
+fn output_refusal(args: &BatchArgs, paths: &[std::path::PathBuf]) -> Option<String> {
+    let outputs = [("--out", args.out.as_deref()), ("--summary", args.summary.as_deref())];
+    for (flag, output) in outputs {
+        if let Some(conflict) = output.and_then(|path| readers::output_conflict(path, paths)) {
+            return Some(format!("{flag} {conflict}"));
+        }
+    }
+    match (args.out.as_deref(), args.summary.as_deref()) {
+        (Some(out), Some(summary)) if readers::same_output(out, summary) => Some(format!(
+            "--out and --summary are the same file ({}): the summary would overwrite the records",
+            out.display()
+        )),
+        _ => None,
+    }
+}
+
 fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
     let knowledge = match load_knowledge(&args.curriculum) {
         Ok(knowledge) => knowledge,
@@ -445,11 +487,23 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from("-")] } else { args.paths.clone() };
+    if let Some(message) = output_refusal(&args, &paths) {
+        eprintln!("eqmap: {message}; nothing was written");
+        return Ok(ExitCode::from(2));
+    }
+    let available = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let jobs = match args.jobs {
+        Some(jobs) if jobs > available => {
+            eprintln!("eqmap: --jobs {jobs} capped to {available}, the parallelism this machine has");
+            available
+        }
+        jobs => jobs.unwrap_or(0),
+    };
     // The worker threads walk trees as deep as the main work thread does, so they get its stack.
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(args.jobs.unwrap_or(0)).stack_size(WORK_STACK_BYTES);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).stack_size(WORK_STACK_BYTES);
     if let Err(error) = pool.build_global() {
-        eprintln!("eqmap: --jobs {}: {error}", args.jobs.unwrap_or(0));
+        eprintln!("eqmap: --jobs {jobs}: {error}");
         return Ok(ExitCode::from(2));
     }
     let out = match record_output(args.out.as_deref()) {
@@ -462,7 +516,6 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from("-")] } else { args.paths.clone() };
     let mut reader = Reader::new(&paths);
     let bar = progress_bar();
     let options = batch_options(&args);
