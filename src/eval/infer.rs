@@ -7,6 +7,7 @@
 //! rows of Q) and one convention of the seeds: in `QK^\top / \sqrt{d_k}`, d_k names the inner
 //! dimension of the product.
 
+use super::builtins;
 use super::dims::{DimId, DimTable};
 use super::env::Env;
 use super::errors::{EvalError, EvalErrorKind, Hint};
@@ -72,9 +73,21 @@ pub struct Inferrer<'e> {
     calls: Vec<Frame>,
     /// Symbols without values, in order of first use.
     pub wanted: Vec<Wanted>,
+    /// Steps taken so far (one a node inferred, a call's body inferred anew each call) and
+    /// the most allowed: inference follows calls into definitions, so definitions that call
+    /// each other take work exponential in their depth, which the step limit bounds.
+    steps: u64,
+    max_steps: u64,
+    /// The first operation whose cost, known from sizes, passes the step limit.
+    too_costly: Option<(u128, Span)>,
 }
 
 type Inferred = Result<SymShape, EvalError>;
+
+/// The steps a call of a definition counts, in inference and in evaluation, beyond the nodes
+/// of its body: a call sets up a frame and an inference of its own, the work of some tens of
+/// nodes, so that definitions calling each other stay within the time the step limit means.
+pub const CALL_STEPS: u64 = 32;
 
 fn mismatch(op: &str, left: String, right: String, c: shape::Conflict, span: Span) -> EvalError {
     EvalError::new(EvalErrorKind::ShapeMismatch { op: op.into(), left, right, dims: (c.left, c.right) }, span)
@@ -88,7 +101,30 @@ impl<'e> Inferrer<'e> {
     /// An inferrer over `env`, for formulas in `source` (used for hints).
     pub fn new(env: &'e Env, source: &'e str) -> Self {
         let root = Frame { top: true, ..Frame::default() };
-        Inferrer { env, source, dims: DimTable::new(), root, calls: Vec::new(), wanted: Vec::new() }
+        Inferrer {
+            env,
+            source,
+            dims: DimTable::new(),
+            root,
+            calls: Vec::new(),
+            wanted: Vec::new(),
+            steps: 0,
+            max_steps: super::DEFAULT_MAX_STEPS,
+            too_costly: None,
+        }
+    }
+
+    /// This inferrer with `taken` steps already counted and at most `max_steps` in all
+    /// (the evaluation's step limit, which inference shares).
+    pub fn with_steps(mut self, taken: u64, max_steps: u64) -> Self {
+        self.steps = taken;
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// The steps counted so far, those given to [`Inferrer::with_steps`] included.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// An inferrer for the body of a call, its parameters bound to values of `params` shapes
@@ -187,6 +223,13 @@ impl<'e> Inferrer<'e> {
 
     /// The shape of `expr`, recorded under its id.
     pub fn infer(&mut self, expr: &Expr) -> Inferred {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(EvalError::new(
+                EvalErrorKind::TooMuchWork { steps: None, limit: self.max_steps },
+                expr.span,
+            ));
+        }
         let shape = self.infer_kind(expr)?;
         self.frame().shapes.insert(expr.id, shape.clone());
         Ok(shape)
@@ -332,13 +375,17 @@ impl<'e> Inferrer<'e> {
                     self.frame().inner.insert(expr.id, *inner);
                 }
                 let hint = self.transpose_hint(&left, &right, b);
-                shape::matmul(&mut self.dims, &left, &right).map_err(|c| {
+                let product = shape::matmul(&mut self.dims, &left, &right).map_err(|c| {
                     let error = fail(c);
                     match hint {
                         Some(h) => error.with_hint(h),
                         None => error,
                     }
-                })
+                })?;
+                if let (Shape::Matrix(r, k), Shape::Matrix(_, c)) = (&left, &right) {
+                    self.refuse_past_budget(&[*r, *k, *c], 1, expr.span)?;
+                }
+                Ok(product)
             }
         }
     }
@@ -385,8 +432,44 @@ impl<'e> Inferrer<'e> {
                 let (rs, cs) = (self.dims.show(r), self.dims.show(c));
                 return Err(wrong("a square matrix for a matrix power", format!("{rs} × {cs}"), span));
             }
+            // A power of a written number takes products or an inverse, n³ each.
+            if let ExprKind::Number(x) = exponent.kind {
+                self.refuse_past_budget(&[*r, *r, *r], builtins::matrix_power_products(x), span)?;
+            } else if let ExprKind::Neg(inner) = &exponent.kind {
+                if let ExprKind::Number(x) = inner.kind {
+                    self.refuse_past_budget(&[*r, *r, *r], builtins::matrix_power_products(-x), span)?;
+                }
+            }
         }
         Ok(b)
+    }
+
+    /// Notes an operation whose cost (the product of `sizes`, times `times` operations) is
+    /// known from the sizes already and passes the step limit: a product n·m·k, an inverse n³
+    /// (evaluation counts the same, as it runs). [`Inferrer::refuse_costly`] refuses it, after
+    /// the check of sizes, before any value is sampled or computed.
+    fn refuse_past_budget(&mut self, sizes: &[DimId], times: u128, span: Span) -> Result<(), EvalError> {
+        let mut cost = times;
+        for dim in sizes {
+            let Some(size) = self.dims.size(*dim) else { return Ok(()) };
+            cost = cost.saturating_mul(size as u128);
+        }
+        let cost = cost / builtins::OPERATIONS_PER_STEP;
+        if cost > u128::from(self.max_steps) && self.too_costly.is_none() {
+            self.too_costly = Some((cost, span));
+        }
+        Ok(())
+    }
+
+    /// The first operation inferred whose known cost passes the step limit, refused.
+    pub fn refuse_costly(&self) -> Result<(), EvalError> {
+        match self.too_costly {
+            Some((steps, span)) => Err(EvalError::new(
+                EvalErrorKind::TooMuchWork { steps: Some(steps), limit: self.max_steps },
+                span,
+            )),
+            None => Ok(()),
+        }
     }
 
     fn call(&mut self, builtin: Builtin, args: &[Expr], span: Span) -> Inferred {
@@ -514,11 +597,24 @@ impl<'e> Inferrer<'e> {
             return Err(EvalError::new(EvalErrorKind::Unbound { name: name.to_string() }, span));
         };
         let (index, body) = (def.index.clone(), def.body.clone());
+        self.charge_call(span)?;
         self.enter(span)?;
         self.bind_index(&index, None);
         let result = self.infer(&body);
         self.calls.pop();
         result.map_err(|e| in_call(name, e, span))
+    }
+
+    /// Counts the fixed work of following a call into a definition ([`CALL_STEPS`]).
+    fn charge_call(&mut self, span: Span) -> Result<(), EvalError> {
+        self.steps = self.steps.saturating_add(CALL_STEPS);
+        if self.steps > self.max_steps {
+            return Err(EvalError::new(
+                EvalErrorKind::TooMuchWork { steps: None, limit: self.max_steps },
+                span,
+            ));
+        }
+        Ok(())
     }
 
     fn enter(&mut self, span: Span) -> Result<(), EvalError> {
@@ -543,6 +639,7 @@ impl<'e> Inferrer<'e> {
             return Err(EvalError::new(kind, span));
         }
         let (params, body) = (function.params.clone(), function.body.clone());
+        self.charge_call(span)?;
         self.enter(span)?;
         for (param, shape) in params.iter().zip(shapes) {
             self.bind(param, shape);
