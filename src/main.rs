@@ -2,6 +2,33 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+// The printing macros of std panic when the stream fails (a full disk behind standard error,
+// a closed pipe); these, which shadow them in the binary, lose the text instead.
+/// `eprint!` that never panics.
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr(), format_args!($($arg)*));
+    }};
+}
+/// `eprintln!` that never panics.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr(), format_args!("{}\n", format_args!($($arg)*)));
+    }};
+}
+/// `print!` that never panics.
+macro_rules! print {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stdout(), format_args!($($arg)*));
+    }};
+}
+/// `println!` that never panics.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stdout(), format_args!("{}\n", format_args!($($arg)*)));
+    }};
+}
+
 mod cli;
 mod formulas;
 mod repl;
@@ -519,8 +546,17 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
     let mut reader = Reader::new(&paths);
     let bar = progress_bar();
     let options = batch_options(&args);
-    let mut result = pipeline::run(&mut reader, &knowledge, &options, out, |n| bar.set_position(n as u64))?;
+    let run = pipeline::run(&mut reader, &knowledge, &options, out, |n| bar.set_position(n as u64));
     bar.finish_and_clear();
+    let mut result = match run {
+        Ok(result) => result,
+        Err(error) => {
+            // The records cannot all be written (a closed pipe, a full disk): say so, and fail,
+            // since records were lost; the summary would count records nobody received.
+            eprintln!("eqmap: the records could not be written ({error}); the run stopped, and later records were not written");
+            return Ok(ExitCode::from(1));
+        }
+    };
     result.skipped = reader.skipped();
     let lang = options.lang;
     let text = match args.summary_format {
