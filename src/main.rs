@@ -43,6 +43,7 @@ use eqmap::curriculum::Curriculum;
 use eqmap::eval::{bindings, Failure, Options, Session};
 use eqmap::report::{eval as eval_report, slotmap as map_report, tree};
 use eqmap::slotmap::{Knowledge, SlotMap};
+use eqmap::syntax::error::printable;
 use eqmap::{Lang, Limits};
 use formulas::Input;
 use std::io::{self, IsTerminal, Write};
@@ -190,7 +191,7 @@ fn exit_code(failed: bool) -> ExitCode {
 /// The text shown before each of several formulas' results in a table.
 fn heading(input: &Input, many: bool) -> String {
     if many {
-        format!("> {}\n", input.text)
+        format!("> {}\n", printable(&input.text))
     } else {
         String::new()
     }
@@ -215,8 +216,13 @@ fn run_map(args: MapArgs) -> io::Result<ExitCode> {
             continue;
         };
         let text = match args.format {
-            MapFormat::Table => heading(input, many) + &map_report::render_table(&map, lang, screen_style()),
-            MapFormat::Markdown => heading(input, many) + &map_report::render_markdown(&map, lang),
+            MapFormat::Table => {
+                heading(input, many)
+                    + &map_report::render_table(&map_report::printable(&map), lang, screen_style())
+            }
+            MapFormat::Markdown => {
+                heading(input, many) + &map_report::render_markdown(&map_report::printable(&map), lang)
+            }
             MapFormat::Json if many => format!("{}\n", eqmap::json::compact(&map)),
             MapFormat::Json => map_report::render_json(&map),
         };
@@ -280,7 +286,7 @@ fn parse_text(
 ) -> String {
     match args.format {
         ParseFormat::Tree => heading(input, many) + &tree::render_tree(&parsed.root),
-        ParseFormat::Latex => format!("{}\n", eqmap::syntax::print::to_latex(&parsed.root)),
+        ParseFormat::Latex => format!("{}\n", printable(&eqmap::syntax::print::to_latex(&parsed.root))),
         ParseFormat::Meaning => {
             let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
             format!("{}\n", eqmap::meaning::outline(&eqmap::meaning::resolve(&parsed.root, &table)))
@@ -452,7 +458,7 @@ fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
     each_parsed(&inputs, &args.common, |_, pasted, parsed| {
         let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
-        format!("{}\n", eqmap::speak::read(&parsed.root, &pasted.text, &table, lang))
+        format!("{}\n", printable(&eqmap::speak::read(&parsed.root, &pasted.text, &table, lang)))
     })
 }
 

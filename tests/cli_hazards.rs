@@ -140,3 +140,32 @@ fn bindings_and_curricula_from_devices_are_refused_unread() {
     assert!(stderr.contains("larger than"), "{stderr}");
     assert!(seconds < 2.0, "took {seconds} s");
 }
+
+#[test]
+fn control_characters_in_text_never_reach_text_outputs_raw() {
+    let dir = scratch("control");
+    let formula = "x + \\text{a\u{1b}[31mred\u{7}b\u{2028}c\u{85}}";
+    std::fs::write(dir.join("f.txt"), format!("{formula}\n-x+1\n=1\n@x\n")).unwrap_or_else(|e| panic!("{e}"));
+    let runs: [&[&str]; 7] = [
+        &["read", "--lang", "en", formula],
+        &["map", "--lang", "en", formula],
+        &["map", "--format", "markdown", formula],
+        &["parse", "--format", "latex", formula],
+        &["batch", "--format", "markdown", "f.txt"],
+        &["batch", "--format", "csv", "f.txt"],
+        &["batch", "--format", "jsonl", "f.txt"],
+    ];
+    for args in runs {
+        let (code, stdout, stderr, _) = run(&dir, args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        for (raw, name) in [('\u{1b}', "ESC"), ('\u{7}', "BEL"), ('\u{2028}', "U+2028"), ('\u{85}', "U+0085")]
+        {
+            assert!(!stdout.contains(raw), "{args:?}: raw {name} in standard output: {stdout:?}");
+            assert!(!stderr.contains(raw), "{args:?}: raw {name} in standard error (the summary)");
+        }
+    }
+    let (_, csv, _, _) = run(&dir, &["batch", "--format", "csv", "f.txt"]);
+    for guarded in ["\"'-x+1\"", "\"'=1\"", "\"'@x\""] {
+        assert!(csv.contains(guarded), "{guarded} in {csv}");
+    }
+}
