@@ -249,7 +249,10 @@ fn matrix_power(m: DMatrix<f64>, exponent: f64, limit: usize) -> Computed {
             found: NumShape::Matrix(m.nrows(), m.ncols()).to_string(),
         });
     }
-    if exponent.fract() != 0.0 || exponent.abs() > 1e9 {
+    if exponent.is_finite() && exponent.fract() == 0.0 && exponent.abs() > 1e9 {
+        return Err(EvalErrorKind::WholeNumberTooLarge { value: exponent, limit: 1e9 });
+    }
+    if exponent.fract() != 0.0 || !exponent.is_finite() {
         return Err(EvalErrorKind::NotAnInteger { value: exponent });
     }
     check_size(NumShape::Matrix(m.nrows(), m.ncols()), limit)?;

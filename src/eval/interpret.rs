@@ -613,6 +613,9 @@ pub fn check_shapes(res: &Resolution, limit: usize) -> Result<(), EvalErrorKind>
 }
 
 fn whole(x: f64, span: Span) -> Result<usize, EvalError> {
+    if x.is_finite() && x.fract() == 0.0 && x > 1e15 {
+        return Err(at(EvalErrorKind::WholeNumberTooLarge { value: x, limit: 1e15 }, span));
+    }
     if x.fract() != 0.0 || !(0.0..=1e15).contains(&x) {
         return Err(at(EvalErrorKind::NotAnInteger { value: x }, span));
     }
@@ -620,7 +623,10 @@ fn whole(x: f64, span: Span) -> Result<usize, EvalError> {
 }
 
 fn whole_signed(x: f64, span: Span) -> Result<i64, EvalError> {
-    if x.fract() != 0.0 || !x.is_finite() || x.abs() > 1e15 {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() > 1e15 {
+        return Err(at(EvalErrorKind::WholeNumberTooLarge { value: x, limit: 1e15 }, span));
+    }
+    if x.fract() != 0.0 || !x.is_finite() {
         return Err(at(EvalErrorKind::NotAnInteger { value: x }, span));
     }
     Ok(x as i64)
