@@ -76,18 +76,13 @@ pub struct Inferrer<'e> {
     /// Steps taken so far (one a node inferred, a call's body inferred anew each call) and
     /// the most allowed: inference follows calls into definitions, so definitions that call
     /// each other take work exponential in their depth, which the step limit bounds.
-    steps: u64,
-    max_steps: u64,
+    pub(super) steps: u64,
+    pub(super) max_steps: u64,
     /// The first operation whose cost, known from sizes, passes the step limit.
-    too_costly: Option<(u128, Span)>,
+    pub(super) too_costly: Option<(u128, Span)>,
 }
 
 type Inferred = Result<SymShape, EvalError>;
-
-/// The steps a call of a definition counts, in inference and in evaluation, beyond the nodes
-/// of its body: a call sets up a frame and an inference of its own, the work of some tens of
-/// nodes, so that definitions calling each other stay within the time the step limit means.
-pub const CALL_STEPS: u64 = 32;
 
 fn mismatch(op: &str, left: String, right: String, c: shape::Conflict, span: Span) -> EvalError {
     EvalError::new(EvalErrorKind::ShapeMismatch { op: op.into(), left, right, dims: (c.left, c.right) }, span)
@@ -112,19 +107,6 @@ impl<'e> Inferrer<'e> {
             max_steps: super::DEFAULT_MAX_STEPS,
             too_costly: None,
         }
-    }
-
-    /// This inferrer with `taken` steps already counted and at most `max_steps` in all
-    /// (the evaluation's step limit, which inference shares).
-    pub fn with_steps(mut self, taken: u64, max_steps: u64) -> Self {
-        self.steps = taken;
-        self.max_steps = max_steps;
-        self
-    }
-
-    /// The steps counted so far, those given to [`Inferrer::with_steps`] included.
-    pub fn steps(&self) -> u64 {
-        self.steps
     }
 
     /// An inferrer for the body of a call, its parameters bound to values of `params` shapes
@@ -444,34 +426,6 @@ impl<'e> Inferrer<'e> {
         Ok(b)
     }
 
-    /// Notes an operation whose cost (the product of `sizes`, times `times` operations) is
-    /// known from the sizes already and passes the step limit: a product n·m·k, an inverse n³
-    /// (evaluation counts the same, as it runs). [`Inferrer::refuse_costly`] refuses it, after
-    /// the check of sizes, before any value is sampled or computed.
-    fn refuse_past_budget(&mut self, sizes: &[DimId], times: u128, span: Span) -> Result<(), EvalError> {
-        let mut cost = times;
-        for dim in sizes {
-            let Some(size) = self.dims.size(*dim) else { return Ok(()) };
-            cost = cost.saturating_mul(size as u128);
-        }
-        let cost = cost / builtins::OPERATIONS_PER_STEP;
-        if cost > u128::from(self.max_steps) && self.too_costly.is_none() {
-            self.too_costly = Some((cost, span));
-        }
-        Ok(())
-    }
-
-    /// The first operation inferred whose known cost passes the step limit, refused.
-    pub fn refuse_costly(&self) -> Result<(), EvalError> {
-        match self.too_costly {
-            Some((steps, span)) => Err(EvalError::new(
-                EvalErrorKind::TooMuchWork { steps: Some(steps), limit: self.max_steps },
-                span,
-            )),
-            None => Ok(()),
-        }
-    }
-
     fn call(&mut self, builtin: Builtin, args: &[Expr], span: Span) -> Inferred {
         if builtin == Builtin::Concat {
             return self.concat(args, span);
@@ -603,18 +557,6 @@ impl<'e> Inferrer<'e> {
         let result = self.infer(&body);
         self.calls.pop();
         result.map_err(|e| in_call(name, e, span))
-    }
-
-    /// Counts the fixed work of following a call into a definition ([`CALL_STEPS`]).
-    fn charge_call(&mut self, span: Span) -> Result<(), EvalError> {
-        self.steps = self.steps.saturating_add(CALL_STEPS);
-        if self.steps > self.max_steps {
-            return Err(EvalError::new(
-                EvalErrorKind::TooMuchWork { steps: None, limit: self.max_steps },
-                span,
-            ));
-        }
-        Ok(())
     }
 
     fn enter(&mut self, span: Span) -> Result<(), EvalError> {

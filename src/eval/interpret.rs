@@ -401,7 +401,7 @@ impl<'e> Machine<'e> {
             };
             return Err(at(kind, span));
         }
-        self.charge(u128::from(super::infer::CALL_STEPS), span)?;
+        self.charge(u128::from(super::budget::CALL_STEPS), span)?;
         let shapes: Vec<(String, NumShape)> =
             function.params.iter().cloned().zip(args.iter().map(Value::shape)).collect();
         let mut inferrer =
@@ -435,7 +435,7 @@ impl<'e> Machine<'e> {
         if let Some(v) = self.members.get(&(name.to_string(), k)) {
             return Ok(v.clone());
         }
-        self.charge(u128::from(super::infer::CALL_STEPS), span)?;
+        self.charge(u128::from(super::budget::CALL_STEPS), span)?;
         let mut inferrer =
             Inferrer::for_call(self.env, self.source, &[]).with_steps(self.steps, self.max_steps);
         inferrer.bind_index(&def.index, None);
