@@ -23,11 +23,24 @@ impl Input {
         Layout { first_line: self.line, color: color_on(&io::stderr()) }
     }
 
-    /// Prints `warnings` (spans in [`Input::text`]) on standard error.
+    /// Prints `warnings` (spans in [`Input::text`]) on standard error: the first
+    /// [`MAX_WARNINGS_SHOWN`] under the source with carets, then how many more there are, so
+    /// that the text stays linear in the formula's length (each rendering shows its line).
     pub fn warn(&self, warnings: &[Warning], lang: Lang) {
-        for warning in warnings {
-            eprint!("{}", diagnostic::render_warning_in(&self.text, warning, lang, self.layout()));
+        let mut text = String::new();
+        for warning in warnings.iter().take(MAX_WARNINGS_SHOWN) {
+            text.push_str(&diagnostic::render_warning_in(&self.text, warning, lang, self.layout()));
         }
+        if let Some(more) = warnings.len().checked_sub(MAX_WARNINGS_SHOWN).filter(|n| *n > 0) {
+            text.push_str(&match lang {
+                Lang::Ko => format!("경고: 이 식에 경고가 {more}개 더 있습니다 (처음 {MAX_WARNINGS_SHOWN}개만 보였습니다)\n"),
+                Lang::En => format!(
+                    "warning: {more} more {} in this formula (only the first {MAX_WARNINGS_SHOWN} are shown)\n",
+                    if more == 1 { "warning" } else { "warnings" }
+                ),
+            });
+        }
+        eprint!("{text}");
     }
 
     /// Prints `error` (spans in [`Input::text`]) on standard error.
@@ -35,6 +48,9 @@ impl Input {
         eprint!("{}", diagnostic::render_error_in(&self.text, error, lang, self.layout()));
     }
 }
+
+/// The most warnings of one formula shown under its source; the rest are counted.
+pub const MAX_WARNINGS_SHOWN: usize = 20;
 
 /// Colour on `stream`: only on a terminal, and never when `NO_COLOR` is set.
 pub fn color_on(stream: &impl IsTerminal) -> bool {

@@ -12,6 +12,7 @@ pub mod annotate;
 pub mod batch;
 pub mod curriculum;
 pub mod eval;
+pub mod json;
 pub mod lang;
 pub mod meaning;
 pub mod paste;

@@ -2,6 +2,33 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+// The printing macros of std panic when the stream fails (a full disk behind standard error,
+// a closed pipe); these, which shadow them in the binary, lose the text instead.
+/// `eprint!` that never panics.
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr(), format_args!($($arg)*));
+    }};
+}
+/// `eprintln!` that never panics.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr(), format_args!("{}\n", format_args!($($arg)*)));
+    }};
+}
+/// `print!` that never panics.
+macro_rules! print {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stdout(), format_args!($($arg)*));
+    }};
+}
+/// `println!` that never panics.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stdout(), format_args!("{}\n", format_args!($($arg)*)));
+    }};
+}
+
 mod cli;
 mod formulas;
 mod repl;
@@ -11,11 +38,12 @@ use cli::{
     BatchArgs, BatchFormat, Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg,
     MapArgs, MapFormat, ParseArgs, ParseFormat, ReadArgs, SummaryFormat,
 };
-use eqmap::batch::{output::Format, pipeline, readers::Reader, summary};
+use eqmap::batch::{output::Format, pipeline, readers, readers::Reader, summary};
 use eqmap::curriculum::Curriculum;
 use eqmap::eval::{bindings, Failure, Options, Session};
 use eqmap::report::{eval as eval_report, slotmap as map_report, tree};
 use eqmap::slotmap::{Knowledge, SlotMap};
+use eqmap::syntax::error::printable;
 use eqmap::{Lang, Limits};
 use formulas::Input;
 use std::io::{self, IsTerminal, Write};
@@ -96,11 +124,35 @@ const DEFAULT_FORMULA: &str =
     r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V";
 
 /// The curriculum named (shipped) or the file given.
+/// The largest curriculum file read (the shipped ones are some tens of kilobytes).
+const MAX_CURRICULUM_BYTES: u64 = 16 << 20;
+
+/// The largest `--let NAME=@FILE` read (far past what `--max-elements` lets through).
+const MAX_BINDING_FILE_BYTES: u64 = 64 << 20;
+
+/// A regular file's text, read through a bound: a FIFO, a device or a socket is refused
+/// unopened, and a file longer than `limit` bytes is refused after reading at most one byte
+/// past it.
+pub(crate) fn read_small_file(path: &std::path::Path, limit: u64) -> Result<String, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !metadata.is_file() {
+        return Err("not a regular file (a pipe, device or socket is not read)".to_string());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| io::Read::read_to_end(&mut io::Read::take(file, limit + 1), &mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("larger than {limit} bytes"));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
+}
+
 pub(crate) fn load_knowledge(curriculum: &str) -> Result<Knowledge, String> {
     let loaded = match Curriculum::shipped(curriculum) {
         Some(shipped) => shipped?,
         None => {
-            let text = std::fs::read_to_string(curriculum)
+            let text = read_small_file(std::path::Path::new(curriculum), MAX_CURRICULUM_BYTES)
                 .map_err(|e| format!("curriculum `{curriculum}`: not a shipped name (ai-math, transformer-series) nor a readable file: {e}"))?;
             Curriculum::load(&text).map_err(|e| format!("{curriculum}: {e}"))?
         }
@@ -139,7 +191,7 @@ fn exit_code(failed: bool) -> ExitCode {
 /// The text shown before each of several formulas' results in a table.
 fn heading(input: &Input, many: bool) -> String {
     if many {
-        format!("> {}\n", input.text)
+        format!("> {}\n", printable(&input.text))
     } else {
         String::new()
     }
@@ -164,9 +216,14 @@ fn run_map(args: MapArgs) -> io::Result<ExitCode> {
             continue;
         };
         let text = match args.format {
-            MapFormat::Table => heading(input, many) + &map_report::render_table(&map, lang, screen_style()),
-            MapFormat::Markdown => heading(input, many) + &map_report::render_markdown(&map, lang),
-            MapFormat::Json if many => format!("{}\n", serde_json::to_string(&map).unwrap_or_default()),
+            MapFormat::Table => {
+                heading(input, many)
+                    + &map_report::render_table(&map_report::printable(&map), lang, screen_style())
+            }
+            MapFormat::Markdown => {
+                heading(input, many) + &map_report::render_markdown(&map_report::printable(&map), lang)
+            }
+            MapFormat::Json if many => format!("{}\n", eqmap::json::compact(&map)),
             MapFormat::Json => map_report::render_json(&map),
         };
         stdout.write_all(text.as_bytes())?;
@@ -197,7 +254,7 @@ fn run_compare(args: CompareArgs) -> io::Result<ExitCode> {
         CompareFormat::Table => {
             map_report::render_comparison(&first, &second, &comparison, &knowledge.curriculum, lang)
         }
-        CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&comparison).unwrap_or_default()),
+        CompareFormat::Json => format!("{}\n", eqmap::json::pretty(&comparison)),
     };
     io::stdout().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -229,7 +286,7 @@ fn parse_text(
 ) -> String {
     match args.format {
         ParseFormat::Tree => heading(input, many) + &tree::render_tree(&parsed.root),
-        ParseFormat::Latex => format!("{}\n", eqmap::syntax::print::to_latex(&parsed.root)),
+        ParseFormat::Latex => format!("{}\n", printable(&eqmap::syntax::print::to_latex(&parsed.root))),
         ParseFormat::Meaning => {
             let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
             format!("{}\n", eqmap::meaning::outline(&eqmap::meaning::resolve(&parsed.root, &table)))
@@ -242,9 +299,8 @@ fn parse_text(
                 "tree": parsed.root,
                 "warnings": pasted.all_warnings(&parsed.warnings),
             });
-            let text =
-                if many { serde_json::to_string(&value) } else { serde_json::to_string_pretty(&value) };
-            format!("{}\n", text.unwrap_or_default())
+            let text = if many { eqmap::json::compact(&value) } else { eqmap::json::pretty(&value) };
+            format!("{text}\n")
         }
     }
 }
@@ -283,7 +339,7 @@ fn bind_arguments(session: &mut Session, args: &EvalArgs, lang: Lang) -> io::Res
             Err(error) => return report_binding(argument, &error, lang),
         };
         let text = match text.strip_prefix('@') {
-            Some(path) => match std::fs::read_to_string(path) {
+            Some(path) => match read_small_file(std::path::Path::new(path), MAX_BINDING_FILE_BYTES) {
                 Ok(contents) => contents,
                 Err(error) => {
                     eprintln!("eqmap: --let {name}=@{path}: {error}");
@@ -402,7 +458,7 @@ fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
     each_parsed(&inputs, &args.common, |_, pasted, parsed| {
         let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
-        format!("{}\n", eqmap::speak::read(&parsed.root, &pasted.text, &table, lang))
+        format!("{}\n", printable(&eqmap::speak::read(&parsed.root, &pasted.text, &table, lang)))
     })
 }
 
@@ -438,6 +494,24 @@ fn batch_options(args: &BatchArgs) -> pipeline::Options {
     pipeline::Options { chunk: args.chunk, lang: lang(&args.common), limits: limits(&args.common), format }
 }
 
+/// Why `--out` or `--summary` may not be written, if so: one is an input (or would be read by
+/// an input folder's walk), or both are the same file.
+fn output_refusal(args: &BatchArgs, paths: &[std::path::PathBuf]) -> Option<String> {
+    let outputs = [("--out", args.out.as_deref()), ("--summary", args.summary.as_deref())];
+    for (flag, output) in outputs {
+        if let Some(conflict) = output.and_then(|path| readers::output_conflict(path, paths)) {
+            return Some(format!("{flag} {conflict}"));
+        }
+    }
+    match (args.out.as_deref(), args.summary.as_deref()) {
+        (Some(out), Some(summary)) if readers::same_output(out, summary) => Some(format!(
+            "--out and --summary are the same file ({}): the summary would overwrite the records",
+            out.display()
+        )),
+        _ => None,
+    }
+}
+
 fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
     let knowledge = match load_knowledge(&args.curriculum) {
         Ok(knowledge) => knowledge,
@@ -446,11 +520,23 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from("-")] } else { args.paths.clone() };
+    if let Some(message) = output_refusal(&args, &paths) {
+        eprintln!("eqmap: {message}; nothing was written");
+        return Ok(ExitCode::from(2));
+    }
+    let available = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let jobs = match args.jobs {
+        Some(jobs) if jobs > available => {
+            eprintln!("eqmap: --jobs {jobs} capped to {available}, the parallelism this machine has");
+            available
+        }
+        jobs => jobs.unwrap_or(0),
+    };
     // The worker threads walk trees as deep as the main work thread does, so they get its stack.
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(args.jobs.unwrap_or(0)).stack_size(WORK_STACK_BYTES);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).stack_size(WORK_STACK_BYTES);
     if let Err(error) = pool.build_global() {
-        eprintln!("eqmap: --jobs {}: {error}", args.jobs.unwrap_or(0));
+        eprintln!("eqmap: --jobs {jobs}: {error}");
         return Ok(ExitCode::from(2));
     }
     let out = match record_output(args.out.as_deref()) {
@@ -463,12 +549,20 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from("-")] } else { args.paths.clone() };
     let mut reader = Reader::new(&paths);
     let bar = progress_bar();
     let options = batch_options(&args);
-    let mut result = pipeline::run(&mut reader, &knowledge, &options, out, |n| bar.set_position(n as u64))?;
+    let run = pipeline::run(&mut reader, &knowledge, &options, out, |n| bar.set_position(n as u64));
     bar.finish_and_clear();
+    let mut result = match run {
+        Ok(result) => result,
+        Err(error) => {
+            // The records cannot all be written (a closed pipe, a full disk): say so, and fail,
+            // since records were lost; the summary would count records nobody received.
+            eprintln!("eqmap: the records could not be written ({error}); the run stopped, and later records were not written");
+            return Ok(ExitCode::from(1));
+        }
+    };
     result.skipped = reader.skipped();
     let lang = options.lang;
     let text = match args.summary_format {

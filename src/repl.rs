@@ -164,7 +164,10 @@ impl State {
         match eqmap::slotmap::map_pasted(formula, &self.knowledge, self.lang, &eqmap::Limits::default()) {
             Ok(map) => {
                 input.warn(&map.warnings, self.lang);
-                print!("{}", map_report::render_table(&map, self.lang, screen_style()));
+                print!(
+                    "{}",
+                    map_report::render_table(&map_report::printable(&map), self.lang, screen_style())
+                );
             }
             Err(error) => input.fail(&error, self.lang),
         }
@@ -188,7 +191,15 @@ impl State {
     fn read(&self, formula: &str) {
         if let Some((pasted, parsed)) = self.parsed(formula) {
             let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
-            println!("{}", eqmap::speak::read(&parsed.root, &pasted.text, &table, self.lang));
+            println!(
+                "{}",
+                eqmap::syntax::error::printable(&eqmap::speak::read(
+                    &parsed.root,
+                    &pasted.text,
+                    &table,
+                    self.lang
+                ))
+            );
         }
     }
 

@@ -190,3 +190,30 @@ fn a_folder_with_bad_files_gives_error_records_and_goes_on() {
     assert_eq!(reader.skipped(), 2, "the .png and the hidden file are skipped");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Extraction round two (issue 16): what derailed every later formula or was taken for math.
+#[test]
+fn dollars_in_text_urls_and_definitions_do_not_derail_later_formulas() {
+    let latex = |text: &str, flavor| -> Vec<Result<String, String>> {
+        equations(text, flavor).into_iter().map(|e| e.latex).collect()
+    };
+    // `$` inside `\text{…}` within math, in `\url`/`\path` and in a `\newcommand` body.
+    let tex = "$a \\text{ costs $5 } b$ and $c$\n\\url{http://x.org/$y} \\path|$z| $d$\n\
+               \\newcommand{\\dollar}{$} \\def\\cash{$} $e$\n";
+    assert_eq!(
+        latex(tex, Flavor::Tex),
+        [r"a \text{ costs $5 } b", "c", "d", "e"].map(|s| Ok(s.to_string())).to_vec()
+    );
+    // `\iffalse … \fi` is not extracted; the math after it is.
+    let hidden = "\\iffalse $x$ \\fifty $y$ \\fi $z$\n";
+    assert_eq!(latex(hidden, Flavor::Tex), vec![Ok("z".to_string())]);
+    // In Markdown a blank line ends display math: the next paragraph's formula is its own.
+    let unclosed = "$$ a + b\n\nthen $c$ and $$d$$\n";
+    assert_eq!(latex(unclosed, Flavor::Markdown), vec![Ok("c".to_string()), Ok("d".to_string())]);
+    // Indented code after a blank line is code; indented text continuing a paragraph is not.
+    let code = "text\n\n    $x$ in code\n    $y$\n\nafter $z$\ntext\n    $w$\n";
+    assert_eq!(latex(code, Flavor::Markdown), vec![Ok("z".to_string()), Ok("w".to_string())]);
+    // A lone carriage return is a line break.
+    let lines: Vec<usize> = equations("$a$\r$b$\r\n$c$", Flavor::Tex).iter().map(|e| e.line).collect();
+    assert_eq!(lines, [1, 2, 3]);
+}

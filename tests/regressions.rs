@@ -251,3 +251,48 @@ fn a_bar_or_root_sign_alone_is_no_script() {
     }
     assert_prints_back_to_itself("x_{‖a‖}");
 }
+
+/// Delimiter commands (`\{`, `\lfloor`, `\langle`…) open bracket groups, through which the
+/// grammar recurses, but the pre-scan did not count them: 300 nested passed where 300 `{` are
+/// refused, and a 46 KB line of `\{` overflowed the stack (issue 16). Each is one level now,
+/// counted as `{` and `\left(` are; closed ones as well as open ones.
+#[test]
+fn delimiter_commands_count_as_nesting() {
+    let limits = Limits::default();
+    for open in [
+        "\\{",
+        "\\lfloor",
+        "\\lceil",
+        "\\langle",
+        "\\lvert",
+        "\\lVert",
+        "\\Bigl\\{",
+        "⟨",
+        "(",
+        "{",
+        "\\left(",
+    ] {
+        let deep = format!("{}x", open.repeat(300));
+        match parse_with(&deep, &limits) {
+            Err(error) => assert!(
+                matches!(error.kind, ParseErrorKind::TooDeep { limit: 256 }),
+                "{open}: {}",
+                error.message(Lang::En)
+            ),
+            Ok(_) => panic!("300 nested {open} parsed"),
+        }
+    }
+    for (open, close) in [("\\{", "\\}"), ("\\lfloor", "\\rfloor"), ("\\langle", "\\rangle"), ("⟨", "⟩")]
+    {
+        let within = format!("{}x{}", open.repeat(250), close.repeat(250));
+        assert!(parse_with(&within, &limits).is_ok(), "250 nested {open} … {close}");
+        let closed_in_turn = format!("{open}x{close}").repeat(2_000);
+        assert!(parse_with(&closed_in_turn, &limits).is_ok(), "{open} x {close} 2000 times in a row");
+    }
+    // A delimiter after `\left` or `\right` is that command's, not a level of its own.
+    let sized = format!("{}x{}", "\\left\\langle ".repeat(200), "\\right\\rangle ".repeat(200));
+    assert!(parse_with(&sized, &limits).is_ok());
+    let text = "\\{".repeat(23_000);
+    let outcome = on_small_stack(move || parse_with(&text, &Limits::default()).map(|_| ()));
+    assert!(matches!(outcome, Err(error) if matches!(error.kind, ParseErrorKind::TooDeep { .. })));
+}

@@ -7,8 +7,11 @@
 //!
 //! What is not math is blanked out first, byte for byte, so that positions and line numbers
 //! stay those of the file: in TeX, comments (`%` to the end of the line, `\%` excepted),
-//! `\verb|…|`, and the `verbatim`, `lstlisting`, `minted` and `comment` environments; in
-//! Markdown, fenced code blocks, inline code spans and HTML comments.
+//! `\verb|…|`, `\iffalse … \fi`, the arguments of `\url`, `\path` and `\href`, and the
+//! `verbatim`, `lstlisting`, `minted` and `comment` environments; in Markdown, fenced and
+//! indented code blocks, inline code spans and HTML comments. A `$` inside `\text{…}` (and its
+//! kin) or in the body of a definition (`\newcommand{\dollar}{$}`) opens no math; in Markdown a
+//! blank line ends display math as it ends a paragraph; a lone carriage return is a line break.
 //!
 //! In TeX, the document's own commands without arguments (`\newcommand{\R}{\mathbb{R}}`) are
 //! expanded in its equations ([`macros`](super::macros)).
@@ -47,6 +50,9 @@ const VERBATIM_ENVIRONMENTS: &[&str] = &["verbatim", "lstlisting", "minted", "co
 
 /// The equations of `text`, in order.
 pub fn equations(text: &str, flavor: Flavor) -> Vec<Equation> {
+    // A lone carriage return is a line break (old Mac files): a newline in its place keeps
+    // every position.
+    let text = &lone_returns_as_newlines(text);
     let cleaned = match flavor {
         Flavor::Tex => blank_tex(text),
         Flavor::Markdown => blank_markdown(text),
@@ -66,6 +72,97 @@ pub fn equations(text: &str, flavor: Flavor) -> Vec<Equation> {
             latex: latex.map(|l| macros.expand(&l)),
         })
         .collect()
+}
+
+/// `text` with each carriage return not followed by a newline turned into a newline.
+fn lone_returns_as_newlines(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let replaced: Vec<u8> = (0..bytes.len())
+        .map(|i| if lone(i) { b'\n' } else { bytes.get(i).copied().unwrap_or(b' ') })
+        .collect();
+    std::borrow::Cow::Owned(String::from_utf8(replaced).unwrap_or_else(|_| text.to_string()))
+}
+
+/// Commands whose braced argument is text, in which a `$` opens or closes no math.
+const TEXT_COMMANDS: &[&str] =
+    &["text", "textrm", "textbf", "textit", "textsf", "texttt", "textnormal", "mbox", "hbox"];
+
+/// Commands that define commands: their arguments are skipped whole, so that a `$` in a body
+/// (`\newcommand{\dollar}{$}`) opens no math.
+const DEFINING_COMMANDS: &[&str] =
+    &["newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "def"];
+
+/// The command name (ASCII letters) right after the backslash at `at`.
+fn command_name(bytes: &[u8], at: usize) -> &[u8] {
+    let rest = bytes.get(at + 1..).unwrap_or(&[]);
+    let length = rest.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    rest.get(..length).unwrap_or(&[])
+}
+
+/// The end of the balanced `{…}` group starting at `at` (a `{`), stepping over `\x` pairs.
+fn group_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 1,
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Past a text command's group (`\text{… $ …}`) at the backslash `at`, if there is one.
+fn past_text_group(bytes: &[u8], at: usize) -> Option<usize> {
+    let name = command_name(bytes, at);
+    if !TEXT_COMMANDS.iter().any(|c| c.as_bytes() == name) {
+        return None;
+    }
+    let open = at + 1 + name.len();
+    let open = open + bytes.get(open..)?.iter().take_while(|b| **b == b' ').count();
+    (bytes.get(open) == Some(&b'{')).then(|| group_end(bytes, open)).flatten()
+}
+
+/// Past a definition (`\newcommand{\x}[1]{body}`, `\def\x{body}`) at the backslash `at`.
+fn past_definition(bytes: &[u8], at: usize) -> Option<usize> {
+    let name = command_name(bytes, at);
+    if !DEFINING_COMMANDS.iter().any(|c| c.as_bytes() == name) {
+        return None;
+    }
+    let mut i = at + 1 + name.len();
+    if bytes.get(i) == Some(&b'*') {
+        i += 1;
+    }
+    // The name, braced or not, then optional [..] arguments, then the body.
+    let skip_blanks =
+        |i: usize| i + bytes.get(i..).map_or(0, |r| r.iter().take_while(|b| b.is_ascii_whitespace()).count());
+    i = skip_blanks(i);
+    match bytes.get(i) {
+        Some(b'{') => i = group_end(bytes, i)?,
+        Some(b'\\') => i += 1 + command_name(bytes, i).len().max(1),
+        _ => return None,
+    }
+    loop {
+        i = skip_blanks(i);
+        match bytes.get(i) {
+            Some(b'[') => i = i + bytes.get(i..)?.iter().position(|b| *b == b']')? + 1,
+            Some(b'#') => i += 2,
+            _ => break,
+        }
+    }
+    (bytes.get(i) == Some(&b'{')).then(|| group_end(bytes, i)).flatten()
 }
 
 /// Counts lines while positions only grow.
@@ -121,6 +218,11 @@ impl Scanner<'_> {
 
     /// A command: `\[`, `\(`, `\begin{…}`, or an escaped character to step over.
     fn backslash(&mut self, at: usize) -> usize {
+        if self.flavor == Flavor::Tex {
+            if let Some(end) = past_definition(self.bytes, at) {
+                return end;
+            }
+        }
         if self.starts_with(at, "\\[") {
             return self.delimited(at, 2, "\\]");
         }
@@ -179,7 +281,12 @@ impl Scanner<'_> {
     /// `$$…$$`.
     fn display_dollars(&mut self, at: usize) -> usize {
         let body_start = at + 2;
-        match find_unescaped(self.bytes, body_start, b"$$") {
+        let close = match self.flavor {
+            Flavor::Tex => find_unescaped(self.bytes, body_start, b"$$"),
+            // In Markdown a blank line ends the paragraph, and display math with it.
+            Flavor::Markdown => self.display_close_in_paragraph(body_start),
+        };
+        match close {
             Some(end) => {
                 self.push(at, body_start, end);
                 end + 2
@@ -213,12 +320,26 @@ impl Scanner<'_> {
         }
     }
 
+    /// The closing `$$` of display math starting at `from`, within the paragraph.
+    fn display_close_in_paragraph(&self, from: usize) -> Option<usize> {
+        let mut at = from;
+        while let Some(&byte) = self.bytes.get(at) {
+            match byte {
+                b'\\' => at = past_text_group(self.bytes, at).unwrap_or(at + 2),
+                b'\n' if self.blank_line_follows(at) => return None,
+                b'$' if self.bytes.get(at + 1) == Some(&b'$') => return Some(at),
+                _ => at += 1,
+            }
+        }
+        None
+    }
+
     /// The closing `$` of inline math starting at `from`, within the paragraph.
     fn inline_close(&self, from: usize) -> Option<usize> {
         let mut at = from;
         while let Some(&byte) = self.bytes.get(at) {
             match byte {
-                b'\\' => at += 2,
+                b'\\' => at = past_text_group(self.bytes, at).unwrap_or(at + 2),
                 b'\n' if self.blank_line_follows(at) => return None,
                 b'$' if self.closes_inline(from, at) => return Some(at),
                 _ => at += 1,
@@ -257,14 +378,18 @@ impl Scanner<'_> {
     }
 }
 
-/// The first `needle` at or after `from`, stepping over `\x` pairs.
+/// The first `needle` at or after `from`, stepping over `\x` pairs and text groups
+/// (`\text{…}`, whose `$` are text).
 fn find_unescaped(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     let mut at = from;
     while at < bytes.len() {
         if bytes.get(at..).is_some_and(|rest| rest.starts_with(needle)) {
             return Some(at);
         }
-        at += if bytes.get(at) == Some(&b'\\') { 2 } else { 1 };
+        at = match bytes.get(at) {
+            Some(b'\\') => past_text_group(bytes, at).unwrap_or(at + 2),
+            _ => at + 1,
+        };
     }
     None
 }
@@ -317,8 +442,41 @@ fn blank_tex(text: &str) -> String {
     into_text(bytes, text)
 }
 
-/// Blanks `\verb|…|` or a verbatim environment at `at`; returns where to go on.
+/// Blanks `\verb|…|`, a verbatim environment, `\iffalse … \fi`, or the argument of `\url`,
+/// `\path` or `\href` at `at`; returns where to go on.
 fn blank_tex_command(bytes: &mut [u8], at: usize) -> usize {
+    let name = command_name(bytes, at);
+    if name == b"iffalse" {
+        let mut search = at + 8;
+        let end = loop {
+            match find_bytes(bytes, search, b"\\fi") {
+                Some(i) if bytes.get(i + 3).is_some_and(u8::is_ascii_alphabetic) => search = i + 3,
+                Some(i) => break i + 3,
+                None => break bytes.len(),
+            }
+        };
+        blank(bytes, at, end);
+        return end;
+    }
+    if matches!(name, b"url" | b"path" | b"href") {
+        let open = at + 1 + name.len();
+        let end = match bytes.get(open) {
+            Some(b'{') => group_end(bytes, open),
+            Some(&delimiter)
+                if name == b"path" && !delimiter.is_ascii_alphanumeric() && delimiter != b' ' =>
+            {
+                bytes
+                    .get(open + 1..)
+                    .and_then(|r| r.iter().position(|b| *b == delimiter))
+                    .map(|i| open + 2 + i)
+            }
+            _ => None,
+        };
+        if let Some(end) = end {
+            blank(bytes, at, end);
+            return end;
+        }
+    }
     let rest = bytes.get(at..).unwrap_or(&[]);
     if rest.starts_with(b"\\verb") && rest.get(5).is_some_and(|b| !b.is_ascii_alphabetic()) {
         let delimiter_at = if rest.get(5) == Some(&b'*') { at + 6 } else { at + 5 };
@@ -351,7 +509,11 @@ fn blank_markdown(text: &str) -> String {
     let mut at = 0;
     let mut line_start = true;
     while at < bytes.len() {
-        let next = if line_start { blank_fence(&mut bytes, at) } else { None };
+        let next = if line_start {
+            blank_fence(&mut bytes, at).or_else(|| blank_indented(&mut bytes, at))
+        } else {
+            None
+        };
         at = match (next, bytes.get(at)) {
             (Some(end), _) => end,
             (None, Some(b'`')) => blank_code_span(&mut bytes, at),
@@ -366,6 +528,40 @@ fn blank_markdown(text: &str) -> String {
         line_start = at.checked_sub(1).and_then(|i| bytes.get(i)) == Some(&b'\n');
     }
     into_text(bytes, text)
+}
+
+/// An indented code block (lines indented by four spaces or a tab, after a blank line or at
+/// the start) at the line starting at `at`: blanks it, returns its end.
+fn blank_indented(bytes: &mut [u8], at: usize) -> Option<usize> {
+    let indented = |bytes: &[u8], line: usize| {
+        bytes.get(line..).is_some_and(|r| r.starts_with(b"    ") || r.starts_with(b"\t"))
+    };
+    let blank_line = |bytes: &[u8], line: usize| {
+        bytes.get(line..line_end(bytes, line)).is_some_and(|l| l.iter().all(u8::is_ascii_whitespace))
+    };
+    if !indented(bytes, at) || blank_line(bytes, at) {
+        return None;
+    }
+    // The line before must be blank (or there is none): an indented line cannot interrupt a
+    // paragraph.
+    if let Some(previous_end) = at.checked_sub(1) {
+        let previous_start =
+            bytes.get(..previous_end).and_then(|r| r.iter().rposition(|b| *b == b'\n')).map_or(0, |i| i + 1);
+        if !blank_line(bytes, previous_start) {
+            return None;
+        }
+    }
+    let mut end = at;
+    let mut line = at;
+    while line < bytes.len() && (indented(bytes, line) || blank_line(bytes, line)) {
+        let line_stop = line_end(bytes, line);
+        if !blank_line(bytes, line) {
+            end = line_stop;
+        }
+        line = line_stop + 1;
+    }
+    blank(bytes, at, end);
+    Some(end)
 }
 
 /// A fenced code block opening at the line starting at `at`: blanks it, returns its end.

@@ -140,12 +140,16 @@ fn csv_row(outcome: &Outcome) -> String {
     text
 }
 
-/// A CSV field, quoted when it must be (RFC 4180).
+/// A CSV field, quoted when it must be (RFC 4180); invisible characters written as `U+XXXX`;
+/// a field that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a
+/// tab or a carriage return) guarded by a leading `'`, as OWASP advises.
 pub fn csv_field(field: &str) -> String {
-    if field.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
+    let shown = crate::syntax::error::printable(field);
+    let guard = if shown.starts_with(['=', '+', '-', '@', '\t', '\r']) { "'" } else { "" };
+    if shown.contains([',', '"', '\n', '\r']) || !guard.is_empty() {
+        format!("\"{guard}{}\"", shown.replace('"', "\"\""))
     } else {
-        field.to_string()
+        shown.into_owned()
     }
 }
 
@@ -166,9 +170,10 @@ fn markdown_row(outcome: &Outcome) -> String {
     )
 }
 
-/// Text safe in a table cell: one line, `|` escaped.
+/// Text safe in a table cell: one line, `|` escaped, invisible characters written as
+/// `U+XXXX`.
 fn markdown_cell(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|")
+    crate::syntax::error::printable(text).split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|")
 }
 
 /// A formula as a code span in a table cell.

@@ -15,7 +15,9 @@
 //!
 //! Nothing is dropped: a path that cannot be read, a document that is not UTF-8, a line that is
 //! not UTF-8 or longer than [`MAX_LINE_BYTES`], a JSONL line that is not a record: each becomes
-//! one error record naming the file (and the line), and reading goes on.
+//! one error record naming the file (and the line), and reading goes on. A FIFO, device or
+//! socket (or a link to one) is an error record and is never opened; no read goes past its
+//! bound (a document's size, a line's length and [`MAX_SKIPPED_BYTES`] after a long one).
 //!
 //! Line files stream: one line is held at a time, so a file of any length is read in bounded
 //! memory. A document is read whole (up to [`MAX_DOCUMENT_BYTES`]), since its equations share
@@ -30,6 +32,11 @@ use std::sync::Arc;
 
 /// The longest line read from a line or JSONL file; a longer one is an error record.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// How much of a line longer than [`MAX_LINE_BYTES`] is passed over to find the next line; if
+/// no line break comes within it, the rest of the file is not read (a 1 GB file of one line
+/// is not read through to report that its line is too long).
+pub const MAX_SKIPPED_BYTES: u64 = 16 << 20;
 
 /// The largest document read; a larger one is an error record.
 pub const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
@@ -113,6 +120,17 @@ impl Reader {
         if metadata.is_dir() {
             return self.open_folder(path, explicit);
         }
+        if !metadata.is_file() {
+            // A FIFO, a device or a socket (or a link to one) could block or never end: it is
+            // an error record, and never opened.
+            let source = source_of(path);
+            return Some(Unit::Single(Input {
+                id: source.to_string(),
+                content: Err(format!("cannot read {source}: {}", special_file_kind(&metadata))),
+                source,
+                line: None,
+            }));
+        }
         let kind = match (kind_of_path(path), explicit) {
             (Some(kind), _) => kind,
             (None, true) => FileKind::Lines,
@@ -178,6 +196,21 @@ impl Iterator for Reader {
     }
 }
 
+/// What a file that is neither a regular file nor a folder is, in words.
+fn special_file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = metadata.file_type();
+    if kind.is_fifo() {
+        "a named pipe (FIFO), not a regular file"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device, not a regular file"
+    } else if kind.is_socket() {
+        "a socket, not a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// The name a path goes by in records.
 fn source_of(path: &Path) -> Arc<str> {
     Arc::from(path.to_string_lossy().as_ref())
@@ -208,10 +241,15 @@ fn read_document(path: &Path, length: u64, flavor: Flavor) -> Option<Unit> {
     if length > MAX_DOCUMENT_BYTES {
         return failed(format!("cannot read {source}: larger than {MAX_DOCUMENT_BYTES} bytes"));
     }
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => return Some(read_error(path, &error)),
-    };
+    // Read through a bound, whatever the length said: the file may have grown since.
+    let mut bytes = Vec::new();
+    let read = File::open(path).and_then(|file| file.take(MAX_DOCUMENT_BYTES + 1).read_to_end(&mut bytes));
+    if let Err(error) = read {
+        return Some(read_error(path, &error));
+    }
+    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+        return failed(format!("cannot read {source}: larger than {MAX_DOCUMENT_BYTES} bytes"));
+    }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -260,7 +298,11 @@ struct LineUnits {
 enum LineRead {
     End,
     Line,
-    TooLong,
+    /// A line too long; `rest_unread` if no line break came within [`MAX_SKIPPED_BYTES`]
+    /// after it, so the file is read no further.
+    TooLong {
+        rest_unread: bool,
+    },
     Failed(io::Error),
 }
 
@@ -276,8 +318,8 @@ impl LineUnits {
         match (&mut self.reader).take(limit).read_until(b'\n', &mut self.buffer) {
             Ok(0) => LineRead::End,
             Ok(n) if n as u64 == limit && self.buffer.last() != Some(&b'\n') => {
-                let _ = skip_line(&mut self.reader);
-                LineRead::TooLong
+                let rest_unread = !matches!(skip_line(&mut self.reader), Ok(true));
+                LineRead::TooLong { rest_unread }
             }
             Ok(_) => LineRead::Line,
             Err(error) => LineRead::Failed(error),
@@ -337,11 +379,17 @@ impl Iterator for LineUnits {
                         return Some(unit);
                     }
                 }
-                LineRead::TooLong => {
-                    let message = format!(
+                LineRead::TooLong { rest_unread } => {
+                    let mut message = format!(
                         "cannot read {}: line {} is longer than {MAX_LINE_BYTES} bytes",
                         self.source, self.line
                     );
+                    if rest_unread {
+                        self.done = true;
+                        message.push_str(&format!(
+                            "; no line break within {MAX_SKIPPED_BYTES} bytes after it, so the rest of the file is not read"
+                        ));
+                    }
                     return Some(self.input(Err(message)));
                 }
                 LineRead::Failed(error) => {
@@ -355,21 +403,27 @@ impl Iterator for LineUnits {
     }
 }
 
-/// Consumes the rest of a line without keeping it.
-fn skip_line(reader: &mut Box<dyn BufRead + Send>) -> io::Result<()> {
+/// Consumes the rest of a line without keeping it, at most [`MAX_SKIPPED_BYTES`] of it:
+/// whether the line (or the file) ended within them.
+fn skip_line(reader: &mut Box<dyn BufRead + Send>) -> io::Result<bool> {
+    let mut skipped = 0u64;
     loop {
         let buffer = reader.fill_buf()?;
         if buffer.is_empty() {
-            return Ok(());
+            return Ok(true);
         }
         match buffer.iter().position(|&b| b == b'\n') {
             Some(i) => {
                 reader.consume(i + 1);
-                return Ok(());
+                return Ok(true);
             }
             None => {
                 let n = buffer.len();
                 reader.consume(n);
+                skipped += n as u64;
+                if skipped > MAX_SKIPPED_BYTES {
+                    return Ok(false);
+                }
             }
         }
     }
@@ -390,4 +444,69 @@ fn jsonl_record(text: &str) -> Result<(Option<String>, String), String> {
         _ => None,
     };
     Ok((id, latex.to_string()))
+}
+
+/// Why writing to `output` would destroy or feed back into what `inputs` name, if it would: it
+/// is one of the input files (creating it truncates the input before it is read), or a file
+/// the walk of an input folder would read while it is being written. Checked before anything
+/// is written. Devices such as `/dev/null` never conflict.
+pub fn output_conflict<P: AsRef<Path>>(output: &Path, inputs: &[P]) -> Option<String> {
+    let output_id = file_identity(output);
+    if output_id.is_none() && std::fs::metadata(output).is_ok() {
+        return None; // a device, a FIFO: writing it destroys no input
+    }
+    let resolved = resolved_path(output);
+    for input in inputs {
+        let input = input.as_ref();
+        if input == Path::new("-") {
+            continue;
+        }
+        if output_id.is_some() && file_identity(input) == output_id {
+            return Some(format!("{} is also an input", output.display()));
+        }
+        let is_folder = std::fs::metadata(input).is_ok_and(|m| m.is_dir());
+        let read_by_walk = kind_of_path(output).is_some()
+            && output.file_name().is_some_and(|name| !name.to_string_lossy().starts_with('.'));
+        if let (true, true, Some(out), Ok(folder)) =
+            (is_folder, read_by_walk, &resolved, input.canonicalize())
+        {
+            if out.starts_with(&folder) {
+                return Some(format!(
+                    "{} is inside the input folder {}, whose walk would read it",
+                    output.display(),
+                    input.display()
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Whether `first` and `second` are the same regular file (existing, or to be created at the
+/// same place).
+pub fn same_output(first: &Path, second: &Path) -> bool {
+    match (file_identity(first), file_identity(second)) {
+        (Some(a), Some(b)) => a == b,
+        (None, None) if std::fs::metadata(first).is_err() && std::fs::metadata(second).is_err() => {
+            resolved_path(first).is_some() && resolved_path(first) == resolved_path(second)
+        }
+        _ => false,
+    }
+}
+
+/// A regular file's device and inode.
+fn file_identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let metadata = std::fs::metadata(path).ok()?;
+    metadata.is_file().then(|| (metadata.dev(), metadata.ino()))
+}
+
+/// `path` made absolute through its folder, which must exist (the file itself need not).
+fn resolved_path(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?;
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.canonicalize().ok()?,
+        _ => std::env::current_dir().ok()?,
+    };
+    Some(parent.join(name))
 }

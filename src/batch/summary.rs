@@ -205,6 +205,13 @@ fn percent(part: usize, whole: usize) -> f64 {
 
 /// The summary as text, `top` rows per list.
 pub fn render_text(summary: &Summary, knowledge: &Knowledge, lang: Lang, top: usize) -> String {
+    let text = summary_text(summary, knowledge, lang, top);
+    crate::syntax::error::printable(&text).into_owned()
+}
+
+/// [`render_text`] before its invisible characters (from unknown commands and notation of the
+/// formulas) are written as `U+XXXX`.
+fn summary_text(summary: &Summary, knowledge: &Knowledge, lang: Lang, top: usize) -> String {
     let s = summary;
     let mut out = String::new();
     let parsed_of = s.records - s.read_errors;
@@ -355,7 +362,7 @@ pub fn render_json(summary: &Summary, knowledge: &Knowledge, lang: Lang, top: us
         never_fired: &s.never_fired,
         rules: s.rules,
     };
-    let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
+    let mut text = crate::json::pretty(&json);
     text.push('\n');
     text
 }

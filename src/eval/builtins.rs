@@ -41,6 +41,60 @@ fn not_family(v: &Value) -> Result<(), EvalErrorKind> {
     }
 }
 
+/// Scalar operations in a kernel (a multiply-add of a product, an entry of an entrywise
+/// operation) that count as one step: a step of the interpreter (a node evaluated, a loop's
+/// iteration) costs as much as some tens of them.
+pub const OPERATIONS_PER_STEP: u128 = 16;
+
+/// The work of `a op b` in steps, known from the shapes before it runs: a product of an
+/// r × k and a k × c operand takes r·k·c operations (a matrix times a vector r·k), an outer
+/// product or an entrywise operation one a result entry; [`OPERATIONS_PER_STEP`] a step, at
+/// least 1.
+pub fn binary_cost(op: BinOp, a: &Value, b: &Value, outer: bool) -> u128 {
+    let entries = |v: &Value| match v.shape() {
+        NumShape::Scalar => 1u128,
+        NumShape::Vector(n) => n as u128,
+        NumShape::Matrix(r, c) => (r as u128).saturating_mul(c as u128),
+    };
+    let cost = match (op, a.shape(), b.shape()) {
+        (BinOp::Mul, NumShape::Matrix(r, k), NumShape::Matrix(_, c)) => {
+            (r as u128).saturating_mul(k as u128).saturating_mul(c as u128)
+        }
+        (BinOp::Mul, NumShape::Matrix(r, k), NumShape::Vector(_))
+        | (BinOp::Mul, NumShape::Vector(r), NumShape::Matrix(_, k)) => (r as u128).saturating_mul(k as u128),
+        (BinOp::Mul, NumShape::Vector(n), NumShape::Vector(m)) if outer => {
+            (n as u128).saturating_mul(m as u128)
+        }
+        (BinOp::Kron, _, _) => entries(a).saturating_mul(entries(b)),
+        _ => entries(a).max(entries(b)),
+    };
+    (cost / OPERATIONS_PER_STEP).max(1)
+}
+
+/// The work of `base^exponent` in steps: a matrix power by repeated squaring takes n³
+/// operations a product, and the inverse of a negative power n³ more; entrywise powers one an
+/// entry; [`OPERATIONS_PER_STEP`] a step, at least 1.
+pub fn power_cost(base: &Value, exponent: f64) -> u128 {
+    let operations = match base.shape() {
+        NumShape::Matrix(r, c) => {
+            let cube = (r.max(c) as u128).saturating_pow(3);
+            cube.saturating_mul(matrix_power_products(exponent))
+        }
+        NumShape::Vector(n) => n as u128,
+        NumShape::Scalar => 1,
+    };
+    (operations / OPERATIONS_PER_STEP).max(1)
+}
+
+/// How many n³ operations a matrix power takes: the products of repeated squaring (none for
+/// ±1) and the inverse of a negative power.
+pub fn matrix_power_products(exponent: f64) -> u128 {
+    let k = exponent.abs().min(1e18) as u64;
+    let squarings = u128::from(64 - k.leading_zeros()).saturating_sub(1);
+    let multiplications = u128::from(k.count_ones()).saturating_sub(1);
+    squarings + multiplications + u128::from(exponent < 0.0)
+}
+
 /// `a op b`. `outer` asks for the outer product of two vectors (`v w^\top`).
 pub fn binary(op: BinOp, a: Value, b: Value, outer: bool, limit: usize) -> Computed {
     not_family(&a)?;
@@ -195,24 +249,32 @@ fn matrix_power(m: DMatrix<f64>, exponent: f64, limit: usize) -> Computed {
             found: NumShape::Matrix(m.nrows(), m.ncols()).to_string(),
         });
     }
-    if exponent.fract() != 0.0 || exponent.abs() > 1e9 {
+    if exponent.is_finite() && exponent.fract() == 0.0 && exponent.abs() > 1e9 {
+        return Err(EvalErrorKind::WholeNumberTooLarge { value: exponent, limit: 1e9 });
+    }
+    if exponent.fract() != 0.0 || !exponent.is_finite() {
         return Err(EvalErrorKind::NotAnInteger { value: exponent });
     }
     check_size(NumShape::Matrix(m.nrows(), m.ncols()), limit)?;
     let base = if exponent < 0.0 { m.try_inverse().ok_or(EvalErrorKind::Singular)? } else { m };
     let mut k = exponent.abs() as u64;
-    let mut result = DMatrix::identity(base.nrows(), base.ncols());
+    // The first factor is taken as it is, not multiplied into the identity: the products are
+    // the ones `matrix_power_products` counts.
+    let mut result: Option<DMatrix<f64>> = None;
     let mut square = base;
     while k > 0 {
         if k & 1 == 1 {
-            result = &result * &square;
+            result = Some(match result {
+                Some(r) => &r * &square,
+                None => square.clone(),
+            });
         }
         k >>= 1;
         if k > 0 {
             square = &square * &square;
         }
     }
-    Ok(Value::Matrix(result))
+    Ok(Value::Matrix(result.unwrap_or_else(|| DMatrix::identity(square.nrows(), square.ncols()))))
 }
 
 /// A built-in function of one argument.

@@ -88,6 +88,14 @@ pub enum EvalErrorKind {
         /// The value found.
         value: f64,
     },
+    /// A whole number too large where one is needed (an index, an exponent, a range bound):
+    /// `A^{10000000000}`.
+    WholeNumberTooLarge {
+        /// The value found.
+        value: f64,
+        /// The largest allowed there.
+        limit: f64,
+    },
     /// A value larger than the element limit: `--dim n=1000000000` with n × n scores.
     TooLarge {
         /// The number of elements asked for.
@@ -250,6 +258,12 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         }
         NotAnInteger { value } if ko => format!("정수가 필요한데 {value}입니다"),
         NotAnInteger { value } => format!("expected a whole number, found {value}"),
+        WholeNumberTooLarge { value, limit } if ko => {
+            format!("수 {value}{} 너무 큽니다 (여기서는 절댓값 {limit} 이하의 정수만 됩니다)", particle(&value.to_string(), "이", "가", false))
+        }
+        WholeNumberTooLarge { value, limit } => {
+            format!("the number {value} is too large here (a whole number of at most {limit} in size is needed)")
+        }
         TooLarge { elements, limit } if ko => format!(
             "값이 너무 큽니다: 원소 {elements}개 (한도 {limit}개, --max-elements로 늘릴 수 있음); 메모리를 잡기 전에 멈췄습니다"
         ),
@@ -284,7 +298,8 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
             format!("`{name}` 함수는 인자 {expected}개를 받는데 {found}개가 왔습니다")
         }
         WrongArity { name, expected, found } => {
-            format!("`{name}` takes {expected} arguments, got {found}")
+            let arguments = if *expected == 1 { "argument" } else { "arguments" };
+            format!("`{name}` takes {expected} {arguments}, got {found}")
         }
         TooDeep { limit } if ko => format!("정의가 너무 깊게 서로를 부릅니다 (한도 {limit}단계)"),
         TooDeep { limit } => format!("definitions call each other too deeply (limit {limit})"),

@@ -7,6 +7,7 @@
 //! rows of Q) and one convention of the seeds: in `QK^\top / \sqrt{d_k}`, d_k names the inner
 //! dimension of the product.
 
+use super::builtins;
 use super::dims::{DimId, DimTable};
 use super::env::Env;
 use super::errors::{EvalError, EvalErrorKind, Hint};
@@ -72,6 +73,13 @@ pub struct Inferrer<'e> {
     calls: Vec<Frame>,
     /// Symbols without values, in order of first use.
     pub wanted: Vec<Wanted>,
+    /// Steps taken so far (one a node inferred, a call's body inferred anew each call) and
+    /// the most allowed: inference follows calls into definitions, so definitions that call
+    /// each other take work exponential in their depth, which the step limit bounds.
+    pub(super) steps: u64,
+    pub(super) max_steps: u64,
+    /// The first operation whose cost, known from sizes, passes the step limit.
+    pub(super) too_costly: Option<(u128, Span)>,
 }
 
 type Inferred = Result<SymShape, EvalError>;
@@ -88,7 +96,17 @@ impl<'e> Inferrer<'e> {
     /// An inferrer over `env`, for formulas in `source` (used for hints).
     pub fn new(env: &'e Env, source: &'e str) -> Self {
         let root = Frame { top: true, ..Frame::default() };
-        Inferrer { env, source, dims: DimTable::new(), root, calls: Vec::new(), wanted: Vec::new() }
+        Inferrer {
+            env,
+            source,
+            dims: DimTable::new(),
+            root,
+            calls: Vec::new(),
+            wanted: Vec::new(),
+            steps: 0,
+            max_steps: super::DEFAULT_MAX_STEPS,
+            too_costly: None,
+        }
     }
 
     /// An inferrer for the body of a call, its parameters bound to values of `params` shapes
@@ -187,6 +205,13 @@ impl<'e> Inferrer<'e> {
 
     /// The shape of `expr`, recorded under its id.
     pub fn infer(&mut self, expr: &Expr) -> Inferred {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(EvalError::new(
+                EvalErrorKind::TooMuchWork { steps: None, limit: self.max_steps },
+                expr.span,
+            ));
+        }
         let shape = self.infer_kind(expr)?;
         self.frame().shapes.insert(expr.id, shape.clone());
         Ok(shape)
@@ -332,13 +357,17 @@ impl<'e> Inferrer<'e> {
                     self.frame().inner.insert(expr.id, *inner);
                 }
                 let hint = self.transpose_hint(&left, &right, b);
-                shape::matmul(&mut self.dims, &left, &right).map_err(|c| {
+                let product = shape::matmul(&mut self.dims, &left, &right).map_err(|c| {
                     let error = fail(c);
                     match hint {
                         Some(h) => error.with_hint(h),
                         None => error,
                     }
-                })
+                })?;
+                if let (Shape::Matrix(r, k), Shape::Matrix(_, c)) = (&left, &right) {
+                    self.refuse_past_budget(&[*r, *k, *c], 1, expr.span)?;
+                }
+                Ok(product)
             }
         }
     }
@@ -384,6 +413,14 @@ impl<'e> Inferrer<'e> {
             if !self.dims.unify(r, c) {
                 let (rs, cs) = (self.dims.show(r), self.dims.show(c));
                 return Err(wrong("a square matrix for a matrix power", format!("{rs} × {cs}"), span));
+            }
+            // A power of a written number takes products or an inverse, n³ each.
+            if let ExprKind::Number(x) = exponent.kind {
+                self.refuse_past_budget(&[*r, *r, *r], builtins::matrix_power_products(x), span)?;
+            } else if let ExprKind::Neg(inner) = &exponent.kind {
+                if let ExprKind::Number(x) = inner.kind {
+                    self.refuse_past_budget(&[*r, *r, *r], builtins::matrix_power_products(-x), span)?;
+                }
             }
         }
         Ok(b)
@@ -514,6 +551,7 @@ impl<'e> Inferrer<'e> {
             return Err(EvalError::new(EvalErrorKind::Unbound { name: name.to_string() }, span));
         };
         let (index, body) = (def.index.clone(), def.body.clone());
+        self.charge_call(span)?;
         self.enter(span)?;
         self.bind_index(&index, None);
         let result = self.infer(&body);
@@ -543,6 +581,7 @@ impl<'e> Inferrer<'e> {
             return Err(EvalError::new(kind, span));
         }
         let (params, body) = (function.params.clone(), function.body.clone());
+        self.charge_call(span)?;
         self.enter(span)?;
         for (param, shape) in params.iter().zip(shapes) {
             self.bind(param, shape);

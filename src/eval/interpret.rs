@@ -171,6 +171,17 @@ impl<'e> Machine<'e> {
         }
     }
 
+    /// Counts `cost` steps of one operation before it runs (a product's n·m·k, an inverse's
+    /// n³, beyond the one step of its node), refusing it if they pass the limit.
+    fn charge(&mut self, cost: u128, span: Span) -> Result<(), EvalError> {
+        let total = u128::from(self.steps).saturating_add(cost.saturating_sub(1));
+        if total > u128::from(self.max_steps) {
+            return Err(at(EvalErrorKind::TooMuchWork { steps: Some(total), limit: self.max_steps }, span));
+        }
+        self.steps = u64::try_from(total).unwrap_or(u64::MAX);
+        Ok(())
+    }
+
     fn eval(&mut self, frame: &mut Frame, expr: &Expr) -> Evaluated {
         self.steps += 1;
         if self.steps > self.max_steps {
@@ -218,11 +229,13 @@ impl<'e> Machine<'e> {
             ExprKind::Binary(op, a, b) => {
                 let (left, right) = (self.eval(frame, a)?, self.eval(frame, b)?);
                 let outer = *op == BinOp::Mul && matches!(b.kind, ExprKind::Transpose(_));
+                self.charge(builtins::binary_cost(*op, &left, &right, outer), span)?;
                 builtins::binary(*op, left, right, outer, limit).map_err(|k| at(k, span))
             }
             ExprKind::Power(base, exponent) => {
                 let b = self.eval(frame, base)?;
                 let e = scalar(self.eval(frame, exponent)?, exponent.span)?;
+                self.charge(builtins::power_cost(&b, e), span)?;
                 builtins::power(b, e, limit).map_err(|k| at(k, span))
             }
             ExprKind::Call(builtin, args) => self.call(frame, *builtin, args, span),
@@ -339,6 +352,7 @@ impl<'e> Machine<'e> {
             _ => (self.eval(frame, arg)?, 1.0),
         };
         let right = self.eval(frame, rhs)?;
+        self.charge(builtins::binary_cost(BinOp::Mul, &scores, &right, false), span)?;
         match (scores, right) {
             (Value::Matrix(s), Value::Matrix(v)) => {
                 builtins::softmax_times(s, scale, v, self.limit).map_err(|k| at(k, span))
@@ -387,12 +401,17 @@ impl<'e> Machine<'e> {
             };
             return Err(at(kind, span));
         }
+        self.charge(u128::from(super::budget::CALL_STEPS), span)?;
         let shapes: Vec<(String, NumShape)> =
             function.params.iter().cloned().zip(args.iter().map(Value::shape)).collect();
-        let mut inferrer = Inferrer::for_call(self.env, self.source, &shapes);
-        inferrer.infer(&function.body).map_err(|e| in_call(name, e, span))?;
+        let mut inferrer =
+            Inferrer::for_call(self.env, self.source, &shapes).with_steps(self.steps, self.max_steps);
+        let inferred = inferrer.infer(&function.body);
+        self.steps = inferrer.steps();
+        inferred.map_err(|e| in_call(name, e, span))?;
         let mut frame = Frame { res: inferrer.resolution(), ..Frame::default() };
         check_shapes(&frame.res, self.limit).map_err(|k| in_call(name, at(k, function.body.span), span))?;
+        inferrer.refuse_costly().map_err(|e| in_call(name, e, span))?;
         frame.values = function.params.iter().cloned().zip(args).collect();
         let params = function.params.clone();
         let free =
@@ -416,9 +435,14 @@ impl<'e> Machine<'e> {
         if let Some(v) = self.members.get(&(name.to_string(), k)) {
             return Ok(v.clone());
         }
-        let mut inferrer = Inferrer::for_call(self.env, self.source, &[]);
+        self.charge(u128::from(super::budget::CALL_STEPS), span)?;
+        let mut inferrer =
+            Inferrer::for_call(self.env, self.source, &[]).with_steps(self.steps, self.max_steps);
         inferrer.bind_index(&def.index, None);
-        inferrer.infer(&def.body).map_err(|e| in_call(name, e, span))?;
+        let inferred = inferrer.infer(&def.body);
+        self.steps = inferrer.steps();
+        inferred.map_err(|e| in_call(name, e, span))?;
+        inferrer.refuse_costly().map_err(|e| in_call(name, e, span))?;
         let mut frame = Frame { res: inferrer.resolution(), ..Frame::default() };
         frame.indices.insert(def.index.clone(), k as f64);
         self.enter(span)?;
@@ -589,6 +613,9 @@ pub fn check_shapes(res: &Resolution, limit: usize) -> Result<(), EvalErrorKind>
 }
 
 fn whole(x: f64, span: Span) -> Result<usize, EvalError> {
+    if x.is_finite() && x.fract() == 0.0 && x > 1e15 {
+        return Err(at(EvalErrorKind::WholeNumberTooLarge { value: x, limit: 1e15 }, span));
+    }
     if x.fract() != 0.0 || !(0.0..=1e15).contains(&x) {
         return Err(at(EvalErrorKind::NotAnInteger { value: x }, span));
     }
@@ -596,7 +623,10 @@ fn whole(x: f64, span: Span) -> Result<usize, EvalError> {
 }
 
 fn whole_signed(x: f64, span: Span) -> Result<i64, EvalError> {
-    if x.fract() != 0.0 || !x.is_finite() || x.abs() > 1e15 {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() > 1e15 {
+        return Err(at(EvalErrorKind::WholeNumberTooLarge { value: x, limit: 1e15 }, span));
+    }
+    if x.fract() != 0.0 || !x.is_finite() {
         return Err(at(EvalErrorKind::NotAnInteger { value: x }, span));
     }
     Ok(x as i64)

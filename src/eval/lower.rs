@@ -21,6 +21,10 @@ use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 /// deeper input is refused rather than overflowing the stack.
 pub const MAX_DEPTH: usize = 256;
 
+/// The most operators of a flat sum folded left to right as written; a longer one is
+/// lowered as a balanced tree (see [`Lowerer::balanced_sum`]).
+const FLAT_CHAIN: usize = 64;
+
 /// What is known where a formula is read.
 pub struct Context<'a> {
     /// Kinds and declared shapes.
@@ -370,6 +374,7 @@ impl<'a> Lowerer<'a> {
     /// Operands joined by additive operators (relations and lists are not values).
     fn chain(&mut self, first: &Term, rest: &[Joint], span: Span) -> Lowered {
         let mut acc = self.term(first)?;
+        let mut terms = Vec::new();
         for joint in rest {
             let op = match joint.op {
                 InfixOp::Additive(op) if op == "+" => BinOp::Add,
@@ -381,10 +386,43 @@ impl<'a> Lowerer<'a> {
                 _ => return Err(unsupported("mixed operators", joint.op_span)),
             };
             let rhs = self.term(&joint.term)?;
+            if rest.len() > FLAT_CHAIN {
+                terms.push((op == BinOp::Sub, rhs));
+                continue;
+            }
             let span = acc.span.join(rhs.span);
             acc = self.make(ExprKind::Binary(op, Box::new(acc), Box::new(rhs)), span);
         }
-        Ok(acc)
+        if terms.is_empty() {
+            return Ok(acc);
+        }
+        let mut all = vec![(false, acc)];
+        all.extend(terms);
+        Ok(self.balanced_sum(all))
+    }
+
+    /// The sum of `terms` (each subtracted when its flag says so; the first is added) as a
+    /// balanced tree, so that a long flat sum nests only logarithmically deep: a flat chain is
+    /// no nesting, and the evaluator, which recurses, must not be refused it as too deep.
+    fn balanced_sum(&mut self, mut terms: Vec<(bool, Expr)>) -> Expr {
+        if terms.len() == 1 {
+            if let Some((negated, term)) = terms.pop() {
+                if !negated {
+                    return term;
+                }
+                let span = term.span;
+                return self.make(ExprKind::Neg(Box::new(term)), span);
+            }
+        }
+        let right = terms.split_off(terms.len() / 2);
+        let subtract = right.first().is_some_and(|(negated, _)| *negated);
+        // a - (b ∓ c…) = a - b ± c…: the right half's signs flip when it is subtracted whole.
+        let right: Vec<(bool, Expr)> =
+            right.into_iter().map(|(negated, term)| (negated != subtract, term)).collect();
+        let (left, right) = (self.balanced_sum(terms), self.balanced_sum(right));
+        let span = left.span.join(right.span);
+        let op = if subtract { BinOp::Sub } else { BinOp::Add };
+        self.make(ExprKind::Binary(op, Box::new(left), Box::new(right)), span)
     }
 
     /// Factors, left to right.

@@ -15,6 +15,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 pub mod bindings;
+pub mod budget;
 pub mod builtins;
 pub mod dims;
 pub mod env;

@@ -312,7 +312,7 @@ impl Session {
     ) -> Result<Vec<Value>, EvalError> {
         let limit = self.options.max_elements;
         let (res, samples, symbolic) = {
-            let mut inferrer = Inferrer::new(&self.env, source);
+            let mut inferrer = Inferrer::new(&self.env, source).with_steps(0, self.options.max_steps);
             let mut shapes = Vec::new();
             for (expr, free) in jobs {
                 let shape = inferrer.infer_side(expr, free)?;
@@ -335,6 +335,7 @@ impl Session {
             let res = inferrer.resolution();
             check_shapes(&res, limit)
                 .map_err(|k| EvalError::new(k, jobs.first().map_or(Span::default(), |j| j.0.span)))?;
+            inferrer.refuse_costly()?;
             let symbolic = shapes.first().map(|s| shape::show(&inferrer.dims, s));
             (res, samples, symbolic)
         };

@@ -157,7 +157,7 @@ fn escape(text: &str) -> String {
 
 /// The map as JSON (the contract of DESIGN.md).
 pub fn render_json(map: &SlotMap) -> String {
-    serde_json::to_string_pretty(map).unwrap_or_default() + "\n"
+    crate::json::pretty(map) + "\n"
 }
 
 /// The overlay of two maps as text.
@@ -212,4 +212,22 @@ fn article_with_title(number: u32, curriculum: &crate::curriculum::Curriculum, l
         Some(article) => format!("{label} {}", article.title.get(lang)),
         None => label,
     }
+}
+
+/// A copy of `map` whose texts from the formula (the formula, its reading, the slots' and
+/// symbols' LaTeX) have their invisible characters written as `U+XXXX`, for a table or
+/// Markdown, where an escape sequence in `\text{…}` would act on the terminal.
+pub fn printable(map: &SlotMap) -> SlotMap {
+    use crate::syntax::error::printable as shown;
+    let mut map = map.clone();
+    map.formula = shown(&map.formula).into_owned();
+    map.reading = map.reading.as_deref().map(|r| shown(r).into_owned());
+    for slot in &mut map.slots {
+        slot.latex = shown(&slot.latex).into_owned();
+    }
+    for symbol in &mut map.symbols {
+        symbol.name = shown(&symbol.name).into_owned();
+        symbol.latex = shown(&symbol.latex).into_owned();
+    }
+    map
 }

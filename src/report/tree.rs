@@ -10,8 +10,22 @@ pub fn render_tree(node: &Node) -> String {
     out
 }
 
+/// The deepest level indented further; deeper lines say their level instead (`[40]`), so that
+/// the text stays linear in the size of the tree however deep it is.
+const MAX_INDENT_LEVELS: usize = 32;
+
+/// The indentation of a line at `depth`: two spaces a level up to [`MAX_INDENT_LEVELS`], then
+/// the level in brackets, padded to the same width plus the brackets.
+fn indentation(depth: usize) -> String {
+    if depth <= MAX_INDENT_LEVELS {
+        "  ".repeat(depth)
+    } else {
+        format!("{:>width$} ", format!("[{depth}]"), width = 2 * MAX_INDENT_LEVELS - 1)
+    }
+}
+
 fn write_tree(out: &mut String, node: &Node, depth: usize) {
-    let indent = "  ".repeat(depth);
+    let indent = indentation(depth);
     let _ = writeln!(out, "{indent}{} {}..{}", describe(node), node.span.start, node.span.end);
     match &node.kind {
         NodeKind::Chain { first, rest } => {
@@ -110,5 +124,19 @@ fn style_name(style: WordStyle) -> String {
     match style {
         WordStyle::Font(font) => format!("{font:?}").to_lowercase(),
         other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_lines_say_their_level_instead_of_indenting_further() {
+        assert_eq!(indentation(2), "    ");
+        assert_eq!(indentation(MAX_INDENT_LEVELS).len(), 2 * MAX_INDENT_LEVELS);
+        let deep = indentation(500);
+        assert!(deep.ends_with("[500] "), "{deep:?}");
+        assert_eq!(deep.len(), 2 * MAX_INDENT_LEVELS);
     }
 }

@@ -437,6 +437,26 @@ pub(super) fn is_font_switch(command: &str) -> bool {
     matches!(class_of(name), Some(Class(b'g' | b'h')))
 }
 
+/// Whether `name` (without its backslash) opens a bracket group as `(` does: the class `l` of
+/// [`CLASSES`] (`\langle`, `\lfloor`, `\lceil`, `\lvert`, `\lVert`, `\lbrace`…). The pre-scan
+/// counts each as a level of nesting, as the grammar recurses into it.
+pub(super) fn opens_bracket(name: &str) -> bool {
+    matches!(class_of(name), Some(Class(b'l')))
+}
+
+/// Whether `name` (without its backslash) closes a bracket group as `)` does: the class `C` of
+/// [`CLASSES`] (`\rangle`, `\rfloor`…).
+pub(super) fn closes_bracket(name: &str) -> bool {
+    matches!(class_of(name), Some(Class(b'C')))
+}
+
+/// Whether `name` (without its backslash) may stand as the delimiter of `\left`, `\right` or
+/// `\middle` (the grammar's `delimiter`): the bracket words, `\vert` `\Vert`, the arrows and
+/// `\backslash`.
+pub(super) fn is_delimiter_word(name: &str) -> bool {
+    matches!(class_of(name), Some(Class(b'l' | b'C' | b'V' | b'w' | b'd' | b'x')))
+}
+
 /// The encoded form of `source`: as long as `source`, byte for byte (see the module docs).
 pub(super) fn encode(source: &str) -> String {
     let mut out = Vec::new();

@@ -415,6 +415,26 @@ pub fn visible(text: &str) -> String {
         .collect()
 }
 
+/// `text` as it may go to a terminal or a text format: every invisible character (control
+/// characters and escape sequences' ESC, zero-width and direction marks, line separators)
+/// but the line break and the tab written as `U+XXXX`, so that nothing in a formula (such as
+/// `\text{…}` holding an escape sequence) acts on the terminal or breaks a line.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| c != '\n' && c != '\t' && is_invisible(c);
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            out.push_str(&format!("U+{:04X}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A character for a message: in backticks, or by its code point when it is invisible.
 fn shown(text: &str) -> String {
     if text.chars().any(is_invisible) {

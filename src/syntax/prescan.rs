@@ -2,7 +2,8 @@
 //!
 //! pest 2.8 does not guard its own stack, and our Pairs → AST conversion recurses too, so
 //! nothing deeper than the nesting limit may reach them. Every construct through which the
-//! grammar recurses opens a frame here: `{`, `(`/`[` groups, `\left`, `\begin`, and font
+//! grammar recurses opens a frame here: `{`, bracket groups (`(`, `[`, `\{`, `⟨` and the opening
+//! bracket words `\langle`, `\lfloor`, `\lceil`, `\lvert`, `\lVert`…), `\left`, `\begin`, and font
 //! switches such as `{\bf …}` (each styles the rest of its group). The scan also gives the
 //! better errors for unbalanced input: which delimiter is unclosed and where it was opened.
 //!
@@ -137,9 +138,7 @@ impl Scanner<'_> {
                 Ok(at + 1)
             }
             b')' | b']' => {
-                if matches!(self.stack.last(), Some(Open { frame: Frame::Bracket, .. })) {
-                    self.stack.pop();
-                }
+                self.close_bracket();
                 Ok(at + 1)
             }
             b'-' | b'+' => {
@@ -153,8 +152,11 @@ impl Scanner<'_> {
     fn unicode(&mut self, at: usize) -> Result<usize, ParseError> {
         let c = self.source.get(at..).and_then(|rest| rest.chars().next());
         let width = c.map_or(1, char::len_utf8);
-        if let Some('−' | '±' | '∓' | '¬') = c {
-            self.sign(at, width)?;
+        match c {
+            Some('−' | '±' | '∓' | '¬') => self.sign(at, width)?,
+            Some('⟨') => self.push(Frame::Bracket, Span::new(at, at + width))?,
+            Some('⟩') => self.close_bracket(),
+            _ => {}
         }
         Ok(at + width)
     }
@@ -179,8 +181,14 @@ impl Scanner<'_> {
     fn command(&mut self, at: usize) -> Result<usize, ParseError> {
         let name_end = self.letters_end(at + 1);
         if name_end == at + 1 {
-            // `\{`, `\}`, `\\`, `\|`, `\,`: escaped, never structure. Skip the next char whole.
+            // `\{` opens a bracket group as `(` does and `\}` closes one; `\\`, `\|`, `\,` are
+            // never structure. Skip the next char whole.
             let next = self.source.get(at + 1..).and_then(|rest| rest.chars().next());
+            match next {
+                Some('{') => self.push(Frame::Bracket, Span::new(at, at + 2))?,
+                Some('}') => self.close_bracket(),
+                _ => {}
+            }
             return Ok(at + 1 + next.map_or(0, char::len_utf8));
         }
         let name = self.source.get(at + 1..name_end).unwrap_or("");
@@ -198,6 +206,8 @@ impl Scanner<'_> {
             "begin" => return self.begin(at, name_end),
             "end" => return self.end(at, name_end),
             switch if encode::is_font_switch(switch) => self.push(Frame::Switch, span)?,
+            opener if encode::opens_bracket(opener) => self.push(Frame::Bracket, span)?,
+            closer if encode::closes_bracket(closer) => self.close_bracket(),
             "pm" | "mp" | "neg" | "lnot" => {
                 self.sign(at, name_end - at)?;
                 return Ok(name_end);
@@ -208,7 +218,8 @@ impl Scanner<'_> {
     }
 
     /// Skips the delimiter after `\left`, `\right` or `\middle`, so that its bracket opens no
-    /// group of its own.
+    /// group of its own: the characters, the escaped `\{` `\}` `\|` and the delimiter words
+    /// (`\langle`, `\rfloor`, `\vert`…) that the grammar's `delimiter` takes.
     fn skip_delimiter(&self, from: usize) -> usize {
         let mut at = from;
         while self.bytes.get(at).is_some_and(|b| *b == b' ') {
@@ -216,7 +227,30 @@ impl Scanner<'_> {
         }
         match self.bytes.get(at) {
             Some(b'(' | b')' | b'[' | b']' | b'.' | b'|' | b'/' | b'<' | b'>') => at + 1,
-            _ => from,
+            Some(b'\\') => match self.bytes.get(at + 1) {
+                Some(b'{' | b'}' | b'|') => at + 2,
+                _ => {
+                    let end = self.letters_end(at + 1);
+                    let word = self.source.get(at + 1..end).unwrap_or("");
+                    if encode::is_delimiter_word(word) {
+                        end
+                    } else {
+                        from
+                    }
+                }
+            },
+            _ => match self.source.get(at..).and_then(|rest| rest.chars().next()) {
+                Some(c @ ('⟨' | '⟩' | '‖')) => at + c.len_utf8(),
+                _ => from,
+            },
+        }
+    }
+
+    /// Closes the innermost frame if it is a bracket group: a closing bracket (`)`, `]`, `\}`,
+    /// `\rangle`…) ends one, and is a plain symbol anywhere else.
+    fn close_bracket(&mut self) {
+        if matches!(self.stack.last(), Some(Open { frame: Frame::Bracket, .. })) {
+            self.stack.pop();
         }
     }
 

@@ -98,6 +98,7 @@ fn read_with(source: &str, limits: &Limits, scratch: &mut Scratch) -> Option<Rea
         operators: std::mem::take(&mut scratch.operators),
         failed_bar_groups: rustc_hash::FxHashSet::default(),
         steps_left: step_budget(source.len()),
+        depth_left: limits.max_depth.saturating_add(1),
         passed_over_text: encoded.passed_over_text,
     };
     let root = reader.formula();
@@ -148,6 +149,13 @@ struct Reader<'s> {
     failed_bar_groups: rustc_hash::FxHashSet<usize>,
     /// Reading steps left before giving up, which keeps the work linear in the length.
     steps_left: usize,
+    /// Expressions that may still open inside the one being read: the nesting limit (plus the
+    /// formula's own expression). Every nested group, bracket, `\left`, environment and
+    /// argument reads its contents through [`Reader::expr`], so this bounds the recursion by
+    /// the limit the pre-scan counts (bar groups, which it does not count, at most double it),
+    /// whatever reached the reader; past it the reader gives up and the pre-scan, then pest,
+    /// answer.
+    depth_left: usize,
     /// Whether text went unread (see [`Reading::passed_over_text`]).
     passed_over_text: bool,
 }
@@ -374,6 +382,17 @@ impl<'s> Reader<'s> {
     /// nested expressions share.
     fn expr(&mut self, context: Context) -> Read<Node> {
         self.step()?;
+        // A bar group is no level of the pre-scan's: it never holds another bar group but
+        // through a group or bracket, which is one, so it at most doubles the depth.
+        let level = usize::from(context != Context::Bars);
+        self.depth_left = self.depth_left.checked_sub(level).ok_or(GiveUp)?;
+        let expr = self.expr_within_depth(context);
+        self.depth_left += level;
+        expr
+    }
+
+    /// [`Reader::expr`] once its depth is counted.
+    fn expr_within_depth(&mut self, context: Context) -> Read<Node> {
         let Some(first) = self.operand(context)? else { return Ok(None) };
         self.skip();
         let (operands_base, operators_base) = (self.operands.len(), self.operators.len());

@@ -1,0 +1,263 @@
+//! The generated family of the hostile catalogue: every token of the fuzz dictionary
+//! (`fuzz/dict/latex.dict`) repeated up to the length limit (100,000 bytes), through every
+//! command (parse, map, read, eval, batch), each within 2 s (release build; five times that in
+//! a debug build) and 256 MB of peak resident memory, under a 1 GiB address-space limit
+//! (`ulimit -v`) that stops an absurd allocation outright. Any exit status but a panic's, a
+//! crash's or a kill is fine: the input is nonsense, and a clean error is a right answer.
+//!
+//! Peak memory is measured by GNU time (`/usr/bin/time -f %M`) where it is installed, else by
+//! polling the process's high-water mark (`VmHWM` in `/proc`).
+//!
+//! Runs out of bounds for a cause outside the parser and the binary (quadratic work in
+//! `meaning`, `speak` and `annotate`, owned by another change) are listed in
+//! [`KNOWN_OUT_OF_BOUNDS`] with the cause; for them only panics and stack overflows are checked
+//! (under the address-space limit their memory may abort them), and the ones now in bounds are
+//! named on standard error, so that the list can be shortened.
+
+#![cfg(unix)]
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The length each token is repeated to (the default `--max-bytes`).
+const LENGTH: usize = 100_000;
+
+/// Address space allowed to each run, in KiB: the stacks of the work threads (64 MiB each) are
+/// reserved, not used, so the resident bound below is the one that matters.
+const ADDRESS_SPACE_KIB: u64 = 1024 * 1024;
+
+/// Peak resident memory allowed, in KiB.
+const RESIDENT_KIB: u64 = 256 * 1024;
+
+/// Causes of the runs still out of bounds, in layers another change owns (issue 16's report).
+const ANNOTATE: &str = "annotate: drop_overridden compares every firing with every other, rows() \
+    searches the rows and their occurrences linearly for each firing (quadratic in firings)";
+const SPEAK: &str = "speak::shape::capitals_with_small_letters compares every letter occurrence \
+    with every other (quadratic in letters)";
+const MEANING: &str = "meaning::resolve::Resolver::rest_of_row copies the rest of the row \
+    (rest.to_vec()) at every nested large operator: memory and time depth × length";
+
+/// Commands and tokens whose runs pass the time or memory bound for a cause in a layer this
+/// change does not own, with that cause: for them only panics and stack overflows are checked.
+/// Each entry: (command, token, cause).
+const KNOWN_OUT_OF_BOUNDS: &[(&str, &str, &str)] = &[
+    ("map", "A_{ij}", SPEAK),
+    ("read", "A_{ij}", SPEAK),
+    ("map", "W_Q^h", SPEAK),
+    ("read", "W_Q^h", SPEAK),
+    ("map", "𝑄", SPEAK),
+    ("read", "𝑄", SPEAK),
+    ("batch", "𝑄", ANNOTATE),
+    ("map", "ₖ", ANNOTATE),
+    ("batch", "ₖ", ANNOTATE),
+    ("map", "\\Sigma", ANNOTATE),
+    ("batch", "\\Sigma", ANNOTATE),
+    ("map", "\\arg\\max", ANNOTATE),
+    ("batch", "\\arg\\max", ANNOTATE),
+    ("map", "\\exp", ANNOTATE),
+    ("batch", "\\exp", ANNOTATE),
+    ("map", "\\log", ANNOTATE),
+    ("batch", "\\log", ANNOTATE),
+    ("map", "\\max", ANNOTATE),
+    ("batch", "\\max", ANNOTATE),
+    ("map", "\\min", ANNOTATE),
+    ("batch", "\\min", ANNOTATE),
+    ("map", "\\tanh", ANNOTATE),
+    ("batch", "\\tanh", ANNOTATE),
+    ("map", "\\int", MEANING),
+    ("read", "\\int", MEANING),
+    ("eval", "\\int", MEANING),
+    ("batch", "\\int", MEANING),
+    ("map", "\\prod", MEANING),
+    ("read", "\\prod", MEANING),
+    ("eval", "\\prod", MEANING),
+    ("batch", "\\prod", MEANING),
+    ("map", "\\sum", MEANING),
+    ("read", "\\sum", MEANING),
+    ("eval", "\\sum", MEANING),
+    ("batch", "\\sum", MEANING),
+    ("map", "∑", MEANING),
+    ("read", "∑", MEANING),
+    ("eval", "∑", MEANING),
+    ("batch", "∑", MEANING),
+];
+
+/// The tokens of the dictionary, unescaped (`\\` → `\`, `\"` → `"`, `\xHH` → the byte).
+fn tokens() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/dict/latex.dict");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut tokens = Vec::new();
+    for line in text.lines() {
+        let Some(quoted) = line.trim().strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { continue };
+        let mut bytes = Vec::new();
+        let mut chars = quoted.bytes().peekable();
+        while let Some(b) = chars.next() {
+            if b != b'\\' {
+                bytes.push(b);
+                continue;
+            }
+            match chars.next() {
+                Some(b'x') => {
+                    let hex: Vec<u8> = chars.by_ref().take(2).collect();
+                    let hex = String::from_utf8_lossy(&hex).into_owned();
+                    bytes.push(u8::from_str_radix(&hex, 16).unwrap_or_else(|e| panic!("{hex}: {e}")));
+                }
+                Some(other) => bytes.push(other),
+                None => bytes.push(b'\\'),
+            }
+        }
+        tokens.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    tokens.sort();
+    tokens.dedup();
+    tokens
+}
+
+/// `token` repeated to at most [`LENGTH`] bytes, on one line.
+fn repeated(token: &str) -> String {
+    let times = (LENGTH / token.len().max(1)).max(1);
+    let mut text = token.repeat(times).replace('\n', " ");
+    text.push('\n');
+    text
+}
+
+struct Measured {
+    code: Option<i32>,
+    stderr: String,
+    seconds: f64,
+    peak_kib: Option<u64>,
+}
+
+fn gnu_time() -> Option<PathBuf> {
+    let path = PathBuf::from("/usr/bin/time");
+    let works = Command::new(&path).args(["-f", "%M", "true"]).output().is_ok_and(|o| o.status.success());
+    works.then_some(path)
+}
+
+/// The high-water mark of resident memory of process `pid`, in KiB, if it can be read.
+fn high_water(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs `eqmap ARGS` in `dir` with `stdin`, under the address-space limit; kills it after 30 s.
+fn run(args: &[&str], stdin: &str, dir: &Path, time: Option<&Path>) -> Measured {
+    let report = dir.join("peak.txt");
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(format!("ulimit -v {ADDRESS_SPACE_KIB} && exec \"$@\"")).arg("sh");
+    if let Some(time) = time {
+        command.arg(time).args(["-f", "%M", "-o"]).arg(&report);
+    }
+    command.arg(env!("CARGO_BIN_EXE_eqmap"));
+    let _ = std::fs::remove_file(&report);
+    let start = Instant::now();
+    let mut child = command
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut input = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
+    let text = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let mut pipe = child.stderr.take().unwrap_or_else(|| panic!("no stderr"));
+    let drain = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    });
+    let mut peak = None;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() > Duration::from_secs(30) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => {
+                if time.is_none() {
+                    peak = high_water(child.id()).max(peak);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let _ = writer.join();
+    let stderr = drain.join().unwrap_or_default();
+    if time.is_some() {
+        let text = std::fs::read_to_string(&report).unwrap_or_default();
+        peak = text.lines().filter_map(|l| l.trim().parse().ok()).next_back();
+    }
+    Measured { code: status.and_then(|s| s.code()), stderr, seconds, peak_kib: peak }
+}
+
+#[test]
+fn every_dictionary_token_repeated_to_the_length_limit_is_answered_in_bounds() {
+    let dir = std::env::temp_dir().join(format!("eqmap-repeated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let time = gnu_time();
+    let bound = if cfg!(debug_assertions) { 10.0 } else { 2.0 };
+    let commands: [&[&str]; 5] = [
+        &["parse", "--lang", "en", "-"],
+        &["map", "--lang", "en", "-"],
+        &["read", "--lang", "en", "-"],
+        &["eval", "--lang", "en", "--seed", "1", "-"],
+        &["batch", "--lang", "en", "--jobs", "1", "-"],
+    ];
+    let mut failures = Vec::new();
+    let mut known_now_in_bounds = Vec::new();
+    let tokens = tokens();
+    assert!(tokens.len() > 100, "the dictionary has its tokens: {}", tokens.len());
+    for token in &tokens {
+        let input = repeated(token);
+        for args in commands {
+            let command = args.first().copied().unwrap_or("");
+            let measured = run(args, &input, &dir, time.as_deref());
+            let known = KNOWN_OUT_OF_BOUNDS.iter().any(|(c, t, _)| *c == command && t == token);
+            let mut problems = Vec::new();
+            match measured.code {
+                None => problems.push("killed (crashed, or still running after 30 s)".to_string()),
+                Some(code) if code > 2 => problems.push(format!("exit {code}")),
+                Some(_) => {}
+            }
+            if measured.seconds > bound {
+                problems.push(format!("took {:.2} s", measured.seconds));
+            }
+            if let Some(peak) = measured.peak_kib.filter(|peak| *peak > RESIDENT_KIB) {
+                problems.push(format!("peak memory {} MiB", peak / 1024));
+            }
+            if known {
+                if problems.is_empty() {
+                    known_now_in_bounds.push(format!("{command} {token:?}"));
+                }
+                problems.clear();
+            }
+            if measured.stderr.contains("panicked") || measured.stderr.contains("overflowed") {
+                problems.push("panicked".to_string());
+            }
+            if !problems.is_empty() {
+                let head: String = measured.stderr.chars().take(200).collect();
+                failures.push(format!(
+                    "eqmap {command} on {token:?} × {}: {}\n  {head}",
+                    LENGTH / token.len().max(1),
+                    problems.join("; ")
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if !known_now_in_bounds.is_empty() {
+        eprintln!("in bounds now, can leave KNOWN_OUT_OF_BOUNDS: {known_now_in_bounds:?}");
+    }
+    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+}
