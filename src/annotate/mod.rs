@@ -433,9 +433,12 @@ fn sign_span(node: &Node, source: &str) -> Option<Span> {
 /// log-probability).
 fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
     let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
+    // Only firings of rules that override others can drop one: few, so the check stays linear.
+    let overriders: Vec<&Firing> =
+        firings.iter().filter(|f| rules.get(f.rule).is_some_and(|r| !r.overrides.is_empty())).collect();
     let overridden = |f: &Firing| {
         let id = rules.get(f.rule).map(|r| r.id.as_str()).unwrap_or("");
-        firings.iter().any(|other| {
+        overriders.iter().any(|other| {
             rules.get(other.rule).is_some_and(|r| r.overrides.iter().any(|o| o == id))
                 && (other.matched == f.matched || within(f.matched, other.slot))
         })
@@ -447,19 +450,18 @@ fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
 /// span make one row; hidden rules make a row each.
 fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<RawSlot<'a>> {
     let mut rows: Vec<RawSlot> = Vec::new();
+    // Rows by what joins a firing to one (its rule for merged and hidden rules, else its slot),
+    // and the occurrences already recorded, so that many firings cost one pass.
+    let mut by_key: rustc_hash::FxHashMap<RowKey<'a>, usize> = Default::default();
+    let mut recorded: rustc_hash::FxHashSet<(usize, Span)> = Default::default();
     for firing in firings {
         let Some(rule) = rules.get(firing.rule) else { continue };
         let text = firing.slot.text(source).trim();
-        let existing = rows.iter_mut().find(|row| {
-            if rule.merge || !rule.visible {
-                row.rules.first() == Some(&rule.id.as_str())
-            } else {
-                row.visible && row.span == firing.slot
-            }
-        });
-        match existing {
-            Some(row) => {
-                if !row.occurrences.contains(&firing.slot) {
+        let key =
+            if rule.merge || !rule.visible { RowKey::Rule(&rule.id) } else { RowKey::Slot(firing.slot) };
+        match by_key.get(&key).and_then(|&at| rows.get_mut(at).map(|row| (at, row))) {
+            Some((at, row)) => {
+                if recorded.insert((at, firing.slot)) {
                     row.occurrences.push(firing.slot);
                 }
                 if !row.texts.contains(&text) && (rule.merge || row.texts.is_empty()) {
@@ -474,30 +476,50 @@ fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<Raw
                     }
                 }
             }
-            None => rows.push(RawSlot {
-                span: firing.slot,
-                occurrences: vec![firing.slot],
-                texts: vec![text],
-                concepts: rule.concepts.iter().map(String::as_str).collect(),
-                rules: vec![&rule.id],
-                visible: rule.visible,
-                rule_index: firing.rule,
-            }),
+            None => {
+                let at = rows.len();
+                // A row is found by the rule that opened it (merged and hidden rules) and, when
+                // visible, by its first slot.
+                by_key.entry(key).or_insert(at);
+                if rule.visible {
+                    by_key.entry(RowKey::Slot(firing.slot)).or_insert(at);
+                }
+                recorded.insert((at, firing.slot));
+                rows.push(RawSlot {
+                    span: firing.slot,
+                    occurrences: vec![firing.slot],
+                    texts: vec![text],
+                    concepts: rule.concepts.iter().map(String::as_str).collect(),
+                    rules: vec![&rule.id],
+                    visible: rule.visible,
+                    rule_index: firing.rule,
+                });
+            }
         }
     }
     rows.sort_by_key(|row| (!row.visible, row.span.start, std::cmp::Reverse(row.span.end)));
     merge_repeated(rows)
 }
 
+/// What joins a firing to a row: the rule, for merged and hidden rules; else the slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum RowKey<'a> {
+    Rule(&'a str),
+    Slot(Span),
+}
+
 /// One row per slot and concept: a visible row that says what an earlier one says of the same
 /// text (`\log` twice in a binary cross entropy, `\hat{y}_i` twice) joins it as an occurrence.
 fn merge_repeated(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
     let mut kept: Vec<RawSlot> = Vec::with_capacity(rows.len());
+    let mut by_saying: rustc_hash::FxHashMap<(Vec<&str>, Vec<&str>), usize> = Default::default();
     for row in rows {
-        let same = |earlier: &&mut RawSlot| {
-            earlier.visible && row.visible && earlier.texts == row.texts && earlier.concepts == row.concepts
-        };
-        match kept.iter_mut().find(|earlier| same(earlier)) {
+        if !row.visible {
+            kept.push(row);
+            continue;
+        }
+        let saying = (row.texts.clone(), row.concepts.clone());
+        match by_saying.get(&saying).and_then(|&at| kept.get_mut(at)) {
             Some(earlier) => {
                 for span in row.occurrences {
                     if !earlier.occurrences.contains(&span) {
@@ -505,7 +527,10 @@ fn merge_repeated(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
                     }
                 }
             }
-            None => kept.push(row),
+            None => {
+                by_saying.insert(saying, kept.len());
+                kept.push(row);
+            }
         }
     }
     kept

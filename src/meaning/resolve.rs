@@ -228,6 +228,8 @@ impl<'t> Resolver<'t> {
         let mut factors: Vec<Factor<'n>> = Vec::with_capacity(items.len());
         let mut i = 0;
         while let Some(&(op, op_span, item)) = items.get(i) {
+            // The operator before a row's first item is not the row's (`rest_of_row`).
+            let op = if i == 0 { None } else { op };
             let item_place = if self.is_divisor(items, i) && matches!(item.kind, NodeKind::Symbol { .. }) {
                 Place::Divisor
             } else {
@@ -253,9 +255,10 @@ impl<'t> Resolver<'t> {
     /// ends the row (`\alpha / K`; not `Q/K/V`, a list, nor `\partial L / \partial Q`).
     fn is_divisor(&self, items: &[Item], i: usize) -> bool {
         let slash = |item: &Item| matches!(item.0, Some(InfixOp::Multiplicative(o)) if o == "/");
-        i + 1 == items.len()
+        i > 0
+            && i + 1 == items.len()
             && items.get(i).is_some_and(slash)
-            && items.iter().filter(|item| slash(item)).count() == 1
+            && items.iter().skip(1).filter(|item| slash(item)).count() == 1
     }
 
     /// Whether a symbol beside a parenthesis could as well be applied to it as multiply it: a
@@ -451,14 +454,12 @@ impl<'t> Resolver<'t> {
         place: Place,
         d: usize,
     ) -> Term<'n> {
-        let mut items = rest.to_vec();
-        if let Some(first) = items.first_mut() {
-            first.0 = None;
-        }
-        match items.as_slice() {
+        // Not copied: a row ignores the operator before its first item, so the slice serves as
+        // it is (copying it at every nested large operator was quadratic).
+        match rest {
             [] => Term::new(TermKind::Leaf, Span::new(node.span.end, node.span.end), node),
             [(_, _, only)] => self.term(only, place, d),
-            _ => self.row(node, &items, place, d + 1),
+            _ => self.row(node, rest, place, d + 1),
         }
     }
 

@@ -203,11 +203,17 @@ fn map_resolved(
     let unknown_slots: Vec<Slot> =
         unknown.into_iter().map(|(span, text)| explanations.unknown_slot(span, text, lang)).collect();
     slots.splice(first_hidden..first_hidden, unknown_slots);
-    if slots.is_empty() && !source.trim().is_empty() {
-        // No map is empty: a formula nothing explains says so, naming itself.
+    if slots.is_empty() && !matches!(root.kind, crate::syntax::ast::NodeKind::Empty) {
+        // No map is empty: a formula nothing explains says so, naming itself (the first
+        // characters of a long one).
+        let text = source.trim();
         let start = source.len() - source.trim_start().len();
-        let span = crate::syntax::ast::Span::new(start, start + source.trim().len());
-        slots.push(explanations.unknown_slot(span, source.trim().to_string(), lang));
+        let span = crate::syntax::ast::Span::new(start, start + text.len());
+        let named = match text.char_indices().nth(NAMED_CHARS) {
+            Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or(text)),
+            None => text.to_string(),
+        };
+        slots.push(explanations.unknown_slot(span, named, lang));
     }
     slots.sort_by_key(|s| {
         let span = s.span.unwrap_or_default();
@@ -226,6 +232,9 @@ fn map_resolved(
         symbols: Vec::new(),
     }
 }
+
+/// How much of a formula nothing explains its one row names.
+const NAMED_CHARS: usize = 60;
 
 /// A chain of articles as text: `21번 → 40번`.
 pub fn path_text(path: &[u32], curriculum: &Curriculum, lang: Lang) -> String {

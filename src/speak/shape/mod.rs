@@ -251,23 +251,21 @@ impl<'a> Shaper<'a> {
 
 /// The capital Latin letters of `term` whose small letter it also writes in the same font.
 fn capitals_with_small_letters(term: &Term) -> Vec<String> {
-    let letters: Vec<&str> = term
-        .occurrences()
-        .into_iter()
-        .filter_map(|(_, o)| match &o.base.kind {
-            NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => Some(name.as_str()),
-            _ => None,
-        })
-        .collect();
-    let mut capitals: Vec<String> = letters
+    // Sets of the letters written, so that many occurrences cost one pass.
+    let mut letters: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    for (_, occurrence) in term.occurrences() {
+        if let NodeKind::Symbol { name, font: Font::Normal } = &occurrence.base.kind {
+            if name.len() == 1 {
+                letters.insert(name.as_str());
+            }
+        }
+    }
+    letters
         .iter()
         .filter(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
-        .filter(|l| letters.iter().any(|small| small.eq_ignore_ascii_case(l) && small != *l))
+        .filter(|l| letters.contains(l.to_ascii_lowercase().as_str()))
         .map(|l| l.to_string())
-        .collect();
-    capitals.sort_unstable();
-    capitals.dedup();
-    capitals
+        .collect()
 }
 
 /// A sign before something: `-x`, `+x`, `\pm x`, `\neg p`.
