@@ -32,8 +32,6 @@ const ADDRESS_SPACE_KIB: u64 = 1024 * 1024;
 const RESIDENT_KIB: u64 = 256 * 1024;
 
 /// Causes of the runs still out of bounds (issue 16).
-const ANNOTATE: &str = "meaning::symbols::kind_at walks a whole product each time annotate asks \
-    the kind of a run inside it (quadratic in the run's length)";
 const MEANING: &str = "nested large operators keep about 13 KB of resolved tree each \
     (340 MB at 25,000), beyond the 256 MB bound";
 
@@ -41,8 +39,6 @@ const MEANING: &str = "nested large operators keep about 13 KB of resolved tree 
 /// fixed, with that cause: for them only panics and stack overflows are checked.
 /// Each entry: (command, token, cause).
 const KNOWN_OUT_OF_BOUNDS: &[(&str, &str, &str)] = &[
-    ("map", "ₖ", ANNOTATE),
-    ("batch", "ₖ", ANNOTATE),
     ("map", "\\int", MEANING),
     ("read", "\\int", MEANING),
     ("eval", "\\int", MEANING),

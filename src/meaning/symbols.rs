@@ -78,13 +78,18 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
     if depth > super::MAX_DEPTH {
         return SymbolKind::Unknown;
     }
-    let d = depth + 1;
+    kind_with(term, &|child: &Term| kind_at(child, depth + 1))
+}
+
+/// The kind of `term` given the kinds of its parts (`child`): recursion for one term, a table
+/// for [`TermIndex`], which asks for every term and so must not walk each one again.
+fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
     match &term.kind {
         TermKind::Symbol(occurrence) => occurrence.kind,
         TermKind::Number => SymbolKind::Scalar,
         TermKind::Leaf => SymbolKind::Unknown,
         TermKind::Scripted { base, sub, sup, .. } => {
-            let base_kind = kind_at(base, d);
+            let base_kind = child(base);
             let picked = sub.as_ref().is_some_and(|s| s.role == ScriptRole::Index);
             let power = sup.as_ref().is_some_and(|s| s.role == ScriptRole::Power);
             match (base_kind, picked) {
@@ -117,21 +122,21 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
                     | "Concat"
             );
             match app.args.first() {
-                Some(arg) if elementwise => kind_at(arg, d),
+                Some(arg) if elementwise => child(arg),
                 _ => SymbolKind::Unknown,
             }
         }
         TermKind::Operator(op) => match op.name {
-            "nabla" | "Delta" | "exp" | "log" => kind_at(&op.operand, d),
+            "nabla" | "Delta" | "exp" | "log" => child(&op.operand),
             _ => SymbolKind::Scalar,
         },
         TermKind::BigOp(big) => match big.name.as_str() {
-            "sum" => big.body.as_ref().map_or(SymbolKind::Unknown, |b| kind_at(b, d)),
+            "sum" => big.body.as_ref().map_or(SymbolKind::Unknown, |b| child(b)),
             _ => SymbolKind::Scalar,
         },
         TermKind::Product(factors) => {
             // Left to right, as shapes multiply: a matrix times a vector is a vector.
-            let mut kinds = factors.iter().map(|f| kind_at(&f.term, d));
+            let mut kinds = factors.iter().map(|f| child(&f.term));
             let first = kinds.next().unwrap_or(SymbolKind::Unknown);
             kinds.fold(first, |acc, next| match (acc, next) {
                 (SymbolKind::Matrix, SymbolKind::Vector) | (SymbolKind::Vector, SymbolKind::Matrix) => {
@@ -143,32 +148,47 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
                 (acc, _) => acc,
             })
         }
-        TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => kind_at(operand, d),
+        TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => child(operand),
         TermKind::Chain { first, rest } => {
             let relation =
                 rest.first().is_some_and(|j| matches!(j.op, crate::syntax::ast::InfixOp::Relation(_)));
             if relation {
-                kind_at(first, d)
+                child(first)
             } else {
-                std::iter::once(kind_at(first, d))
-                    .chain(rest.iter().map(|j| kind_at(&j.term, d)))
+                std::iter::once(child(first))
+                    .chain(rest.iter().map(|j| child(&j.term)))
                     .max_by_key(|k| rank(*k))
                     .unwrap_or(SymbolKind::Unknown)
             }
         }
-        TermKind::Frac { num, .. } => kind_at(num, d),
+        TermKind::Frac { num, .. } => child(num),
         TermKind::Sqrt { .. } | TermKind::Binom { .. } => SymbolKind::Scalar,
         TermKind::Fenced { open, body } => match open {
-            crate::syntax::ast::Delim::Paren | crate::syntax::ast::Delim::Bracket => kind_at(body, d),
+            crate::syntax::ast::Delim::Paren | crate::syntax::ast::Delim::Bracket => child(body),
             _ => SymbolKind::Scalar,
         },
-        TermKind::Accent { body, .. } | TermKind::Wrapped(body) => kind_at(body, d),
-        TermKind::Annotated { body, .. } => kind_at(body, d),
+        TermKind::Accent { body, .. } | TermKind::Wrapped(body) => child(body),
+        TermKind::Annotated { body, .. } => child(body),
         TermKind::Rows(_) if term.node.environment().is_some_and(|env| env.ends_with("matrix")) => {
             SymbolKind::Matrix
         }
         TermKind::Rows(_) => SymbolKind::Unknown,
     }
+}
+
+/// The kind of `term`, from the kinds of its parts, each worked out once and kept in `kinds`
+/// (keyed by the term's address).
+fn memo_kind(
+    kinds: &std::cell::RefCell<rustc_hash::FxHashMap<usize, SymbolKind>>,
+    term: &Term,
+) -> SymbolKind {
+    let key = term as *const Term as usize;
+    if let Some(kind) = kinds.borrow().get(&key) {
+        return *kind;
+    }
+    let kind = kind_with(term, &|part: &Term| memo_kind(kinds, part));
+    kinds.borrow_mut().insert(key, kind);
+    kind
 }
 
 /// The kind of what an indexed occurrence picks from: the matrix A of the entry `A_{ij}`. One
@@ -214,6 +234,9 @@ pub struct TermIndex<'t, 'n> {
     bases: rustc_hash::FxHashMap<(usize, usize), SymbolKind>,
     callees: rustc_hash::FxHashSet<(usize, usize)>,
     balanced: Vec<crate::syntax::ast::Span>,
+    /// The kinds worked out so far, keyed by the term's address in the tree: asking for the
+    /// kind of each run of a long row then walks the row once, not once a run.
+    kinds: std::cell::RefCell<rustc_hash::FxHashMap<usize, SymbolKind>>,
 }
 
 impl<'t, 'n> TermIndex<'t, 'n> {
@@ -224,6 +247,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             bases: Default::default(),
             callees: Default::default(),
             balanced: Vec::new(),
+            kinds: Default::default(),
         };
         let mut stack = vec![root];
         while let Some(term) = stack.pop() {
@@ -261,7 +285,10 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     /// The kind of the term that `node` stands for, if the tree has one with its span.
     pub fn kind(&self, node: &crate::syntax::ast::Node) -> Option<SymbolKind> {
         let key = (node.span.start, node.span.end);
-        self.by_span.get(&key).map(|term| kind_of_term(term)).or_else(|| self.bases.get(&key).copied())
+        self.by_span
+            .get(&key)
+            .map(|term| memo_kind(&self.kinds, term))
+            .or_else(|| self.bases.get(&key).copied())
     }
 
     /// Whether `node` stands for one symbol whose scripts are all part of its name (`W_Q`,
