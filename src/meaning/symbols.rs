@@ -131,7 +131,7 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             _ => SymbolKind::Scalar,
         },
         TermKind::BigOp(big) => match big.name.as_str() {
-            "sum" => big.body.as_ref().map_or(SymbolKind::Unknown, |b| child(b)),
+            "sum" => big.body.as_ref().map_or(SymbolKind::Unknown, child),
             _ => SymbolKind::Scalar,
         },
         TermKind::Product(factors) => {
