@@ -440,7 +440,7 @@ fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
         let id = rules.get(f.rule).map(|r| r.id.as_str()).unwrap_or("");
         overriders.iter().any(|other| {
             rules.get(other.rule).is_some_and(|r| r.overrides.iter().any(|o| o == id))
-                && (other.matched == f.matched || within(f.matched, other.slot))
+                && (other.matched == f.matched || other.slot == f.slot || within(f.matched, other.slot))
         })
     };
     firings.iter().filter(|f| !overridden(f)).cloned().collect()
