@@ -324,18 +324,9 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// A plain symbol, or a symbol whose subscript meaning reads as part of its name (`W_Q`,
-    /// `W_1`, `d_{\text{model}}`), but not an entry (`Q_{it}`) nor a power.
+    /// A plain symbol, or one named symbol with its subscript ([`is_symbol_like`]).
     fn is_symbol_like(&self, node: &Node) -> bool {
-        match &node.kind {
-            NodeKind::Symbol { name, .. } => name.chars().next().is_some_and(char::is_alphabetic),
-            NodeKind::Scripts { base, sub: Some(_), sup: None, primes: 0 } => {
-                matches!(base.kind, NodeKind::Symbol { .. })
-                    && has_binding_name(node)
-                    && self.meaning.names_one_symbol(node)
-            }
-            _ => false,
-        }
+        is_symbol_like(self.meaning, node)
     }
 
     /// Walks the children of `node`; `fired_around` are the rules not to fire again on its
@@ -380,25 +371,15 @@ fn inner_of(node: &Node) -> Option<&Node> {
     }
 }
 
-/// A plain symbol, or a symbol with a name as subscript (`W_Q`, `d_{\text{model}}`), but not
-/// an entry (`Q_{it}`) nor a power.
-fn is_symbol_like(node: &Node) -> bool {
+/// A plain symbol, or a symbol whose subscript meaning reads as part of its name (`W_Q`,
+/// `W_1`, `d_{\text{model}}`), but not an entry (`Q_{it}`) nor a power.
+fn is_symbol_like(meaning: &TermIndex, node: &Node) -> bool {
     match &node.kind {
         NodeKind::Symbol { name, .. } => name.chars().next().is_some_and(char::is_alphabetic),
-        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
-            matches!(base.kind, NodeKind::Symbol { .. }) && has_binding_name(node) && !is_index_subscript(sub)
-        }
-        _ => false,
-    }
-}
-
-/// Whether a subscript holds indices (`i`, `it`, `1`) rather than a name (`Q`, `model`).
-fn is_index_subscript(sub: &Node) -> bool {
-    match &sub.kind {
-        NodeKind::Symbol { name, .. } => name.len() == 1 && name.chars().all(|c| c.is_ascii_lowercase()),
-        NodeKind::Number { .. } => true,
-        NodeKind::Chain { first, rest } => {
-            is_index_subscript(first) && rest.iter().all(|l| is_index_subscript(&l.operand))
+        NodeKind::Scripts { base, sub: Some(_), sup: None, primes: 0 } => {
+            matches!(base.kind, NodeKind::Symbol { .. })
+                && has_binding_name(node)
+                && meaning.names_one_symbol(node)
         }
         _ => false,
     }
@@ -513,22 +494,27 @@ enum RowKey<'a> {
 fn merge_repeated(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
     let mut kept: Vec<RawSlot> = Vec::with_capacity(rows.len());
     let mut by_saying: rustc_hash::FxHashMap<(Vec<&str>, Vec<&str>), usize> = Default::default();
+    // (kept row, start, end) of every occurrence a merged row holds.
+    let mut held: rustc_hash::FxHashSet<(usize, usize, usize)> = Default::default();
     for row in rows {
         if !row.visible {
             kept.push(row);
             continue;
         }
         let saying = (row.texts.clone(), row.concepts.clone());
-        match by_saying.get(&saying).and_then(|&at| kept.get_mut(at)) {
-            Some(earlier) => {
+        match by_saying.get(&saying).copied() {
+            Some(at) => {
+                let Some(earlier) = kept.get_mut(at) else { continue };
                 for span in row.occurrences {
-                    if !earlier.occurrences.contains(&span) {
+                    if held.insert((at, span.start, span.end)) {
                         earlier.occurrences.push(span);
                     }
                 }
             }
             None => {
-                by_saying.insert(saying, kept.len());
+                let at = kept.len();
+                held.extend(row.occurrences.iter().map(|s| (at, s.start, s.end)));
+                by_saying.insert(saying, at);
                 kept.push(row);
             }
         }
@@ -542,10 +528,11 @@ pub fn unknown_notation(
     root: &Node,
     source: &str,
     table: &SymbolTable,
+    meaning: &TermIndex,
     slots: &[RawSlot],
 ) -> Vec<(Span, String)> {
     let mut found = Vec::new();
-    collect_notation(root, table, &mut found, 0);
+    collect_notation(root, table, meaning, &mut found, 0);
     let covered = |span: Span| {
         slots
             .iter()
@@ -568,7 +555,13 @@ pub fn unknown_notation(
 
 /// The head span of every notation node: the command itself for compounds (`\hat`, not
 /// `\hat{y}`), the whole node for names.
-fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth: usize) {
+fn collect_notation(
+    node: &Node,
+    table: &SymbolTable,
+    meaning: &TermIndex,
+    out: &mut Vec<Span>,
+    depth: usize,
+) {
     if depth > MAX_WALK_DEPTH {
         return;
     }
@@ -578,7 +571,7 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         // `\text{head}`, `\text{score}`: names of quantities, written as words.
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
         // A named symbol (`d_{\rm model}`, `W_{\mathrm{out}}`): its subscript is part of a name.
-        NodeKind::Scripts { .. } if is_symbol_like(node) => return,
+        NodeKind::Scripts { .. } if is_symbol_like(meaning, node) => return,
         NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
         NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
         NodeKind::Rows(_) if node.environment().is_some_and(|env| !is_layout(env)) => out.push(node.span),
@@ -588,7 +581,7 @@ fn collect_notation(node: &Node, table: &SymbolTable, out: &mut Vec<Span>, depth
         } => out.push(node.span),
         _ => {}
     }
-    node.for_each_child(|child| collect_notation(child, table, out, depth + 1));
+    node.for_each_child(|child| collect_notation(child, table, meaning, out, depth + 1));
 }
 
 /// Environments that only lay out lines (`aligned`, `split`): not notation of their own.

@@ -194,7 +194,7 @@ fn map_resolved(
 ) -> SlotMap {
     let meaning = crate::meaning::TermIndex::new(term);
     let raw = annotate::annotate(root, source, &meaning, &knowledge.rules);
-    let unknown = annotate::unknown_notation(root, source, table, &raw);
+    let unknown = annotate::unknown_notation(root, source, table, &meaning, &raw);
     let explanations = &knowledge.explanations;
     let rule_of = |index: usize| knowledge.rules.rules.get(index);
     let mut slots: Vec<Slot> =
