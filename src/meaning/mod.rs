@@ -191,7 +191,8 @@ impl SymbolTable {
     /// of statements.
     fn learn_statements(&mut self, root: &Node) {
         for statement in statements(root) {
-            if let Some((lhs, rhs)) = relation_sides(statement, "\\in") {
+            if let Some((lhs, rhs)) = relation_sides(statement, "\\in").or_else(|| defined_within(statement))
+            {
                 self.learn_declaration(lhs, rhs);
             }
             if let Some((lhs, rhs)) = relation_sides(statement, "=") {
@@ -255,7 +256,7 @@ impl SymbolTable {
             }
         }
         for target in list_items(lhs) {
-            if let Some(name) = binding_name(target) {
+            if let Some(name) = binding_name(target).or_else(|| scripted_name(target)) {
                 self.declare(name.clone(), kind);
                 self.shapes.insert(name, dims.clone());
             }
@@ -299,6 +300,32 @@ pub fn relation_sides<'a>(node: &'a Node, relation: &str) -> Option<(&'a Node, &
         },
         _ => None,
     }
+}
+
+/// `m = \max(a, b) \in \mathbb{R}^{B_r}`: a definition that ends by saying where its value
+/// lives declares what it defines. Gives the defined node and the set.
+fn defined_within(node: &Node) -> Option<(&Node, &Node)> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
+    let (last, between) = rest.split_last()?;
+    let equal = |op: &InfixOp| *op == InfixOp::Relation("=".into());
+    (last.op == InfixOp::Relation("\\in".into())
+        && !between.is_empty()
+        && between.iter().all(|l| equal(&l.op)))
+    .then_some((first.as_ref(), &last.operand))
+}
+
+/// The name the meaning layer gives a symbol with both scripts (`\ell_i^{\mathrm{new}}` →
+/// `ell_i^new`), for declarations of names [`binding_name`] does not give.
+fn scripted_name(node: &Node) -> Option<String> {
+    let NodeKind::Scripts { base, sub, sup, primes: 0 } = &node.kind else { return None };
+    let mut name = binding_name(base)?;
+    for (mark, script) in [('_', sub), ('^', sup)] {
+        if let Some(script) = script {
+            name.push(mark);
+            name.push_str(&binding_name(script)?);
+        }
+    }
+    Some(name)
 }
 
 /// The items of a comma list, or the node itself.

@@ -245,6 +245,7 @@ impl<'t> Resolver<'t> {
             i += used.max(1);
         }
         vectors_after_matrices(&mut factors);
+        arrays_around_hadamard(&mut factors);
         match factors.len() {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),
@@ -707,6 +708,29 @@ fn vectors_after_matrices(factors: &mut [Factor]) {
                 occurrence.kind = super::SymbolKind::Vector;
                 occurrence.evidence = super::Evidence::Use;
             }
+        }
+    }
+}
+
+/// `o \odot \tanh(c)`, `z \odot \epsilon`: what an element-wise product multiplies are arrays,
+/// so a plain lower-case Latin letter beside it that only a convention called a scalar or a
+/// size (the mask `m`) is a vector.
+fn arrays_around_hadamard(factors: &mut [Factor]) {
+    let hadamard = |f: &Factor| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\odot");
+    let marked: Vec<bool> = (0..factors.len())
+        .map(|i| factors.get(i).is_some_and(hadamard) || factors.get(i + 1).is_some_and(hadamard))
+        .collect();
+    for (factor, around) in factors.iter_mut().zip(marked) {
+        let TermKind::Symbol(occurrence) = &mut factor.term.kind else { continue };
+        let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+        if around
+            && small_latin
+            && matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension)
+            && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Vector;
+            occurrence.evidence = super::Evidence::Use;
         }
     }
 }

@@ -109,6 +109,15 @@ impl Resolver<'_> {
             // `x_i^a`: an indexed symbol's letter above is a label (anchor, positive), not a power.
             sup_role = Some(ScriptRole::Label);
         }
+        let latin_small = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase()));
+        if sub_role == Some(ScriptRole::Label)
+            && sup_role == Some(ScriptRole::Power)
+            && latin_small
+            && sup.as_deref().is_some_and(|s| self.is_step(s))
+        {
+            // `b_h^n`: a named parameter of a step or a layer (the layer of `h_t^n`).
+            sup_role = Some(ScriptRole::Layer);
+        }
         if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Label) {
             // `W_i^Q`: the i-th of the family W^Q, a matrix like the others.
             sub_role = Some(ScriptRole::Family);
@@ -352,17 +361,31 @@ impl Resolver<'_> {
     fn names_member(&self, base: &Node, sub: &Node) -> bool {
         let Some(letter) = base_letter(base) else { return false };
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
-        if !capital || has(&self.notation.indexed_random_capitals, letter) {
+        if has(&self.notation.indexed_random_capitals, letter) {
             return false;
         }
+        let summed = |name: &str| self.table.recorded(name) == Some(super::SymbolKind::Index);
         match &sub.kind {
-            NodeKind::Number { .. } => true,
+            NodeKind::Number { .. } => capital,
             NodeKind::Symbol { name, font: Font::Normal } => {
                 let index_letter =
                     has(&self.notation.index_letters, name) || has(&self.notation.bare_index_letters, name);
-                let summed = self.table.recorded(name) == Some(super::SymbolKind::Index);
-                // `W_h` beside `h_{t-1}`: the letter names what the matrix acts on.
-                (!index_letter || self.table.is_indexed_base(name)) && !summed
+                // `W_h` beside `h_{t-1}`, and its bias `b_h`: the letter names what the
+                // parameter acts on.
+                let acts_on = self.table.is_indexed_base(name) && name != letter;
+                ((capital && !index_letter) || acts_on) && !summed(name)
+            }
+            // `W_{xh}`, `W_{h^{n-1} h^n}`: letters the formula writes with indices of their own,
+            // side by side, name what the matrix maps from and to.
+            NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
+                std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).all(|part| {
+                    let letter = match &part.kind {
+                        NodeKind::Scripts { base, sub: None, .. } => base.as_ref(),
+                        _ => part,
+                    };
+                    matches!(&letter.kind, NodeKind::Symbol { name, font: Font::Normal }
+                        if self.table.is_indexed_base(name) && !summed(name))
+                })
             }
             _ => false,
         }
