@@ -14,6 +14,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod applied;
 mod bigops;
 mod kinds;
 pub mod notation;
@@ -269,8 +270,14 @@ impl SymbolTable {
         if parameters.is_empty() {
             return;
         }
-        // `p(x) = …` defines a density: a distribution papers write as a function.
         let notation = notation::Notation::shipped();
+        let bold =
+            call_callee(lhs).is_some_and(|c| matches!(c.kind, NodeKind::Symbol { font: Font::Bold, .. }));
+        if bold && parameters.iter().all(|p| notation::has(&notation.bare_index_letters, p)) {
+            // `\mathbf{x}(t) = …`: a vector at a step, not a function.
+            return;
+        }
+        // `p(x) = …` defines a density: a distribution papers write as a function.
         let base = base_name(call_callee(lhs).unwrap_or(lhs)).unwrap_or_default();
         let density = notation::has(&notation.distribution_letters, &base)
             || notation::has(&notation.distribution_names, &base);

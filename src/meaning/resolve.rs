@@ -499,31 +499,8 @@ impl<'t> Resolver<'t> {
         };
         let _ = place;
         let mut application = application;
-        neighbourhood(&mut application);
-        self.states_and_actions(&mut application);
+        self.settle_application(&mut application);
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
-    }
-
-    /// `Q(s, a)`, `V(s_t)`, `v_\pi(s)`: the states and actions a value function takes are random
-    /// variables (lower-case letters only: `V(D, G)` is a game's value of two players).
-    fn states_and_actions(&self, application: &mut Application) {
-        let value_function = application.callee.occurrence().is_some_and(|o| {
-            matches!(o.base.kind, NodeKind::Symbol { .. })
-                && super::notation::has(&self.notation.value_functions, &o.base_name)
-        });
-        if !value_function {
-            return;
-        }
-        for arg in &mut application.args {
-            if let TermKind::Symbol(occurrence) = &mut arg.kind {
-                let lower = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-                    && occurrence.base_name.len() == 1;
-                if lower && occurrence.evidence >= super::Evidence::Use {
-                    occurrence.kind = super::SymbolKind::RandomVariable;
-                    occurrence.evidence = super::Evidence::Use;
-                }
-            }
-        }
     }
 
     /// A named function's subscript that says what it ranges over (`\mathrm{softmax}_j`), split
@@ -599,22 +576,6 @@ impl<'t> Resolver<'t> {
             },
             _ => None,
         }
-    }
-}
-
-/// `\mathcal{N}(v)`: the neighbours of a node, a set, not the normal distribution of one letter.
-fn neighbourhood(application: &mut Application) {
-    let [arg] = application.args.as_slice() else { return };
-    let one_letter = arg.occurrence().is_some_and(|o| {
-        o.scripts.is_empty()
-            && o.base_name.len() == 1
-            && o.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-    });
-    let TermKind::Symbol(callee) = &mut application.callee.kind else { return };
-    let calligraphic_n = matches!(&callee.base.kind, NodeKind::Symbol { name, font: Font::Calligraphic | Font::Script } if name == "N");
-    if calligraphic_n && one_letter && application.given.is_empty() {
-        callee.kind = super::SymbolKind::Set;
-        callee.evidence = super::Evidence::Use;
     }
 }
 

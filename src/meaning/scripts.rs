@@ -495,6 +495,10 @@ impl Resolver<'_> {
         if matches!(base.kind, NodeKind::Word { .. }) {
             return true;
         }
+        if font_of_name(base) == Font::Bold && self.is_position(body, 0) {
+            // `\mathbf{x}(t)`: a bold vector at a step.
+            return true;
+        }
         let list = matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))))
             || condition_inside(body);
         if list {

@@ -463,6 +463,7 @@ fn sub_key(style: SubStyle) -> &'static str {
         SubStyle::Label => "label",
         SubStyle::Joined => "joined",
         SubStyle::Entry => "entry",
+        SubStyle::At => "at",
         SubStyle::Before => "before",
         SubStyle::After => "after",
         SubStyle::UpTo => "up_to",

@@ -221,6 +221,7 @@ impl Reader<'_> {
             SubStyle::Label => "label",
             SubStyle::Joined => "joined",
             SubStyle::Entry => "entry",
+            SubStyle::At => "at",
             SubStyle::Before => "before",
             SubStyle::After => "after",
             SubStyle::UpTo => "up_to",

@@ -301,6 +301,8 @@ pub enum SubStyle {
     Joined,
     /// An entry of a compound: "the i j entry of …".
     Entry,
+    /// An array read at positions (`I(m, n)`, `\mathbf{x}(t)`): "I at m, n".
+    At,
     /// `x_{<i}`: the ones before i.
     Before,
     /// `x_{>i}`: the ones after i.
@@ -399,8 +401,10 @@ impl Phrase {
         match self {
             Phrase::Name(_) | Phrase::Number(_) | Phrase::Text(_) | Phrase::Empty => true,
             Phrase::Sub { base, style, .. } => {
-                !matches!(style, SubStyle::Entry | SubStyle::Before | SubStyle::After | SubStyle::UpTo)
-                    && base.is_atomic()
+                !matches!(
+                    style,
+                    SubStyle::Entry | SubStyle::At | SubStyle::Before | SubStyle::After | SubStyle::UpTo
+                ) && base.is_atomic()
             }
             Phrase::Super { base, .. } | Phrase::Prime { base, .. } | Phrase::Layer { base, .. } => {
                 base.is_atomic()

@@ -61,6 +61,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "label",
     "joined",
     "entry",
+    "at",
     "super_index",
     "layer",
     "divergence",

@@ -192,6 +192,15 @@ impl Shaper<'_> {
         if args.contains(&Phrase::Dots) {
             args = vec![super::range_or_list(args)];
         }
+        let array = app.callee.occurrence().is_some_and(|o| {
+            matches!(o.kind, crate::meaning::SymbolKind::Matrix | crate::meaning::SymbolKind::Vector)
+        });
+        if array && app.given.is_empty() && app.over.is_none() {
+            // `I(m, n)`, `\mathbf{x}(t)`: the meaning layer read an array at positions.
+            let style = crate::speak::phrase::SubStyle::At;
+            let at = if args.len() == 1 { args.pop().unwrap_or(Phrase::Empty) } else { Phrase::List(args) };
+            return Phrase::Sub { base: func.boxed(), sub: at.boxed(), style };
+        }
         let mut given: Vec<Phrase> = app.given.iter().map(|g| self.shape(g, d)).collect();
         let given = match given.len() {
             0 => None,

@@ -1,0 +1,108 @@
+//! What an application's parts are, once its shape is known: the neighbours `\mathcal{N}(v)`
+//! of a node, the states and actions a value function takes, the entries `I(m, n)` of an array,
+//! the value `\mathbf{x}(t)` of a vector at a step.
+
+use super::resolve::Resolver;
+use super::tree::{Application, TermKind};
+use crate::syntax::ast::{Font, InfixOp, Node, NodeKind};
+
+impl Resolver<'_> {
+    /// Settles the kinds of a call's callee and arguments from the call as a whole.
+    pub(super) fn settle_application(&self, application: &mut Application) {
+        neighbourhood(application);
+        self.states_and_actions(application);
+        self.array_entries(application);
+    }
+
+    /// `Q(s, a)`, `V(s_t)`, `v_\pi(s)`: the states and actions a value function takes are random
+    /// variables (lower-case letters only: `V(D, G)` is a game's value of two players).
+    fn states_and_actions(&self, application: &mut Application) {
+        let value_function = application.callee.occurrence().is_some_and(|o| {
+            matches!(o.base.kind, NodeKind::Symbol { .. })
+                && super::notation::has(&self.notation.value_functions, &o.base_name)
+        });
+        if !value_function {
+            return;
+        }
+        for arg in &mut application.args {
+            if let TermKind::Symbol(occurrence) = &mut arg.kind {
+                let lower = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && occurrence.base_name.len() == 1;
+                if lower && occurrence.evidence >= super::Evidence::Use {
+                    occurrence.kind = super::SymbolKind::RandomVariable;
+                    occurrence.evidence = super::Evidence::Use;
+                }
+            }
+        }
+    }
+
+    /// `I(m, n)`, `K(i - m, j - n)`, `u_c(i, j)`, `\mathbf{x}(t)`: a symbol whose arguments are
+    /// all positions (index letters, added or subtracted) is an array read at them, not a
+    /// function: two positions or more pick an entry of a matrix, one a step of a bold vector.
+    /// Lower-case letters papers use for functions (`f(i, j)`) stay functions.
+    fn array_entries(&self, application: &mut Application) {
+        if application.over.is_some() || !application.given.is_empty() || application.args.is_empty() {
+            return;
+        }
+        if !application.args.iter().all(|arg| self.is_position(arg.node, 0)) {
+            return;
+        }
+        let TermKind::Symbol(callee) = &mut application.callee.kind else { return };
+        if callee.evidence <= super::Evidence::Declared {
+            return;
+        }
+        let NodeKind::Symbol { name, font } = &callee.base.kind else { return };
+        let capital = name.starts_with(|c: char| c.is_ascii_uppercase());
+        let latin = name.len() == 1;
+        let kind = match (application.args.len(), font) {
+            (1, Font::Bold) if capital => super::SymbolKind::Matrix,
+            (1, Font::Bold) => super::SymbolKind::Vector,
+            (1, _) => return,
+            (_, Font::Normal | Font::Bold)
+                if latin && (capital || !super::notation::has(&self.notation.function_letters, name)) =>
+            {
+                super::SymbolKind::Matrix
+            }
+            _ => return,
+        };
+        callee.kind = kind;
+        callee.evidence = super::Evidence::Use;
+    }
+
+    /// Whether a node is a position: an index letter, a number, or their sums and differences
+    /// (`i`, `t - 1`, `i + m`).
+    pub(super) fn is_position(&self, node: &Node, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match &node.kind {
+            NodeKind::Symbol { name, font: Font::Normal } => {
+                super::notation::has(&self.notation.bare_index_letters, name)
+                    || super::notation::has(&self.notation.bare_count_letters, name)
+            }
+            NodeKind::Number { .. } => depth > 0,
+            NodeKind::Chain { first, rest } => {
+                rest.iter().all(|l| matches!(l.op, InfixOp::Additive(_)))
+                    && self.is_position(first, depth + 1)
+                    && rest.iter().all(|l| self.is_position(&l.operand, depth + 1))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `\mathcal{N}(v)`: the neighbours of a node, a set, not the normal distribution of one letter.
+fn neighbourhood(application: &mut Application) {
+    let [arg] = application.args.as_slice() else { return };
+    let one_letter = arg.occurrence().is_some_and(|o| {
+        o.scripts.is_empty()
+            && o.base_name.len() == 1
+            && o.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+    });
+    let TermKind::Symbol(callee) = &mut application.callee.kind else { return };
+    let calligraphic_n = matches!(&callee.base.kind, NodeKind::Symbol { name, font: Font::Calligraphic | Font::Script } if name == "N");
+    if calligraphic_n && one_letter && application.given.is_empty() {
+        callee.kind = super::SymbolKind::Set;
+        callee.evidence = super::Evidence::Use;
+    }
+}
