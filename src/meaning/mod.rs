@@ -199,6 +199,11 @@ impl SymbolTable {
             if let Some((lhs, rhs)) = relation_sides(statement, "=") {
                 self.learn_definition(lhs, rhs);
             }
+            for relation in DEFINING_RELATIONS {
+                if let Some((lhs, _)) = relation_sides(statement, relation) {
+                    self.learn_defined_head(lhs);
+                }
+            }
             if let Some((lhs, rhs)) = relation_sides(statement, "\\sim") {
                 self.learn_sampling(lhs, rhs);
             }
@@ -265,25 +270,57 @@ impl SymbolTable {
     }
 
     fn learn_definition(&mut self, lhs: &Node, rhs: &Node) {
-        let Some((name, arguments)) = call_parts(lhs) else { return };
-        let parameters: Vec<String> = list_items(arguments).into_iter().filter_map(binding_name).collect();
-        if parameters.is_empty() {
-            return;
-        }
-        let notation = notation::Notation::shipped();
-        let bold =
-            call_callee(lhs).is_some_and(|c| matches!(c.kind, NodeKind::Symbol { font: Font::Bold, .. }));
-        if bold && parameters.iter().all(|p| notation::has(&notation.bare_index_letters, p)) {
-            // `\mathbf{x}(t) = …`: a vector at a step, not a function.
-            return;
-        }
-        // `p(x) = …` defines a density: a distribution papers write as a function.
-        let base = base_name(call_callee(lhs).unwrap_or(lhs)).unwrap_or_default();
-        let density = notation::has(&notation.distribution_letters, &base)
-            || notation::has(&notation.distribution_names, &base);
-        let kind = if density { SymbolKind::Distribution } else { SymbolKind::Function };
+        let Some((name, parameters, kind)) = defined_head(lhs) else { return };
         self.declare(name.clone(), kind);
         self.definitions.insert(name, Definition { parameters, body: rhs.clone() });
+    }
+
+    /// `B_{\mathrm{crit}}(L) \approx …`, `f(x) := …`: what a relation that defines or
+    /// approximates gives its head is a function (no body to evaluate is kept).
+    fn learn_defined_head(&mut self, lhs: &Node) {
+        if let Some((name, _, kind)) = defined_head(lhs) {
+            self.declare(name, kind);
+        }
+    }
+}
+
+/// Relations besides `=` whose left side, written as a call, is a function being given:
+/// `\approx`, `\equiv`, `:=`, `\triangleq`, `\doteq`.
+const DEFINING_RELATIONS: [&str; 5] = ["\\approx", "\\equiv", ":=", "\\triangleq", "\\doteq"];
+
+/// The head of a definition written as a call (`f(x, y)`, `p(x)`): its name, its parameters and
+/// its kind (a density is a distribution papers write as a function). Not `\mathbf{x}(t)`, a
+/// vector at a step.
+fn defined_head(lhs: &Node) -> Option<(String, Vec<String>, SymbolKind)> {
+    let (name, arguments) = call_parts(lhs)?;
+    let parameters: Vec<String> = list_items(arguments).into_iter().filter_map(binding_name).collect();
+    if parameters.is_empty() {
+        return None;
+    }
+    let notation = notation::Notation::shipped();
+    let callee = call_callee(lhs).unwrap_or(lhs);
+    let bold = matches!(callee.kind, NodeKind::Symbol { font: Font::Bold, .. });
+    if bold && parameters.iter().all(|p| notation::has(&notation.bare_index_letters, p)) {
+        return None;
+    }
+    let base = base_name(callee).unwrap_or_default();
+    // A family's name only in its own font (`\mathcal{N}`, `\mathrm{Beta}`): `N_{\mathrm{opt}}(C)`
+    // is a count's function.
+    let family_font = matches!(
+        call_base(callee).kind,
+        NodeKind::Word { .. } | NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. }
+    );
+    let density = notation::has(&notation.distribution_letters, &base)
+        || (family_font && notation::has(&notation.distribution_names, &base));
+    let kind = if density { SymbolKind::Distribution } else { SymbolKind::Function };
+    Some((name, parameters, kind))
+}
+
+/// The letter or word under a callee's scripts.
+fn call_base(callee: &Node) -> &Node {
+    match &callee.kind {
+        NodeKind::Scripts { base, .. } => base,
+        _ => callee,
     }
 }
 

@@ -603,7 +603,7 @@ fn same_kind_as_vectors(operands: &mut [&mut Term]) {
         let capital = occurrence.base_name.len() == 1
             && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
         let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
-        if strong_matrix && capital && small {
+        if strong_matrix && capital && small && !occurrence.indexed {
             occurrence.kind = super::SymbolKind::Matrix;
             occurrence.evidence = super::Evidence::Use;
         } else if strong_vector && latin && occurrence.kind == super::SymbolKind::Scalar {

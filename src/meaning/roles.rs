@@ -191,6 +191,11 @@ impl Resolver<'_> {
         if greek && font != Font::Bold && has(&self.notation.parameter_letters, name) {
             return SymbolKind::Vector;
         }
+        if font == Font::Bold && indices >= 3 {
+            // `\mathbf{K}_{i,j,m,n}`: three indices or more pick one entry of a tensor (two may
+            // still pick a vector at a position, `\mathbf{x}_{i,j}`, or a block, `\Sigma_{ab}`).
+            return SymbolKind::Scalar;
+        }
         if font == Font::Bold {
             // Bold letters name vectors and matrices; an index picks one of a sequence of them.
             return if upper { SymbolKind::Matrix } else { SymbolKind::Vector };
