@@ -372,10 +372,13 @@ fn scripted_name(node: &Node) -> Option<String> {
     Some(name)
 }
 
-/// The items of a comma list, or the node itself.
+/// The items of a list (commas, and the semicolon before parameters: `Q(s, a; \theta)`), or
+/// the node itself.
 pub fn list_items(node: &Node) -> Vec<&Node> {
     match &node.kind {
-        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Separator(",".into())) => {
+        NodeKind::Chain { first, rest }
+            if rest.iter().all(|l| matches!(&l.op, InfixOp::Separator(s) if s == "," || s == ";")) =>
+        {
             std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect()
         }
         NodeKind::Empty => Vec::new(),
