@@ -1,6 +1,6 @@
 // eqmap serve: the page. Everything shown comes from the JSON API of this server; every text
 // derived from a formula is set with textContent, and the MathML is rebuilt element by
-// element from an allowlist (no innerHTML anywhere).
+// element from an allowlist (no markup is ever assigned from a string).
 "use strict";
 
 const TEXT = {

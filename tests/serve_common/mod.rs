@@ -83,7 +83,7 @@ impl Server {
 
     /// A request with `body` to `path`, as JSON.
     pub fn post(&self, path: &str, body: &str) -> Reply {
-        self.request("POST", path, &[("Content-Type", "application/json")], body.as_bytes())
+        post_at(self.addr, path, body)
     }
 
     /// A request built from its parts (Host and Content-Length added).
@@ -98,18 +98,15 @@ impl Server {
         self.raw(&bytes)
     }
 
+
     /// Sends `bytes` as they are and reads the answer until the server closes.
     pub fn raw(&self, bytes: &[u8]) -> Reply {
-        let mut stream = self.connect();
-        stream.write_all(bytes).expect("request written");
-        read_reply(&mut stream)
+        raw_at(self.addr, bytes)
     }
 
     /// A connection to the server.
     pub fn connect(&self) -> TcpStream {
-        let stream = TcpStream::connect(self.addr).expect("connects");
-        stream.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout set");
-        stream
+        connect_to(self.addr)
     }
 
     /// Ctrl-C: SIGINT, then its exit status (within `wait`).
@@ -141,6 +138,29 @@ impl Drop for Server {
             let _ = child.wait();
         }
     }
+}
+
+/// A JSON request with `body` to `path` of the server at `addr`.
+pub fn post_at(addr: SocketAddr, path: &str, body: &str) -> Reply {
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    raw_at(addr, &[head.as_bytes(), body.as_bytes()].concat())
+}
+
+/// Sends `bytes` to `addr` as they are and reads the answer until the server closes.
+pub fn raw_at(addr: SocketAddr, bytes: &[u8]) -> Reply {
+    let mut stream = connect_to(addr);
+    stream.write_all(bytes).expect("request written");
+    read_reply(&mut stream)
+}
+
+/// A connection to `addr`.
+pub fn connect_to(addr: SocketAddr) -> TcpStream {
+    let stream = TcpStream::connect(addr).expect("connects");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout set");
+    stream
 }
 
 /// Reads one answer from `stream` until it closes: status, head and body.
