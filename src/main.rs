@@ -306,7 +306,11 @@ fn parse_text(
 }
 
 /// What `parse --format json` prints for one formula (`eqmap serve` answers with it too).
-pub(crate) fn parse_json(formula: &str, pasted: &eqmap::paste::Pasted, parsed: &eqmap::Parsed) -> serde_json::Value {
+pub(crate) fn parse_json(
+    formula: &str,
+    pasted: &eqmap::paste::Pasted,
+    parsed: &eqmap::Parsed,
+) -> serde_json::Value {
     serde_json::json!({
         "formula": formula,
         "read": pasted.text,

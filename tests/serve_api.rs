@@ -57,9 +57,13 @@ fn read_parse_and_compare_answer_as_the_cli_does() {
     assert_eq!(reply.status, 200);
     let mut answer = reply.json();
     let mathml = answer.as_object_mut().and_then(|o| o.remove("mathml")).expect("a mathml field");
-    let expected: Value = serde_json::from_str(&cli(&["parse", "--format", "json", ATTENTION])).expect("JSON");
+    let expected: Value =
+        serde_json::from_str(&cli(&["parse", "--format", "json", ATTENTION])).expect("JSON");
     assert_eq!(answer, expected);
-    assert_eq!(mathml.as_str().map(|m| format!("{m}\n")), Some(cli(&["parse", "--format", "mathml", ATTENTION])));
+    assert_eq!(
+        mathml.as_str().map(|m| format!("{m}\n")),
+        Some(cli(&["parse", "--format", "mathml", ATTENTION]))
+    );
     assert!(mathml.as_str().is_some_and(|m| m.contains("<msqrt data-s=\"25\" data-e=\"35\">")));
 
     let other = r"-\sum_i y_i \log \hat y_i";
@@ -88,8 +92,19 @@ fn eval_answers_with_the_cli_json_and_takes_let_dim_seed_trace() {
     let reply = server.post("/api/eval", &body(request));
     assert_eq!(reply.status, 200, "{}", reply.body);
     let expected = cli(&[
-        "eval", "--format", "json", "--seed", "7", "--dim", "d_k=4", "--dim", "n=2", "--let", &format!("V={v}"),
-        "--trace", ATTENTION,
+        "eval",
+        "--format",
+        "json",
+        "--seed",
+        "7",
+        "--dim",
+        "d_k=4",
+        "--dim",
+        "n=2",
+        "--let",
+        &format!("V={v}"),
+        "--trace",
+        ATTENTION,
     ]);
     assert_eq!(reply.body, expected);
     let answer = reply.json();
@@ -113,7 +128,8 @@ fn eval_answers_with_the_cli_json_and_takes_let_dim_seed_trace() {
 fn formula_errors_are_422_with_their_span_and_caret() {
     let server = Server::start(&[]);
     for endpoint in ["map", "read", "parse", "eval"] {
-        let reply = server.post(&format!("/api/{endpoint}"), &body(json!({ "formula": r"\frac{a}{", "lang": "en" })));
+        let reply =
+            server.post(&format!("/api/{endpoint}"), &body(json!({ "formula": r"\frac{a}{", "lang": "en" })));
         assert_eq!(reply.status, 422, "{endpoint}: {}", reply.body);
         let answer = reply.json();
         assert_eq!(answer["error"], "unclosed", "{answer}");
@@ -162,7 +178,11 @@ fn hostile_bodies_get_a_clean_4xx_and_the_server_keeps_serving() {
     check(server.raw(&chunked), 413, "too_large");
     // Not UTF-8, not JSON, not the JSON expected.
     let json_headers = [("Content-Type", "application/json")];
-    check(server.request("POST", "/api/map", &json_headers, b"{\"formula\": \"\xff\xfe\"}"), 400, "invalid_utf8");
+    check(
+        server.request("POST", "/api/map", &json_headers, b"{\"formula\": \"\xff\xfe\"}"),
+        400,
+        "invalid_utf8",
+    );
     check(server.post("/api/map", "{\"formula\": "), 400, "invalid_json");
     check(server.post("/api/map", "[1, 2]"), 400, "bad_option");
     check(server.post("/api/map", &body(json!({ "formula": "x", "format": "table" }))), 400, "bad_option");
@@ -171,11 +191,23 @@ fn hostile_bodies_get_a_clean_4xx_and_the_server_keeps_serving() {
     check(server.post("/api/compare", &body(json!({ "formulas": ["x"] }))), 400, "missing_formula");
     check(server.post("/api/map", &body(json!({ "formula": "x", "lang": "fr" }))), 400, "bad_option");
     // The server reads no files: not a curriculum file, not `--let NAME=@FILE`.
-    check(server.post("/api/map", &body(json!({ "formula": "x", "curriculum": "/etc/passwd" }))), 400, "bad_option");
-    check(server.post("/api/eval", &body(json!({ "formula": "x", "let": ["x=@/etc/passwd"] }))), 400, "bad_option");
+    check(
+        server.post("/api/map", &body(json!({ "formula": "x", "curriculum": "/etc/passwd" }))),
+        400,
+        "bad_option",
+    );
+    check(
+        server.post("/api/eval", &body(json!({ "formula": "x", "let": ["x=@/etc/passwd"] }))),
+        400,
+        "bad_option",
+    );
     check(server.post("/api/eval", &body(json!({ "formula": "x", "seed": -1 }))), 400, "bad_option");
     // Wrong media type, method, path, Host.
-    check(server.request("POST", "/api/map", &[("Content-Type", "text/plain")], b"{}"), 415, "unsupported_media_type");
+    check(
+        server.request("POST", "/api/map", &[("Content-Type", "text/plain")], b"{}"),
+        415,
+        "unsupported_media_type",
+    );
     check(server.request("GET", "/api/map", &[], b""), 405, "method_not_allowed");
     check(server.request("GET", "/nothing-here", &[], b""), 404, "not_found");
     let rebinding = b"GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n";

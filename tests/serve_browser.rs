@@ -81,7 +81,10 @@ async fn the_page_maps_lights_translates_and_counts() {
     let driver = find_program(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]);
     let browser = find_program(&["/usr/bin/chromium", "/usr/lib/chromium/chromium"]);
     let (Some(driver), Some(browser)) = (driver, browser) else {
-        assert!(!required, "chromium and chromedriver are missing: run .ci/browser.sh (the browser test may not skip in CI)");
+        assert!(
+            !required,
+            "chromium and chromedriver are missing: run .ci/browser.sh (the browser test may not skip in CI)"
+        );
         eprintln!("skipped: no chromium/chromedriver (run .ci/browser.sh)");
         return;
     };
@@ -146,8 +149,12 @@ async fn exercise(client: &Client, url: &str) {
     }
     let hidden = js(client, "return document.querySelectorAll('#hidden li').length").await;
     assert!(hidden.as_u64().unwrap_or(0) >= 2, "hidden slots listed apart: {hidden}");
-    let reading = js(client, "return document.querySelector('#typeset math').getAttribute('aria-label')").await;
-    assert!(reading.as_str().is_some_and(|r| r.contains("제곱근")), "the formula's label is its reading: {reading}");
+    let reading =
+        js(client, "return document.querySelector('#typeset math').getAttribute('aria-label')").await;
+    assert!(
+        reading.as_str().is_some_and(|r| r.contains("제곱근")),
+        "the formula's label is its reading: {reading}"
+    );
     let path = js(client, "return document.querySelector('#path').textContent").await;
     assert!(path.as_str().is_some_and(|p| p.contains("40")), "{path}");
     assert!(client.current_url().await.expect("url").fragment().is_some_and(|f| f.contains("f=")));
@@ -165,7 +172,8 @@ async fn exercise(client: &Client, url: &str) {
     hover(client, "h1", 0.0, 0.0).await;
     let unlit = js(client, "return document.querySelector('#typeset msqrt').classList.contains('lit')").await;
     assert_eq!(unlit, json!(false), "leaving the row puts the radical out");
-    let width = js(client, "return document.querySelector('#typeset msqrt').getBoundingClientRect().width").await;
+    let width =
+        js(client, "return document.querySelector('#typeset msqrt').getBoundingClientRect().width").await;
     let width = width.as_f64().unwrap_or(20.0);
     hover(client, "#typeset msqrt", -width / 2.0 + 4.0, 0.0).await;
     let row_lit = js(client, "return document.getElementById('sqrt-row').classList.contains('lit')").await;

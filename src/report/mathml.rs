@@ -319,7 +319,10 @@ impl Printer<'_> {
 /// Whether a symbol name is an operator sign used as an operand (`\cdot`, `\times`, `\top`
 /// is a letter-like symbol and stays `mi`).
 fn is_operator_symbol(name: &str) -> bool {
-    matches!(name, "cdot" | "times" | "ast" | "circ" | "odot" | "otimes" | "oplus" | "pm" | "mp" | "|" | "mid")
+    matches!(
+        name,
+        "cdot" | "times" | "ast" | "circ" | "odot" | "otimes" | "oplus" | "pm" | "mp" | "|" | "mid"
+    )
 }
 
 /// A symbol's text in `font`, and whether it is upright.
@@ -639,7 +642,10 @@ mod tests {
         assert!(out.starts_with("<math display=\"block\">"), "{out}");
         assert!(out.contains("<msqrt data-s=\"25\" data-e=\"35\">"), "{out}");
         assert!(out.contains("<mi data-s=\"0\" data-e=\"16\">softmax</mi>"), "{out}");
-        assert!(out.contains("<msup data-s=\"18\" data-e=\"24\"><mi data-s=\"18\" data-e=\"19\">K</mi>"), "{out}");
+        assert!(
+            out.contains("<msup data-s=\"18\" data-e=\"24\"><mi data-s=\"18\" data-e=\"19\">K</mi>"),
+            "{out}"
+        );
         assert!(out.contains("stretchy=\"false\">(</mo>"), "{out}");
     }
 

@@ -168,8 +168,12 @@ fn knowledge<'a>(body: &Body, curricula: &'a Curricula, lang: Lang) -> Result<&'
             400,
             "bad_option",
             &match lang {
-                Lang::Ko => format!("커리큘럼 `{other}`: ai-math 또는 transformer-series입니다 (서버는 파일을 읽지 않습니다)"),
-                Lang::En => format!("curriculum `{other}`: ai-math or transformer-series (the server reads no files)"),
+                Lang::Ko => format!(
+                    "커리큘럼 `{other}`: ai-math 또는 transformer-series입니다 (서버는 파일을 읽지 않습니다)"
+                ),
+                Lang::En => {
+                    format!("curriculum `{other}`: ai-math or transformer-series (the server reads no files)")
+                }
             },
         )),
     }

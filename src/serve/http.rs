@@ -48,24 +48,33 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/api/parse", endpoint(Endpoint::Parse))
         .route("/api/compare", endpoint(Endpoint::Compare))
         .route("/api/curriculum", endpoint(Endpoint::Curriculum))
-        .fallback(|| async { json(api::request_error(404, "not_found", "no such page / 없는 주소입니다")) })
+        .fallback(|| async {
+            json(api::request_error(404, "not_found", "no such page / 없는 주소입니다"))
+        })
         .layer(middleware::from_fn_with_state(Arc::clone(&state), guard))
         .with_state(state)
 }
 
 /// `POST` for an API endpoint; another method is a 405 in JSON.
 fn endpoint(endpoint: Endpoint) -> MethodRouter<Arc<State>> {
-    post(move |state: Shared<Arc<State>>, request: Request| handle(state, endpoint, request)).fallback(|| async {
-        let mut response = json(api::request_error(405, "method_not_allowed", "POST only / POST만 받습니다"));
-        response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
-        response
-    })
+    post(move |state: Shared<Arc<State>>, request: Request| handle(state, endpoint, request)).fallback(
+        || async {
+            let mut response =
+                json(api::request_error(405, "method_not_allowed", "POST only / POST만 받습니다"));
+            response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+            response
+        },
+    )
 }
 
 /// Refuses a foreign `Host` on loopback, and sets the security headers on every answer.
 async fn guard(Shared(state): Shared<Arc<State>>, request: Request, next: Next) -> Response {
     let mut response = if state.loopback && !loopback_host(request.headers()) {
-        json(api::request_error(403, "forbidden_host", "the Host is not a loopback name / 루프백 주소가 아닙니다"))
+        json(api::request_error(
+            403,
+            "forbidden_host",
+            "the Host is not a loopback name / 루프백 주소가 아닙니다",
+        ))
     } else {
         next.run(request).await
     };
@@ -121,7 +130,8 @@ async fn handle(Shared(state): Shared<Arc<State>>, endpoint: Endpoint, request: 
         ))
     };
     let remaining = state.timeout.saturating_sub(started.elapsed());
-    let Ok(Ok(permit)) = tokio::time::timeout(remaining, Arc::clone(&state.work).acquire_owned()).await else {
+    let Ok(Ok(permit)) = tokio::time::timeout(remaining, Arc::clone(&state.work).acquire_owned()).await
+    else {
         return late();
     };
     let shared = Arc::clone(&state);
@@ -132,7 +142,9 @@ async fn handle(Shared(state): Shared<Arc<State>>, endpoint: Endpoint, request: 
     });
     match tokio::time::timeout(state.timeout, work).await {
         Ok(Ok(answer)) => json(answer),
-        Ok(Err(_)) => json(api::request_error(500, "internal", "eqmap failed on this request (a bug) / 내부 오류")),
+        Ok(Err(_)) => {
+            json(api::request_error(500, "internal", "eqmap failed on this request (a bug) / 내부 오류"))
+        }
         Err(_) => late(),
     }
 }
@@ -156,7 +168,10 @@ async fn read_body(state: &State, request: Request, lang: eqmap::Lang) -> Result
         return Err(api::request_error(
             415,
             "unsupported_media_type",
-            lang.pick("Content-Type: application/json으로 보내 주세요", "send Content-Type: application/json"),
+            lang.pick(
+                "Content-Type: application/json으로 보내 주세요",
+                "send Content-Type: application/json",
+            ),
         ));
     }
     let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());

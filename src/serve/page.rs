@@ -13,12 +13,14 @@ pub struct Asset {
 }
 
 /// The page.
-pub const INDEX: Asset = Asset { media_type: "text/html; charset=utf-8", text: include_str!("../../web/index.html") };
+pub const INDEX: Asset =
+    Asset { media_type: "text/html; charset=utf-8", text: include_str!("../../web/index.html") };
 /// Its script.
 pub const SCRIPT: Asset =
     Asset { media_type: "text/javascript; charset=utf-8", text: include_str!("../../web/app.js") };
 /// Its style.
-pub const STYLE: Asset = Asset { media_type: "text/css; charset=utf-8", text: include_str!("../../web/style.css") };
+pub const STYLE: Asset =
+    Asset { media_type: "text/css; charset=utf-8", text: include_str!("../../web/style.css") };
 
 /// An asset as a response.
 pub fn asset(asset: Asset) -> Response {

@@ -98,7 +98,6 @@ impl Server {
         self.raw(&bytes)
     }
 
-
     /// Sends `bytes` as they are and reads the answer until the server closes.
     pub fn raw(&self, bytes: &[u8]) -> Reply {
         raw_at(self.addr, bytes)
