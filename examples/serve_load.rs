@@ -73,6 +73,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut latencies, errors) = runtime.block_on(load(addr, &bodies, requests, connections))?;
     let elapsed = started.elapsed();
     let rss_after = rss_kib(pid);
+    // The same load again, untimed: memory that stays flat is the same after it.
+    let (_, errors_again) = runtime.block_on(load(addr, &bodies, requests, connections))?;
+    let rss_again = rss_kib(pid);
+    let errors = errors + errors_again;
     let _ = Command::new("kill").args(["-INT", &pid.to_string()]).status();
     let _ = server.wait();
 
@@ -106,7 +110,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!("formulas: {} from tests/fixtures/map, cycled", formulas.len());
     println!("requests: {requests} over {connections} connections in {:.2} s", elapsed.as_secs_f64());
-    println!("errors: {errors}");
+    println!("errors: {errors} (over both loads)");
     println!(
         "latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         percentile(0.5),
@@ -116,7 +120,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("server: {per_second:.0} requests/s");
     println!("eqmap batch: {batch_per_second:.0} formulas/s ({:.2} s)", batch_elapsed.as_secs_f64());
     println!("ratio server/batch: {:.2}", per_second / batch_per_second);
-    println!("server RSS: {} KiB before, {} KiB after", rss_before.unwrap_or(0), rss_after.unwrap_or(0));
+    println!(
+        "server RSS: {} KiB before, {} KiB after, {} KiB after the same load again",
+        rss_before.unwrap_or(0),
+        rss_after.unwrap_or(0),
+        rss_again.unwrap_or(0)
+    );
     if errors > 0 {
         return Err(format!("{errors} requests failed").into());
     }
