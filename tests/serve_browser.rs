@@ -225,4 +225,42 @@ async fn exercise(client: &Client, url: &str) {
     assert!(caret.contains(r"\frac{a}{"), "{caret}");
     let message = js(client, "return document.getElementById('error-message').textContent").await;
     assert!(message.as_str().is_some_and(|m| m.contains('}')), "{message}");
+
+    // A link reopens the page as it was: the formula and the language from the address.
+    client.goto("about:blank").await.expect("away");
+    client
+        .goto(&format!("{url}#f=-%5Csum_i%20y_i%20%5Clog%20%5Chat%20y_i&lang=en"))
+        .await
+        .expect("the link opens");
+    until("the linked formula's rows", || async {
+        let rows = js(
+            client,
+            "return [...document.querySelectorAll('#slots tbody tr')].map(r => r.cells[0].textContent)",
+        )
+        .await;
+        let header = js(client, "return document.querySelector('#slots th:nth-child(2)').textContent").await;
+        let rows: Vec<String> = serde_json::from_value(rows).unwrap_or_default();
+        (rows.iter().any(|r| r == r"\log") && header == json!("Question that blocks")).then_some(())
+    })
+    .await;
+    let typed = js(client, "return document.getElementById('formula').value").await;
+    assert_eq!(typed, json!(r"-\sum_i y_i \log \hat y_i"));
+
+    // The keyboard: Tab from the box reaches the formula's slots, and a focused slot lights its row.
+    client.find(Locator::Id("formula")).await.expect("the box").click().await.expect("focused");
+    let mut reached = false;
+    for _ in 0..12 {
+        let focused = client.active_element().await.expect("focus");
+        focused.send_keys(&fantoccini::key::Key::Tab.to_string()).await.expect("Tab");
+        let state = js(
+            client,
+            "const a = document.activeElement; return a && a.closest('#typeset') && a.dataset.slot !== undefined ? document.querySelectorAll('#slots tbody tr.lit').length : -1",
+        )
+        .await;
+        if state.as_i64().unwrap_or(-1) >= 1 {
+            reached = true;
+            break;
+        }
+    }
+    assert!(reached, "Tab reaches a slot of the formula, which lights its row");
 }
