@@ -65,7 +65,7 @@ const MATHML = "http://www.w3.org/1998/Math/MathML";
 const ELEMENTS = new Set(["math", "mrow", "mi", "mn", "mo", "mtext", "mfrac", "msqrt", "mroot", "msub", "msup",
   "msubsup", "munder", "mover", "munderover", "mtable", "mtr", "mtd", "mspace", "mstyle", "mpadded", "mphantom"]);
 const ATTRIBUTES = new Set(["data-s", "data-e", "mathvariant", "stretchy", "fence", "form", "separator", "largeop",
-  "accent", "accentunder", "linethickness", "display", "class"]);
+  "accent", "accentunder", "linethickness", "display", "class", "width"]);
 
 const state = { lang: "ko", map: null, articles: new Map(), slotElements: [], rows: [] };
 const $ = (id) => document.getElementById(id);

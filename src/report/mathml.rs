@@ -80,7 +80,13 @@ impl Printer<'_> {
             Symbol { name, font: own } => {
                 let font = if *own == Font::Normal { font } else { *own };
                 let (text, upright) = symbol_text(name, font);
-                let extra = if upright && text.chars().count() == 1 { " mathvariant=\"normal\"" } else { "" };
+                // Unicode has bold Latin letters but no bold for most other symbols: a class.
+                let unmapped_bold = font == Font::Bold && !text.chars().any(|c| c as u32 >= 0x1D400);
+                let extra = match (upright && text.chars().count() == 1, unmapped_bold) {
+                    (_, true) => " class=\"bold\"",
+                    (true, false) => " mathvariant=\"normal\"",
+                    (false, false) => "",
+                };
                 let tag = if is_operator_symbol(name) { "mo" } else { "mi" };
                 self.token(tag, span, extra, &text);
             }
@@ -212,8 +218,17 @@ impl Printer<'_> {
     fn chain(&mut self, span: Span, first: &Node, rest: &[Link], font: Font) {
         self.open("mrow", span, "");
         self.node(first, font);
+        let mut previous = first;
         for link in rest {
             match &link.op {
+                // An operator name before its argument: TeX's thin space (`\log p`), none
+                // before a bracket (`\log(p)`).
+                InfixOp::Juxt
+                    if is_operator_name(previous)
+                        && !matches!(link.operand.kind, NodeKind::Fenced { .. }) =>
+                {
+                    self.out.push_str("<mspace width=\"0.1667em\"></mspace>")
+                }
                 // Side by side: an invisible times (a screen reader says nothing for it).
                 InfixOp::Juxt => self.out.push_str("<mo>\u{2062}</mo>"),
                 InfixOp::Separator(text) => self.token("mo", link.op_span, " separator=\"true\"", text),
@@ -229,6 +244,7 @@ impl Printer<'_> {
                 }
             }
             self.node(&link.operand, font);
+            previous = &link.operand;
         }
         self.close("mrow");
     }
@@ -313,6 +329,16 @@ impl Printer<'_> {
             self.bare("mo", " fence=\"true\" form=\"postfix\" stretchy=\"true\"", close);
         }
         self.close("mrow");
+    }
+}
+
+/// Whether `node` is an operator name (`\log`, `\max_i`, `\operatorname{tr}`), scripts or not.
+fn is_operator_name(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Word { style, .. } => matches!(style, WordStyle::Operator | WordStyle::OperatorLimits),
+        NodeKind::Scripts { base, .. } => is_operator_name(base),
+        NodeKind::Prefix { operand, .. } => is_operator_name(operand),
+        _ => false,
     }
 }
 
@@ -658,6 +684,14 @@ mod tests {
         assert!(out.contains("<mfrac"), "{out}");
         assert!(out.contains("stretchy=\"true\">(</mo>"), "{out}");
         assert!(out.contains(">𝐱</mi>"), "{out}");
+    }
+
+    #[test]
+    fn an_operator_name_is_spaced_from_its_argument_but_not_from_a_bracket() {
+        let spaced = mathml(r"-\log p + \max_i x_i");
+        assert_eq!(spaced.matches("<mspace width=\"0.1667em\">").count(), 2, "{spaced}");
+        let bracketed = mathml(r"\log(p)");
+        assert!(!bracketed.contains("<mspace"), "{bracketed}");
     }
 
     #[test]
