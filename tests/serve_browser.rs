@@ -213,6 +213,16 @@ async fn exercise(client: &Client, url: &str) {
     let values: Vec<f64> = sums.split(',').filter_map(|s| s.trim().parse().ok()).collect();
     assert!(!values.is_empty() && values.iter().all(|v| (v - 1.0).abs() < 1e-3), "row sums {sums}");
 
+    // Compare with the cross-entropy line (the box's default second formula).
+    client.find(Locator::Css("#compare summary")).await.expect("compare").click().await.expect("opened");
+    client.find(Locator::Id("compare-go")).await.expect("compare button").click().await.expect("clicked");
+    let compared = until("the comparison", || async {
+        let text = js(client, "return document.getElementById('comparison').textContent").await;
+        text.as_str().filter(|t| t.contains("Articles both need")).map(str::to_string)
+    })
+    .await;
+    assert!(compared.contains("Only this formula") && compared.contains("#"), "{compared}");
+
     // An unclosed brace: the message and its caret.
     map(client, r"\frac{a}{").await;
     let caret = until("the caret message", || async {
