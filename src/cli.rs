@@ -49,6 +49,29 @@ pub enum Command {
     Eval(EvalArgs),
     /// Annotate every formula of files, documents (.tex, .md) and folders, with a summary.
     Batch(BatchArgs),
+    /// Serve a local web page and a JSON API (POST /api/map, read, eval, parse, compare).
+    Serve(ServeArgs),
+}
+
+/// Arguments of `eqmap serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port; the address is printed on standard error).
+    #[arg(long, default_value_t = 8377)]
+    pub port: u16,
+    /// The address to listen on; anything but loopback opens the server to the network (a
+    /// warning says so).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the desktop's browser once listening.
+    #[arg(long)]
+    pub open: bool,
+    /// The longest a request may take to arrive or to be answered, in milliseconds.
+    #[arg(long, default_value_t = 10_000, hide = true)]
+    pub timeout_ms: u64,
+    /// The largest request body accepted, in bytes.
+    #[arg(long, default_value_t = 1 << 20, hide = true)]
+    pub max_body: usize,
 }
 
 /// Arguments of `eqmap eval`.
@@ -270,6 +293,8 @@ pub enum ParseFormat {
     /// What the formula means, in one line: what applies to what, how far each operator
     /// reaches, what each script and symbol is.
     Meaning,
+    /// MathML Core for a browser, each node's element with its byte span (`data-s`, `data-e`).
+    Mathml,
 }
 
 /// A language code.

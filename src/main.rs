@@ -32,6 +32,7 @@ macro_rules! println {
 mod cli;
 mod formulas;
 mod repl;
+mod serve;
 
 use clap::Parser;
 use cli::{
@@ -57,7 +58,7 @@ static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 /// Stack of the thread that does the work: the layers after the parser walk trees recursively,
 /// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
 /// in a debug build too. Only the pages used are committed.
-const WORK_STACK_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const WORK_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(cli::flags_before_double_dash(std::env::args_os().collect()));
@@ -84,6 +85,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Eval(args)) => run_eval(args),
         Some(Command::Read(args)) => run_read(args),
         Some(Command::Batch(args)) => run_batch(args),
+        Some(Command::Serve(args)) => serve::run(args),
         None if io::stdin().is_terminal() => repl::run(repl::starting_lang(cli.lang.map(lang_of))),
         None => {
             eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
@@ -291,18 +293,31 @@ fn parse_text(
             let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
             format!("{}\n", eqmap::meaning::outline(&eqmap::meaning::resolve(&parsed.root, &table)))
         }
+        ParseFormat::Mathml => format!(
+            "{}\n",
+            eqmap::report::mathml::to_mathml_mapped(&parsed.root, &|span| pasted.original(span))
+        ),
         ParseFormat::Json => {
-            let value = serde_json::json!({
-                "formula": input.text,
-                "read": pasted.text,
-                "latex": eqmap::syntax::print::to_latex(&parsed.root),
-                "tree": parsed.root,
-                "warnings": pasted.all_warnings(&parsed.warnings),
-            });
+            let value = parse_json(&input.text, pasted, parsed);
             let text = if many { eqmap::json::compact(&value) } else { eqmap::json::pretty(&value) };
             format!("{text}\n")
         }
     }
+}
+
+/// What `parse --format json` prints for one formula (`eqmap serve` answers with it too).
+pub(crate) fn parse_json(
+    formula: &str,
+    pasted: &eqmap::paste::Pasted,
+    parsed: &eqmap::Parsed,
+) -> serde_json::Value {
+    serde_json::json!({
+        "formula": formula,
+        "read": pasted.text,
+        "latex": eqmap::syntax::print::to_latex(&parsed.root),
+        "tree": parsed.root,
+        "warnings": pasted.all_warnings(&parsed.warnings),
+    })
 }
 
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
@@ -390,7 +405,7 @@ pub(crate) fn evaluate_one(session: &mut Session, input: &Input) -> Result<eqmap
 }
 
 /// The `--seed` value, or its message in `lang`.
-fn seed(text: Option<&str>, lang: Lang) -> Result<Option<u64>, String> {
+pub(crate) fn seed(text: Option<&str>, lang: Lang) -> Result<Option<u64>, String> {
     let Some(text) = text else { return Ok(None) };
     text.trim().parse::<u64>().map(Some).map_err(|_| match lang {
         Lang::Ko => format!("--seed {text}: 시드는 0부터 {} 사이의 정수입니다", u64::MAX),

@@ -9,5 +9,6 @@
 
 pub mod diagnostic;
 pub mod eval;
+pub mod mathml;
 pub mod slotmap;
 pub mod tree;
