@@ -9,5 +9,6 @@
 
 pub mod diagnostic;
 pub mod eval;
+pub mod grad;
 pub mod slotmap;
 pub mod tree;
