@@ -110,7 +110,7 @@ impl<'t> Backward<'t> {
             }
             Op::Div(a, b) => {
                 let (x, y) = (v(*a), v(*b));
-                if any(y, |e| e == 0.0) {
+                if hits(g, |i, j| at(y, i, j) == 0.0) {
                     return Err(self.fail(id, "/", "분모가 0인 항목이 있습니다", "a denominator entry is 0"));
                 }
                 self.add(*a, unbroadcast(&fill(g, |i, j| at(g, i, j) / at(y, i, j)), x))?;
@@ -266,13 +266,13 @@ impl<'t> Backward<'t> {
             Builtin::Softmax => softmax_back(y, g),
             Builtin::Exp => each(&|_, y| y),
             Builtin::Log => {
-                if any(x, |e| e == 0.0) {
+                if hits(g, |i, j| at(x, i, j) == 0.0) {
                     return Err(self.fail(id, "\\log", "0의 로그는 -∞입니다", "the log of 0 is -∞"));
                 }
                 each(&|x, _| 1.0 / x)
             }
             Builtin::Sqrt => {
-                if any(y, |e| e == 0.0) {
+                if hits(g, |i, j| at(y, i, j) == 0.0) {
                     return Err(self.fail(
                         id,
                         "\\sqrt",
@@ -374,8 +374,12 @@ impl<'t> Backward<'t> {
             return Err(self.tape.error_at(id, internal("a norm")));
         };
         let (n, s) = (*n, *s);
+        if s == 0.0 {
+            // Nothing flows (‖x‖² at 0 sends 2‖x‖ = 0 here): the limit is 0, even at a kink.
+            return self.add(a, zeros_like(x));
+        }
         let at_zero =
-            || self.fail(id, "\\|x\\|", "0에서는 노름을 미분할 수 없습니다", "a norm has no derivative at 0");
+            || self.fail(id, "\\|·\\|", "0에서는 노름을 미분할 수 없습니다", "a norm has no derivative at 0");
         let dx = match (x, order) {
             (Value::Matrix(m), NormOrder::Two { written: true }) => {
                 let svd = nalgebra::linalg::SVD::try_new(m.clone(), true, true, f64::EPSILON, 10_000);
@@ -542,6 +546,17 @@ fn fill(like: &Value, mut f: impl FnMut(usize, usize) -> f64) -> Value {
         Value::Matrix(m) => Value::Matrix(DMatrix::from_fn(m.nrows(), m.ncols(), |i, j| f(i, j))),
         Value::Family(_) => like.clone(),
     }
+}
+
+/// Whether some entry where the gradient `g` is not 0 passes `test` (at that entry's grid
+/// position): a missing derivative that nothing flows through is no error.
+fn hits(g: &Value, test: impl Fn(usize, usize) -> bool) -> bool {
+    let mut found = false;
+    let _ = fill(g, |i, j| {
+        found |= at(g, i, j) != 0.0 && test(i, j);
+        0.0
+    });
+    found
 }
 
 fn any(v: &Value, test: impl Fn(f64) -> bool) -> bool {
