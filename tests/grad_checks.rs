@@ -430,3 +430,34 @@ proptest! {
         check(&[&expr], &binds, &[], &wrt, Some(&g));
     }
 }
+
+#[test]
+fn values_taken_over_in_place_are_never_read_again() {
+    // The forward pass divides scores in place and runs the softmax over them in place when
+    // nothing else reads them; a name bound by an earlier line, a loop and a repeated use do.
+    let mut r = rng(9);
+    let (q, k) = (sample(&mut r, &[3, 2], 0.0), sample(&mut r, &[4, 2], 0.0));
+    let g = sample(&mut r, &[3, 4], 0.0);
+    let binds = [("Q", q), ("K", k)];
+    check(
+        &["\\mathrm{softmax}\\left(\\frac{QK^\\top}{2}\\right) + \\mathrm{softmax}(QK^\\top)"],
+        &binds,
+        &[],
+        &["Q", "K"],
+        Some(&g),
+    );
+    check(
+        &["S = QK^\\top", "\\mathrm{softmax}\\left(\\frac{S}{2}\\right) + S"],
+        &binds,
+        &[],
+        &["Q", "K"],
+        Some(&g),
+    );
+    check(
+        &["\\sum_{i=1}^{2} \\mathrm{softmax}\\left(\\frac{QK^\\top}{2}\\right)"],
+        &binds,
+        &[],
+        &["Q", "K"],
+        Some(&g),
+    );
+}

@@ -273,7 +273,7 @@ impl GradSession {
         if source != CotangentSource::One {
             result.cotangent_value = Some(seed.clone());
         }
-        let pass = Backward::run(&recorder.tape, output, seed)?;
+        let pass = Backward::run(&recorder.tape, output, seed, self.request.trace)?;
         for name in wrt {
             result.gradients.push((name.clone(), gradient_of(&recorder, &pass, name, env)));
         }
@@ -354,7 +354,7 @@ impl GradSession {
                 }
                 _ => Value::Scalar(1.0),
             };
-            let pass = Backward::run(&recorder.tape, output, seed)?;
+            let pass = Backward::run(&recorder.tape, output, seed, false)?;
             let row: Vec<f64> = gradient_of(recorder, &pass, &name, self.session.env()).entries();
             for (j, x) in row.iter().enumerate() {
                 if let Some(e) = matrix.get_mut((i, j)) {
@@ -424,7 +424,7 @@ fn trace(recorder: &Recorder<'_>, pass: &Backward<'_>, source: &str) -> Vec<Grad
                 span: slot.span,
                 latex: slot.span.text(source).to_string(),
                 symbolic: slot.symbolic.clone(),
-                shape: value.shape(),
+                shape: recorder.tape.get(slot.node).map_or(value.shape(), |n| n.shape),
                 flows: grad.is_some(),
                 norm: if grad.is_some() { squares.sqrt() } else { 0.0 },
                 min: if grad.is_some() { min } else { 0.0 },

@@ -307,11 +307,36 @@ impl<'e> Recorder<'e> {
             }
             ExprKind::Transpose(a) => {
                 let a = self.eval(frame, a)?;
-                self.tape.push(builtins::transpose(self.value(a)), Op::Transpose(a), span)
+                let value = match self.tape.value(a) {
+                    Value::Matrix(m) => Value::Matrix(m.transpose()),
+                    other => other.clone(),
+                };
+                self.tape.push(value, Op::Transpose(a), span)
             }
             ExprKind::Binary(op, a, b) => {
                 let (left, right) = (self.eval(frame, a)?, self.eval(frame, b)?);
                 let outer = *op == BinOp::Mul && matches!(b.kind, ExprKind::Transpose(_));
+                let sizes = match (op, self.tape.value(left), self.tape.value(right)) {
+                    (BinOp::Mul, Value::Matrix(m), Value::Matrix(n)) if m.ncols() == n.nrows() => {
+                        Some((m.nrows(), n.ncols()))
+                    }
+                    _ => None,
+                };
+                if let Some((r, c)) = sizes {
+                    // The product of matrices from the tape's own values, with no copies of them.
+                    let cost =
+                        builtins::binary_cost(*op, self.tape.value(left), self.tape.value(right), outer);
+                    self.charge(cost, span)?;
+                    check_size(NumShape::Matrix(r, c), limit).map_err(|k| at(k, span))?;
+                    let value = match (self.tape.value(left), self.tape.value(right)) {
+                        (Value::Matrix(m), Value::Matrix(n)) => Value::Matrix(m * n),
+                        _ => Value::Scalar(f64::NAN),
+                    };
+                    return self.tape.push(value, Op::Mul(left, right, outer), span);
+                }
+                if let Some(node) = self.scaled(frame, *op, left, right, span)? {
+                    return Ok(node);
+                }
                 let (x, y) = (self.value(left), self.value(right));
                 self.charge(builtins::binary_cost(*op, &x, &y, outer), span)?;
                 let value = builtins::binary(*op, x, y, outer, limit).map_err(|k| at(k, span))?;
@@ -358,6 +383,40 @@ impl<'e> Recorder<'e> {
             ExprKind::Annotated(body, _) => self.eval(frame, body),
             ExprKind::Range(..) => Err(at(EvalErrorKind::Unsupported { what: "\\dots".into() }, span)),
         }
+    }
+
+    /// Whether node `id` may be taken over by its one consumer: outside loops (whose cache
+    /// may read it again) and remembered by no memo; [`Tape::steal`] checks the rest.
+    fn stealable(&self, frame: &Frame, id: NodeId) -> bool {
+        frame.loops == 0
+            && !self.leaves.values().any(|n| *n == id)
+            && !self.expanded.values().any(|n| *n == id)
+            && !self.members.values().any(|n| *n == id)
+    }
+
+    /// `a / c` with c a positive constant and a a product or a sum no one else reads (the
+    /// scores `QK^\top / \sqrt{d_k}`): divided in place, recorded as a scaling.
+    fn scaled(
+        &mut self,
+        frame: &Frame,
+        op: BinOp,
+        left: NodeId,
+        right: NodeId,
+        span: Span,
+    ) -> Result<Option<NodeId>, EvalError> {
+        let c = match self.tape.value(right) {
+            Value::Scalar(c) if op == BinOp::Div && *c > 0.0 && c.is_finite() && !self.tape.needs(right) => {
+                *c
+            }
+            _ => return Ok(None),
+        };
+        if !self.stealable(frame, left) {
+            return Ok(None);
+        }
+        let Some(value) = self.tape.steal(left) else { return Ok(None) };
+        self.charge(builtins::binary_cost(op, &value, &Value::Scalar(c), false), span)?;
+        let value = builtins::map(value, |x| x / c);
+        self.tape.push(value, Op::Scale(left, 1.0 / c), span).map(Some)
     }
 
     fn symbol(&mut self, frame: &Frame, name: &str, span: Span) -> Recorded {
@@ -417,9 +476,9 @@ impl<'e> Recorder<'e> {
                 _ => nodes.push(self.eval(frame, arg)?),
             }
         }
-        let values: Vec<Value> = nodes.iter().map(|n| self.value(*n)).collect();
         match (builtin, nodes.as_slice()) {
             (Builtin::Concat, _) => {
+                let values: Vec<Value> = nodes.iter().map(|n| self.value(*n)).collect();
                 let value = builtins::concat(values, self.limit).map_err(|k| at(k, span))?;
                 self.tape.push(value, Op::Concat(nodes), span)
             }
@@ -434,7 +493,13 @@ impl<'e> Recorder<'e> {
                 Ok(acc)
             }
             (_, [a]) => {
-                let value = builtins::apply(builtin, self.value(*a)).map_err(|k| at(k, span))?;
+                // The softmax's backward reads its output only: its input may be taken over.
+                let stolen = match builtin {
+                    Builtin::Softmax if self.stealable(frame, *a) => self.tape.steal(*a),
+                    _ => None,
+                };
+                let input = stolen.unwrap_or_else(|| self.value(*a));
+                let value = builtins::apply(builtin, input).map_err(|k| at(k, span))?;
                 if matches!(builtin, Builtin::Argmax | Builtin::Argmin) {
                     // A position is piecewise constant: no gradient flows through it.
                     return self.constant(value, span);

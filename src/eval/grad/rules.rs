@@ -38,8 +38,10 @@ pub struct Backward<'t> {
 }
 
 impl<'t> Backward<'t> {
-    /// Runs the backward pass from `output`, whose gradient is `seed` (of its shape).
-    pub fn run(tape: &'t Tape, output: NodeId, seed: Value) -> Result<Self, EvalError> {
+    /// Runs the backward pass from `output`, whose gradient is `seed` (of its shape). The
+    /// gradients of inner nodes are dropped once sent on, unless `keep` (for a trace); those of
+    /// leaves stay.
+    pub fn run(tape: &'t Tape, output: NodeId, seed: Value, keep: bool) -> Result<Self, EvalError> {
         let mut pass = Backward { tape, grads: vec![None; tape.nodes().len()], kinks: Vec::new() };
         if let Some(slot) = pass.grads.get_mut(output) {
             *slot = Some(seed);
@@ -49,9 +51,14 @@ impl<'t> Backward<'t> {
                 continue;
             }
             let Some(g) = pass.grads.get_mut(id).and_then(Option::take) else { continue };
-            pass.step(id, &g)?;
-            if let Some(slot) = pass.grads.get_mut(id) {
-                *slot = Some(g);
+            let leaf = tape.get(id).is_some_and(|n| n.op == Op::Leaf);
+            if leaf || keep {
+                if let Some(slot) = pass.grads.get_mut(id) {
+                    *slot = Some(g.clone());
+                }
+            }
+            if !leaf {
+                pass.step_owned(id, g)?;
             }
         }
         Ok(pass)
@@ -87,6 +94,31 @@ impl<'t> Backward<'t> {
         self.tape.error_at(id, EvalErrorKind::NotDifferentiable { operation: operation.to_string(), reason })
     }
 
+    /// [`Backward::step`] with the gradient owned: scalings and the softmax transform it in
+    /// place instead of allocating another of its size.
+    fn step_owned(&mut self, id: NodeId, mut g: Value) -> Step {
+        let tape = self.tape;
+        let Some(node) = tape.get(id) else { return Ok(()) };
+        match (&node.op, &mut g) {
+            (Op::Scale(a, c), _) => {
+                scale_in_place(&mut g, *c);
+                self.add(*a, g)
+            }
+            (Op::Neg(a), _) => {
+                scale_in_place(&mut g, -1.0);
+                self.add(*a, g)
+            }
+            (Op::Apply(Builtin::Softmax, a), Value::Matrix(d)) => match &node.value {
+                Value::Matrix(s) if s.shape() == d.shape() => {
+                    softmax_back_in_place(s, d);
+                    self.add(*a, g)
+                }
+                _ => self.step(id, &g),
+            },
+            _ => self.step(id, &g),
+        }
+    }
+
     fn step(&mut self, id: NodeId, g: &Value) -> Step {
         let tape = self.tape;
         let Some(node) = tape.get(id) else { return Ok(()) };
@@ -94,33 +126,67 @@ impl<'t> Backward<'t> {
         match &node.op {
             Op::Leaf => Ok(()),
             Op::Neg(a) => self.add(*a, scale(g, -1.0)),
+            Op::Scale(a, c) => self.add(*a, scale(g, *c)),
             Op::Transpose(a) => self.add(*a, transpose(g)),
             Op::Add(a, b) => {
-                self.add(*a, unbroadcast(g, v(*a)))?;
-                self.add(*b, unbroadcast(g, v(*b)))
+                if tape.needs(*a) {
+                    self.add(*a, unbroadcast(g, v(*a)))?;
+                }
+                if tape.needs(*b) {
+                    self.add(*b, unbroadcast(g, v(*b)))?;
+                }
+                Ok(())
             }
             Op::Sub(a, b) => {
-                self.add(*a, unbroadcast(g, v(*a)))?;
-                self.add(*b, unbroadcast(&scale(g, -1.0), v(*b)))
+                if tape.needs(*a) {
+                    self.add(*a, unbroadcast(g, v(*a)))?;
+                }
+                if tape.needs(*b) {
+                    self.add(*b, unbroadcast(&scale(g, -1.0), v(*b)))?;
+                }
+                Ok(())
             }
             Op::Hadamard(a, b) => {
                 let (x, y) = (v(*a), v(*b));
-                self.add(*a, unbroadcast(&fill(g, |i, j| at(g, i, j) * at(y, i, j)), x))?;
-                self.add(*b, unbroadcast(&fill(g, |i, j| at(g, i, j) * at(x, i, j)), y))
+                if tape.needs(*a) {
+                    self.add(*a, unbroadcast(&fill(g, |i, j| at(g, i, j) * at(y, i, j)), x))?;
+                }
+                if tape.needs(*b) {
+                    self.add(*b, unbroadcast(&fill(g, |i, j| at(g, i, j) * at(x, i, j)), y))?;
+                }
+                Ok(())
             }
             Op::Div(a, b) => {
                 let (x, y) = (v(*a), v(*b));
-                if hits(g, |i, j| at(y, i, j) == 0.0) {
+                let zero = match y {
+                    Value::Scalar(d) => *d == 0.0,
+                    _ => hits(g, |i, j| at(y, i, j) == 0.0),
+                };
+                if zero {
                     return Err(self.fail(id, "/", "분모가 0인 항목이 있습니다", "a denominator entry is 0"));
                 }
-                self.add(*a, unbroadcast(&fill(g, |i, j| at(g, i, j) / at(y, i, j)), x))?;
-                let db = fill(g, |i, j| -at(g, i, j) * at(x, i, j) / (at(y, i, j) * at(y, i, j)));
-                self.add(*b, unbroadcast(&db, y))
+                if tape.needs(*a) {
+                    let da = match y {
+                        Value::Scalar(d) => scale(g, 1.0 / d),
+                        _ => fill(g, |i, j| at(g, i, j) / at(y, i, j)),
+                    };
+                    self.add(*a, unbroadcast(&da, x))?;
+                }
+                if tape.needs(*b) {
+                    let db = fill(g, |i, j| -at(g, i, j) * at(x, i, j) / (at(y, i, j) * at(y, i, j)));
+                    self.add(*b, unbroadcast(&db, y))?;
+                }
+                Ok(())
             }
             Op::Mul(a, b, outer) => {
-                let (da, db) = matmul_back(v(*a), v(*b), g, *outer);
-                self.add(*a, da)?;
-                self.add(*b, db)
+                let (da, db) = matmul_back(v(*a), v(*b), g, *outer, (tape.needs(*a), tape.needs(*b)));
+                if let Some(da) = da {
+                    self.add(*a, da)?;
+                }
+                if let Some(db) = db {
+                    self.add(*b, db)?;
+                }
+                Ok(())
             }
             Op::Kron(a, b) => {
                 let (da, db) = kron_back(v(*a), v(*b), g);
@@ -400,7 +466,7 @@ impl<'t> Backward<'t> {
                 }
                 scale(x, s / n)
             }
-            (_, NormOrder::P(p)) if p == 1.0 => {
+            (_, NormOrder::P(1.0)) => {
                 self.kink("\\|x\\|_1", count(x, |e| e == 0.0), id);
                 fill(x, |i, j| s * sign(at(x, i, j)))
             }
@@ -497,6 +563,15 @@ fn scale(v: &Value, k: f64) -> Value {
     }
 }
 
+fn scale_in_place(v: &mut Value, k: f64) {
+    match v {
+        Value::Scalar(x) => *x *= k,
+        Value::Vector(w) => *w *= k,
+        Value::Matrix(m) => *m *= k,
+        Value::Family(ms) => ms.iter_mut().for_each(|m| scale_in_place(m, k)),
+    }
+}
+
 fn transpose(v: &Value) -> Value {
     match v {
         Value::Matrix(m) => Value::Matrix(m.transpose()),
@@ -543,7 +618,7 @@ fn fill(like: &Value, mut f: impl FnMut(usize, usize) -> f64) -> Value {
     match like {
         Value::Scalar(_) => Value::Scalar(f(0, 0)),
         Value::Vector(w) => Value::Vector(DVector::from_fn(w.len(), |j, _| f(0, j))),
-        Value::Matrix(m) => Value::Matrix(DMatrix::from_fn(m.nrows(), m.ncols(), |i, j| f(i, j))),
+        Value::Matrix(m) => Value::Matrix(DMatrix::from_fn(m.nrows(), m.ncols(), f)),
         Value::Family(_) => like.clone(),
     }
 }
@@ -593,7 +668,29 @@ pub fn unbroadcast(g: &Value, operand: &Value) -> Value {
 }
 
 /// The gradients of numpy's `matmul` (and of `v w^\top` when `outer`).
-fn matmul_back(a: &Value, b: &Value, g: &Value, outer: bool) -> (Value, Value) {
+/// The gradients of numpy's `matmul` (and of `v w^\top` when `outer`), each only when asked
+/// (`wanted`): products of matrices go through nalgebra's blocked kernel (a transposed copy
+/// first: its `tr_mul` is a plain loop).
+fn matmul_back(
+    a: &Value,
+    b: &Value,
+    g: &Value,
+    outer: bool,
+    wanted: (bool, bool),
+) -> (Option<Value>, Option<Value>) {
+    if let (Value::Matrix(m), Value::Matrix(n), Value::Matrix(d)) = (a, b, g) {
+        let da = wanted.0.then(|| Value::Matrix(d * n.transpose()));
+        // mᵀ d, or (dᵀ m)ᵀ when m is the larger (the n × n weights of attention).
+        let db = wanted.1.then(|| {
+            Value::Matrix(if m.len() > d.len() { (d.transpose() * m).transpose() } else { m.transpose() * d })
+        });
+        return (da, db);
+    }
+    let (da, db) = matmul_pair(a, b, g, outer);
+    (wanted.0.then_some(da), wanted.1.then_some(db))
+}
+
+fn matmul_pair(a: &Value, b: &Value, g: &Value, outer: bool) -> (Value, Value) {
     let dot = |x: &Value, y: &Value| {
         let mut total = 0.0;
         let _ = fill(x, |i, j| {
@@ -649,7 +746,7 @@ fn reshape_like(m: DMatrix<f64>, like: &Value) -> Value {
 /// The gradients of the Kronecker product.
 fn kron_back(a: &Value, b: &Value, g: &Value) -> (Value, Value) {
     if matches!(a, Value::Scalar(_)) || matches!(b, Value::Scalar(_)) {
-        return matmul_back(a, b, g, false);
+        return matmul_pair(a, b, g, false);
     }
     let (ma, mb) = kron_forms(a, b);
     let Value::Matrix(gm) = g else { return (zeros_like(a), zeros_like(b)) };
@@ -685,18 +782,29 @@ fn softmax_back(s: &Value, g: &Value) -> Value {
             let inner = s.dot(g);
             Value::Vector(s.zip_map(g, |y, d| y * (d - inner)))
         }
-        (Value::Matrix(s), Value::Matrix(g)) => {
+        (Value::Matrix(s), Value::Matrix(g)) if s.shape() == g.shape() => {
+            // Column by column over the storage: out = s ⊙ g − s ⊙ (row sums of s ⊙ g).
             let mut out = s.component_mul(g);
-            for (i, mut row) in out.row_iter_mut().enumerate() {
-                let inner: f64 = row.sum();
-                for (j, e) in row.iter_mut().enumerate() {
-                    *e = s.get((i, j)).copied().unwrap_or(0.0)
-                        * (g.get((i, j)).copied().unwrap_or(0.0) - inner);
+            let inner = out.column_sum();
+            for (mut column, s_column) in out.column_iter_mut().zip(s.column_iter()) {
+                for ((e, y), r) in column.iter_mut().zip(s_column.iter()).zip(inner.iter()) {
+                    *e -= y * r;
                 }
             }
             Value::Matrix(out)
         }
         (other, _) => zeros(other.shape()),
+    }
+}
+
+/// [`softmax_back`] of a matrix, written over the gradient `d` itself.
+fn softmax_back_in_place(s: &DMatrix<f64>, d: &mut DMatrix<f64>) {
+    d.component_mul_assign(s);
+    let inner = d.column_sum();
+    for (mut column, s_column) in d.column_iter_mut().zip(s.column_iter()) {
+        for ((e, y), r) in column.iter_mut().zip(s_column.iter()).zip(inner.iter()) {
+            *e -= y * r;
+        }
     }
 }
 

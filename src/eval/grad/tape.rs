@@ -23,6 +23,9 @@ pub enum Op {
     Leaf,
     /// `-a`.
     Neg(NodeId),
+    /// `a · c` for a constant c (`a / c` with c a positive number): the gradient is scaled
+    /// and a's value is not needed, so the recorder may take it over.
+    Scale(NodeId, f64),
     /// `a^\top`.
     Transpose(NodeId),
     /// `a + b`, broadcasting.
@@ -66,6 +69,8 @@ pub struct Node {
     pub needs: bool,
     /// Where it was written (in the formula of its frame).
     pub span: Span,
+    /// The value's shape (kept when the value itself was taken over by the next operation).
+    pub shape: NumShape,
     /// For a node inside a definition's body: the definition and the span of its use in the
     /// formula differentiated, where errors of the backward pass are reported.
     pub site: Option<(String, Span)>,
@@ -115,13 +120,15 @@ impl Tape {
 
     /// Pushes a leaf: a `--wrt` name when `needs`, else a constant.
     pub fn leaf(&mut self, value: Value, needs: bool, span: Span) -> Result<NodeId, EvalError> {
-        self.push_node(Node { value, op: Op::Leaf, needs, span, site: self.site.clone() })
+        let shape = value.shape();
+        self.push_node(Node { value, op: Op::Leaf, needs, span, shape, site: self.site.clone() })
     }
 
     /// Pushes the result of `op`; it needs a gradient when one of its inputs does.
     pub fn push(&mut self, value: Value, op: Op, span: Span) -> Result<NodeId, EvalError> {
         let needs = inputs(&op).iter().any(|i| self.needs(*i));
-        self.push_node(Node { value, op, needs, span, site: self.site.clone() })
+        let shape = value.shape();
+        self.push_node(Node { value, op, needs, span, shape, site: self.site.clone() })
     }
 
     /// An error of `kind` about node `id`: at its span in the formula differentiated, or at
@@ -135,6 +142,23 @@ impl Tape {
             }
             None => error,
         }
+    }
+
+    /// Takes the value of node `id` over, leaving NaN in its place, when nothing will read
+    /// it: the node is an operation whose own backward rule does not read its value (a
+    /// product, a sum, a difference, a scaling), and no node after it reads it. The caller
+    /// (the one consumer) promises its own backward rule does not read it either, and that
+    /// the node is remembered nowhere (a cache, a memo of definitions).
+    pub fn steal(&mut self, id: NodeId) -> Option<Value> {
+        let node = self.nodes.get(id)?;
+        if !matches!(node.op, Op::Mul(..) | Op::Add(..) | Op::Sub(..) | Op::Scale(..)) {
+            return None;
+        }
+        if self.nodes.iter().skip(id + 1).any(|n| inputs(&n.op).contains(&id)) {
+            return None;
+        }
+        let node = self.nodes.get_mut(id)?;
+        Some(std::mem::replace(&mut node.value, Value::Scalar(f64::NAN)))
     }
 
     fn push_node(&mut self, node: Node) -> Result<NodeId, EvalError> {
@@ -164,7 +188,14 @@ pub fn elements(value: &Value) -> u128 {
 pub fn inputs(op: &Op) -> Vec<NodeId> {
     match op {
         Op::Leaf => Vec::new(),
-        Op::Neg(a) | Op::Transpose(a) | Op::Apply(_, a) | Op::Norm(a, _) | Op::Index(a, _) => vec![*a],
+        Op::Neg(a)
+        | Op::Scale(a, _)
+        | Op::Transpose(a)
+        | Op::Apply(_, a)
+        | Op::Norm(a, _)
+        | Op::Index(a, _) => {
+            vec![*a]
+        }
         Op::Add(a, b)
         | Op::Sub(a, b)
         | Op::Hadamard(a, b)
