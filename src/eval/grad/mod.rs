@@ -18,6 +18,7 @@
 pub mod record;
 pub mod rules;
 pub mod tape;
+pub mod vjp;
 
 use super::errors::{EvalError, EvalErrorKind};
 use super::expr::Statement;
