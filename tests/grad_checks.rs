@@ -419,7 +419,7 @@ fn vector_expr() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn random_expressions_match_central_differences(expr in vector_expr(), seed in 0u64..1000) {
@@ -460,4 +460,39 @@ fn values_taken_over_in_place_are_never_read_again() {
         &["Q", "K"],
         Some(&g),
     );
+}
+
+/// Random well-shaped matrix expressions over 3 × 3 matrices A, B and a vector x of 3
+/// (broadcast along the rows): products, transposes, matrix powers and inverses, row-wise
+/// softmax, entrywise operations, norms and traces.
+fn matrix_expr() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![Just("A".to_string()), Just("B".to_string()), Just("(A + x)".to_string())];
+    leaf.prop_recursive(3, 16, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} + {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} - {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} \\odot {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(0.5 {a} {b})")),
+            inner.clone().prop_map(|a| format!("({a})^\\top")),
+            inner.clone().prop_map(|a| format!("\\mathrm{{softmax}}({a})")),
+            inner.clone().prop_map(|a| format!("\\tanh({a})")),
+            inner.clone().prop_map(|a| format!("(0.3 {a})^2")),
+            inner.clone().prop_map(|a| format!("(I + 0.1 \\tanh({a}))^{{-1}}")),
+            inner.clone().prop_map(|a| format!("\\frac{{{a}}}{{1 + \\|{a}\\|_F}}")),
+            inner.prop_map(|a| format!("(\\mathrm{{tr}}({a}) x x^\\top)")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_matrix_expressions_match_central_differences(expr in matrix_expr(), seed in 0u64..1000) {
+        let mut r = rng(seed);
+        let binds = [("A", sample(&mut r, &[3, 3], 0.0)), ("B", sample(&mut r, &[3, 3], 0.0)), ("x", sample(&mut r, &[3], 0.0))];
+        let g = sample(&mut r, &[3, 3], 0.0);
+        let wrt: Vec<&str> = ["A", "B", "x"].into_iter().filter(|n| expr.contains(n)).collect();
+        check(&[&expr], &binds, &[], &wrt, Some(&g));
+    }
 }
