@@ -51,7 +51,7 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
     for input in &inputs {
         let pasted = match eqmap::paste::prepare(&input.text) {
             Ok(pasted) => pasted,
-            Err(error) => return fail(input, &Failure::Parse(error), lang),
+            Err(error) => return fail(input, &Failure::Parse(error), lang, args.format),
         };
         match grad.read(&pasted.text) {
             Ok(mut outcome) => {
@@ -72,7 +72,7 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
                         Failure::Eval(error)
                     }
                 };
-                return fail(input, &failure, lang);
+                return fail(input, &failure, lang, args.format);
             }
         }
         if grad.target_source() == Some(pasted.text.as_str()) {
@@ -92,7 +92,7 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
         Ok(outcome) => outcome,
         Err(mut error) => {
             error.span = pasted.original(error.span);
-            return fail(input, &Failure::Eval(error), lang);
+            return fail(input, &Failure::Eval(error), lang, args.format);
         }
     };
     outcome.formula = input.text.clone();
@@ -116,7 +116,15 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn fail(input: &Input, failure: &Failure, lang: eqmap::Lang) -> io::Result<ExitCode> {
+/// The failure under its line with a caret (exit 1); with `--format json` also eval's error
+/// record `{"line", "formula", "error", "message", "span", …}` on standard output.
+fn fail(input: &Input, failure: &Failure, lang: eqmap::Lang, format: EvalFormat) -> io::Result<ExitCode> {
     eprint!("{}", eval_report::render_failure_in(&input.text, failure, lang, input.layout()));
+    if let EvalFormat::Json = format {
+        let record = eval_report::failure_json(&input.text, input.line, failure, lang);
+        let mut stdout = io::stdout().lock();
+        stdout.write_all(format!("{record}\n").as_bytes())?;
+        stdout.flush()?;
+    }
     Ok(ExitCode::from(1))
 }

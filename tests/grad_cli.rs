@@ -148,9 +148,13 @@ fn no_derivative_at_a_square_root_of_zero_is_an_error_with_a_caret() {
     assert_eq!(code, 1, "{stdout}");
     assert!(stderr.contains("has no derivative here"), "{stderr}");
     assert!(stderr.contains('^'), "{stderr}");
-    let (code, _, stderr) = run(&["grad", "x / y", "--let", "x=1", "--let", "y=0", "--wrt", "x"], None);
+    let (code, stdout, stderr) =
+        run(&["grad", "x / y", "--let", "x=1", "--let", "y=0", "--wrt", "x", "--format", "json"], None);
     assert_eq!(code, 1);
     assert!(stderr.contains("분모가 0"), "{stderr}");
+    let record = json(&stdout);
+    assert_eq!(record["error"], "not_differentiable");
+    assert_eq!(record["span"], serde_json::json!([0, 5]));
 }
 
 #[test]
