@@ -16,6 +16,11 @@ use crate::syntax::ast::Span;
 /// A node's position on the tape.
 pub type NodeId = usize;
 
+/// What a node costs beside its value, in elements of 8 bytes (the node itself: its operation,
+/// span, shape and site), counted so that a long loop of small values (`\sum_{i=1}^{10^6}`)
+/// is bounded as a large value is.
+pub const NODE_OVERHEAD: u128 = 24;
+
 /// What made a node.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
@@ -162,7 +167,7 @@ impl Tape {
     }
 
     fn push_node(&mut self, node: Node) -> Result<NodeId, EvalError> {
-        let elements = elements(&node.value).saturating_mul(1 + u128::from(node.needs));
+        let elements = elements(&node.value).saturating_mul(1 + u128::from(node.needs)) + NODE_OVERHEAD;
         let total = self.kept.saturating_add(elements);
         if total > self.limit as u128 {
             return Err(EvalError::new(
