@@ -347,6 +347,15 @@ impl GradSession {
         };
         super::builtins::check_size(NumShape::Matrix(rows, columns), self.session.options().max_elements)
             .map_err(|k| EvalError::new(k, span))?;
+        // One backward pass an entry: their work, a step a node, within the step limit.
+        let work = (rows as u128).saturating_mul(recorder.tape.nodes().len() as u128);
+        let max_steps = self.session.options().max_steps;
+        if work > u128::from(max_steps) {
+            return Err(EvalError::new(
+                EvalErrorKind::TooMuchWork { steps: Some(work), limit: max_steps },
+                span,
+            ));
+        }
         let mut matrix = DMatrix::zeros(rows, columns);
         for i in 0..rows {
             let seed = match out_shape {
