@@ -119,7 +119,12 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
 /// The failure under its line with a caret (exit 1); with `--format json` also eval's error
 /// record `{"line", "formula", "error", "message", "span", …}` on standard output.
 fn fail(input: &Input, failure: &Failure, lang: eqmap::Lang, format: EvalFormat) -> io::Result<ExitCode> {
-    eprint!("{}", eval_report::render_failure_in(&input.text, failure, lang, input.layout()));
+    if failure.span() == eqmap::syntax::ast::Span::default() {
+        // About the request, not a place in the formula (`--wrt` of a name with no value).
+        eprintln!("{}: {}", lang.pick("오류", "error"), failure.message(lang));
+    } else {
+        eprint!("{}", eval_report::render_failure_in(&input.text, failure, lang, input.layout()));
+    }
     if let EvalFormat::Json = format {
         let record = eval_report::failure_json(&input.text, input.line, failure, lang);
         let mut stdout = io::stdout().lock();

@@ -145,7 +145,11 @@ pub fn render_trace(rows: &[GradSlot], lang: Lang) -> String {
         let stats = if row.flows {
             vec![number(row.norm), number(row.min), number(row.max)]
         } else {
-            vec![lang.pick("흐르지 않음", "none flows").to_string(), String::new(), String::new()]
+            vec![
+                lang.pick("— (아래에 --wrt 없음)", "— (no --wrt below)").to_string(),
+                String::new(),
+                String::new(),
+            ]
         };
         let mut cells =
             vec![shorten(&row.latex, 48), words(&row.symbolic, lang), words(&row.shape.to_string(), lang)];

@@ -82,7 +82,8 @@ pub struct GradSlot {
     pub symbolic: String,
     /// The gradient's shape.
     pub shape: NumShape,
-    /// Whether a gradient flows through it (false: nothing differentiated depends on it).
+    /// Whether a gradient flows through it (false: no `--wrt` name is below it, so the
+    /// backward pass does not go there).
     pub flows: bool,
     /// The gradient's Frobenius norm.
     #[serde(serialize_with = "number")]
