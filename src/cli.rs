@@ -8,7 +8,7 @@ use std::ffi::OsString;
 /// formula to clap, so without this a flag after the formula would be refused.
 pub fn flags_before_double_dash(mut args: Vec<OsString>) -> Vec<OsString> {
     let formulas = match args.get(1).and_then(|a| a.to_str()) {
-        Some("map" | "read" | "parse" | "eval") => 1,
+        Some("map" | "read" | "parse" | "eval" | "grad") => 1,
         Some("compare") => 2,
         _ => return args,
     };
@@ -47,6 +47,9 @@ pub enum Command {
     Read(ReadArgs),
     /// Evaluate formulas on sample matrices: shapes, values, claims, definitions, trace.
     Eval(EvalArgs),
+    /// Differentiate a formula: the gradient of its value with respect to named symbols
+    /// (reverse mode over the evaluator's tree), the Jacobian, the gradient of every slot.
+    Grad(GradArgs),
     /// Annotate every formula of files, documents (.tex, .md) and folders, with a summary.
     Batch(BatchArgs),
     /// Serve a local web page and a JSON API (POST /api/map, read, eval, parse, compare).
@@ -103,6 +106,54 @@ pub struct EvalArgs {
     pub max_elements: usize,
     /// The most steps one formula may take (node evaluations and loop iterations); nested sums
     /// past it are refused before they run.
+    #[arg(long, default_value_t = eqmap::eval::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+    /// On standard input, read all of it as one formula (by default each line is one).
+    #[arg(long)]
+    pub whole: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Arguments of `eqmap grad`.
+#[derive(Debug, Args)]
+pub struct GradArgs {
+    /// The formula (it may start with `-`); `-` or nothing reads standard input, one formula a
+    /// line: the last line that computes a value is differentiated, through the definitions
+    /// of the lines before it.
+    #[arg(allow_hyphen_values = true)]
+    pub formula: Option<String>,
+    /// A name to differentiate with respect to (a bound or sampled value); repeat for more.
+    #[arg(long = "wrt", value_name = "NAME", required = true)]
+    pub wrt: Vec<String>,
+    /// The cotangent G of a value that is not a number: L = Σ G ⊙ value. JSON of the value's
+    /// shape, or "ones" (L is the sum of the entries); without it, G is sampled with --seed.
+    #[arg(long, value_name = "JSON")]
+    pub cotangent: Option<String>,
+    /// The full Jacobian matrix of a vector value with respect to one vector (--wrt once).
+    #[arg(long)]
+    pub jacobian: bool,
+    /// A value: NAME=JSON or NAME=@FILE, as for eval.
+    #[arg(long = "let", value_name = "NAME=JSON")]
+    pub lets: Vec<String>,
+    /// The size of a dimension: NAME=N.
+    #[arg(long = "dim", value_name = "NAME=N")]
+    pub dims: Vec<String>,
+    /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed (and
+    /// the cotangent, from a stream of its own).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
+    /// Show every slot with its gradient's shape, norm, min and max.
+    #[arg(long)]
+    pub trace: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EvalFormat::Table)]
+    pub format: EvalFormat,
+    /// The largest value allowed, in elements; also the most the backward pass may keep
+    /// (values and gradients together).
+    #[arg(long, default_value_t = 50_000_000)]
+    pub max_elements: usize,
+    /// The most steps the formula may take, as for eval.
     #[arg(long, default_value_t = eqmap::eval::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
     /// On standard input, read all of it as one formula (by default each line is one).

@@ -31,6 +31,7 @@ macro_rules! println {
 
 mod cli;
 mod formulas;
+mod grad_command;
 mod repl;
 mod serve;
 
@@ -83,6 +84,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Map(args)) => run_map(args),
         Some(Command::Compare(args)) => run_compare(args),
         Some(Command::Eval(args)) => run_eval(args),
+        Some(Command::Grad(args)) => grad_command::run(args),
         Some(Command::Read(args)) => run_read(args),
         Some(Command::Batch(args)) => run_batch(args),
         Some(Command::Serve(args)) => serve::run(args),
@@ -348,7 +350,13 @@ fn each_parsed(
 
 /// Applies `--let` and `--dim`; on bad input prints the diagnostic and returns `false`.
 fn bind_arguments(session: &mut Session, args: &EvalArgs, lang: Lang) -> io::Result<bool> {
-    for argument in &args.lets {
+    bind_values(session, &args.lets, &args.dims, lang)
+}
+
+/// Applies `--let` values and `--dim` sizes; on bad input prints the diagnostic and returns
+/// `false`.
+fn bind_values(session: &mut Session, lets: &[String], dims: &[String], lang: Lang) -> io::Result<bool> {
+    for argument in lets {
         let (name, text) = match bindings::split_assignment(argument) {
             Ok(parts) => parts,
             Err(error) => return report_binding(argument, &error, lang),
@@ -367,7 +375,7 @@ fn bind_arguments(session: &mut Session, args: &EvalArgs, lang: Lang) -> io::Res
             return report_binding(&text, &error, lang);
         }
     }
-    for argument in &args.dims {
+    for argument in dims {
         let bound = bindings::split_assignment(argument)
             .and_then(|(name, text)| bindings::dimension_size(name, text).map(|size| (name, size)));
         match bound {

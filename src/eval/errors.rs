@@ -160,6 +160,44 @@ pub enum EvalErrorKind {
         /// The error in the body.
         inner: Box<EvalError>,
     },
+    /// `eqmap grad`: an operation whose derivative eqmap does not compute yet (never a wrong
+    /// number instead): `\max_j` over a family of values, a matrix power above 64.
+    NoDerivativeYet {
+        /// The operation, as written.
+        operation: String,
+    },
+    /// `eqmap grad`: a derivative that does not exist at the values given: `\sqrt{x}` at
+    /// x = 0, `\log x` at 0, `a / b` with b = 0, `\|x\|` at x = 0, `\det` of a singular matrix.
+    NotDifferentiable {
+        /// The operation, as written.
+        operation: String,
+        /// Why, in both languages.
+        reason: Reason,
+    },
+    /// `eqmap grad`: the values and gradients the backward pass keeps would pass the element
+    /// limit: `--dim n=4000` with n × n scores through several operations.
+    TapeTooLarge {
+        /// The elements it would keep.
+        elements: u128,
+        /// The limit (`--max-elements`).
+        limit: usize,
+    },
+    /// `eqmap grad`: `--wrt NAME` for a name with no value (bound, sampled or defined).
+    NotAVariable {
+        /// The name.
+        name: String,
+    },
+    /// `eqmap grad`: a value that is not a number needs a cotangent: `QK^\top` without
+    /// `--cotangent` or `--seed`; or the cotangent's shape is not the value's.
+    NeedsCotangent {
+        /// The value's shape.
+        shape: String,
+        /// The cotangent's shape, when one was given.
+        given: Option<String>,
+    },
+    /// `eqmap grad`: no line computes a value to differentiate: a definition alone without
+    /// values, a claim.
+    NothingToDifferentiate,
     /// A `--let` or `--dim` value that cannot be read: bad JSON, ragged arrays, `--dim n=-1`.
     BadBinding {
         /// The name being bound (may be empty when the argument has no `=`).
@@ -315,6 +353,40 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         NothingToEvaluate => "nothing to evaluate".to_string(),
         InCall { name, inner } if ko => format!("`{name}`의 정의 안에서: {}", inner.message(lang)),
         InCall { name, inner } => format!("in the definition of `{name}`: {}", inner.message(lang)),
+        NoDerivativeYet { operation } if ko => format!("`{operation}`의 미분은 아직 계산하지 못합니다"),
+        NoDerivativeYet { operation } => format!("no derivative yet for `{operation}`"),
+        NotDifferentiable { operation, reason } if ko => {
+            format!("`{operation}`{} 여기서 미분할 수 없습니다: {}", particle(operation, "은", "는", false), reason.ko)
+        }
+        NotDifferentiable { operation, reason } => {
+            format!("`{operation}` has no derivative here: {}", reason.en)
+        }
+        TapeTooLarge { elements, limit } if ko => format!(
+            "역전파가 간직할 값과 기울기가 너무 큽니다: 원소 {elements}개 (한도 {limit}개, --max-elements로 늘릴 수 있음); 메모리를 잡기 전에 멈췄습니다"
+        ),
+        TapeTooLarge { elements, limit } => format!(
+            "the backward pass would keep {elements} elements of values and gradients (limit {limit}; raise it with --max-elements); refused before allocating"
+        ),
+        NotAVariable { name } if ko => format!(
+            "`{name}`에 대해 미분할 수 없습니다: 값이 없습니다 (--let으로 주거나, 모양을 선언하고 --seed로 표본을 뽑으세요)"
+        ),
+        NotAVariable { name } => format!(
+            "cannot differentiate with respect to `{name}`: it has no value (bind it with --let, or declare its shape and sample it with --seed)"
+        ),
+        NeedsCotangent { shape, given: Some(given) } if ko => {
+            format!("값의 모양은 {shape}인데 --cotangent의 모양은 {given}입니다")
+        }
+        NeedsCotangent { shape, given: Some(given) } => {
+            format!("the value is {shape} but the cotangent is {given}")
+        }
+        NeedsCotangent { shape, given: None } if ko => format!(
+            "값이 수가 아니라 {shape}입니다: 기울기를 구하려면 --cotangent JSON(같은 모양, 또는 \"ones\")을 주거나 --seed로 표본을 뽑으세요"
+        ),
+        NeedsCotangent { shape, given: None } => format!(
+            "the value is {shape}, not a number: give --cotangent JSON (of that shape, or \"ones\") or --seed to sample one"
+        ),
+        NothingToDifferentiate if ko => "미분할 값이 없습니다: 마지막 줄이 값을 계산해야 합니다".to_string(),
+        NothingToDifferentiate => "nothing to differentiate: the last line must compute a value".to_string(),
         BadBinding { name, reason } if ko => format!("`{name}`의 값을 읽을 수 없습니다: {}", reason.ko),
         BadBinding { name, reason } => format!("cannot read the value of `{name}`: {}", reason.en),
     }

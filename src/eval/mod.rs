@@ -21,6 +21,7 @@ pub mod dims;
 pub mod env;
 pub mod errors;
 pub mod expr;
+pub mod grad;
 pub mod infer;
 pub mod interpret;
 pub mod kernels;

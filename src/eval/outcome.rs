@@ -176,6 +176,17 @@ impl Session {
 
     /// Parses and evaluates one formula.
     pub fn evaluate(&mut self, source: &str) -> Result<Outcome, Failure> {
+        self.evaluate_statements(source).map(|(outcome, _)| outcome)
+    }
+
+    /// The options of the session.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// [`Session::evaluate`], with the statements the formula was lowered to, in order (what
+    /// `grad` differentiates).
+    pub fn evaluate_statements(&mut self, source: &str) -> Result<(Outcome, Vec<Statement>), Failure> {
         let parsed = crate::parse_with(source, &self.options.limits).map_err(Failure::Parse)?;
         if let Some((text, span)) = scientific_notation(&parsed.root, source) {
             let kind = EvalErrorKind::ScientificNotation { text };
@@ -198,12 +209,14 @@ impl Session {
         };
         // What the formula means is resolved once, as the map and the reading resolve it.
         let resolved = crate::meaning::resolve(&parsed.root, &self.env.table);
+        let mut statements = Vec::new();
         for term in statement_terms(&resolved) {
             let statement = self.env.with_context(|ctx| lower_statement(term, ctx)).map_err(Failure::Eval)?;
+            statements.push(statement.clone());
             self.run(statement, source, &mut outcome).map_err(Failure::Eval)?;
         }
         reading_order(&mut outcome.trace);
-        Ok(outcome)
+        Ok((outcome, statements))
     }
 
     fn run(&mut self, statement: Statement, source: &str, outcome: &mut Outcome) -> Result<(), EvalError> {

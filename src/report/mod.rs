@@ -9,6 +9,7 @@
 
 pub mod diagnostic;
 pub mod eval;
+pub mod grad;
 pub mod mathml;
 pub mod slotmap;
 pub mod tree;
