@@ -240,3 +240,28 @@ fn a_matrix_written_alone_is_the_matrix() {
     let outcome = run(&mut s, &[r"\begin{pmatrix} 1 & 2 \end{pmatrix} + 0"]);
     assert_eq!(entries(&outcome), vec![1.0, 2.0]);
 }
+
+#[test]
+fn an_array_read_at_positions_is_its_entry() {
+    // The cross-correlation of the convolution chapter, `I(i + m, j + n) K(m, n)` summed,
+    // against loops written here.
+    let image = matrix(4, 4, |r, c| (r * 4 + c) as f64 * 0.5 - 3.0);
+    let kernel = matrix(2, 2, |r, c| [1.0, -2.0, 0.5, 3.0][r * 2 + c]);
+    let mut s = session(None, false);
+    bind(&mut s, "I", &image);
+    bind(&mut s, "K", &kernel);
+    for (i, j) in [(1, 1), (2, 3), (3, 2)] {
+        let formula = format!("\\sum_{{m=1}}^{{2}} \\sum_{{n=1}}^{{2}} I({i} + m - 1, {j} + n - 1) K(m, n)");
+        let mut expected = 0.0;
+        for m in 0..2 {
+            for n in 0..2 {
+                expected += image[i - 1 + m][j - 1 + n] * kernel[m][n];
+            }
+        }
+        assert_close(&entries(&run(&mut s, &[formula.as_str()])), &[expected], &formula);
+    }
+    // A bold vector at a step is its entry too: x(2) + x(3).
+    let mut s = session(None, false);
+    s.bind_json("x", "[1, 2, 3]").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    assert_close(&entries(&run(&mut s, &["\\mathbf{x}(2) + \\mathbf{x}(3)"])), &[5.0], "x(2) + x(3)");
+}

@@ -483,6 +483,17 @@ impl<'a> Lowerer<'a> {
 
     /// A function applied to its arguments, and the scripts on its argument group.
     fn apply_term(&mut self, app: &Application, span: Span) -> Lowered {
+        let array = app
+            .callee
+            .occurrence()
+            .is_some_and(|o| matches!(o.kind, SymbolKind::Matrix | SymbolKind::Vector));
+        if array && app.over.is_none() && app.given.is_empty() && self.callee(&app.callee).is_err() {
+            // `X(i, j)`, `\mathbf{x}(t)`: the meaning layer read an array at positions; its
+            // entry, as `X_{ij}` would be.
+            let target = self.term(&app.callee)?;
+            let indices = self.arguments(&app.args)?;
+            return Ok(self.make(ExprKind::Index(Box::new(target), indices), span));
+        }
         let callee = self.callee(&app.callee)?;
         if let Some(bar) = app.given.first() {
             return Err(unsupported("a condition", bar.span));

@@ -479,8 +479,11 @@ impl Resolver<'_> {
         let base_name = super::binding_name(base).unwrap_or_default();
         let recorded =
             full.as_deref().and_then(|f| self.table.recorded(f)).or_else(|| self.table.recorded(&base_name));
+        let positions = || super::list_items(body).iter().all(|item| self.is_position(item, 1));
         match recorded {
             Some(super::SymbolKind::Function | super::SymbolKind::Distribution) => return true,
+            // `X(i, j)` of a bound matrix: read at positions.
+            Some(super::SymbolKind::Matrix | super::SymbolKind::Vector) if positions() => return true,
             Some(_)
                 if self.table.is_declared(full.as_deref().unwrap_or(&base_name))
                     || self.table.is_declared(&base_name) =>
