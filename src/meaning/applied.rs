@@ -12,6 +12,32 @@ impl Resolver<'_> {
         neighbourhood(application);
         self.states_and_actions(application);
         self.array_entries(application);
+        self.vector_arguments(application);
+    }
+
+    /// `\mathrm{LN}(x_l)`, `\mathrm{softmax}(z)`: what a function of vectors takes is a vector,
+    /// whatever its letter suggests (a plain lower-case Latin letter only a convention called a
+    /// scalar).
+    fn vector_arguments(&self, application: &mut Application) {
+        let takes_vectors = application.callee.occurrence().is_some_and(|o| {
+            matches!(o.base.kind, NodeKind::Word { .. })
+                && super::notation::has(&self.notation.vector_functions, &o.base_name)
+        });
+        if !takes_vectors {
+            return;
+        }
+        for arg in &mut application.args {
+            let TermKind::Symbol(occurrence) = &mut arg.kind else { continue };
+            let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+                && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+            if small_latin
+                && occurrence.kind == super::SymbolKind::Scalar
+                && occurrence.evidence == super::Evidence::Convention
+            {
+                occurrence.kind = super::SymbolKind::Vector;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
     }
 
     /// `Q(s, a)`, `V(s_t)`, `v_\pi(s)`: the states and actions a value function takes are random

@@ -53,6 +53,8 @@ pub struct Notation {
     pub random_variable_operators: Names,
     /// Divergences, whose arguments are distributions.
     pub divergences: Names,
+    /// Functions of vectors (normalisations, softmax, layers), whose arguments are arrays.
+    pub vector_functions: Names,
 }
 
 impl Notation {
@@ -88,6 +90,7 @@ impl Notation {
             value_functions: Names::default(),
             random_variable_operators: Names::default(),
             divergences: Names::default(),
+            vector_functions: Names::default(),
         }
     }
 }
