@@ -1,6 +1,6 @@
 //! What an application's parts are, once its shape is known: the neighbours `\mathcal{N}(v)`
 //! of a node, the states and actions a value function takes, the entries `I(m, n)` of an array,
-//! the value `\mathbf{x}(t)` of a vector at a step.
+//! the value `\mathbf{x}(t)` of a vector at a step, the vectors a function of vectors takes.
 
 use super::resolve::Resolver;
 use super::tree::{Application, TermKind};
