@@ -77,13 +77,9 @@ pub struct ServeArgs {
     pub max_body: usize,
 }
 
-/// Arguments of `eqmap eval`.
+/// The values, sizes, samples and limits `eval` and `grad` share.
 #[derive(Debug, Args)]
-pub struct EvalArgs {
-    /// The formula (it may start with `-`); `-` or nothing reads standard input, one formula a
-    /// line (definitions carry to the lines after them).
-    #[arg(allow_hyphen_values = true)]
-    pub formula: Option<String>,
+pub struct ValueArgs {
     /// A value: NAME=JSON (a number, an array, an array of arrays, "inf", "-inf", "nan") or
     /// NAME=@FILE.
     #[arg(long = "let", value_name = "NAME=JSON")]
@@ -92,22 +88,35 @@ pub struct EvalArgs {
     #[arg(long = "dim", value_name = "NAME=N")]
     pub dims: Vec<String>,
     /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed (a
-    /// whole number; a bad one is bad input, exit 1, as a bad `--dim` or `--let` is).
+    /// whole number; a bad one is bad input, exit 1, as a bad `--dim` or `--let` is); grad
+    /// samples its cotangent from a stream of its own.
     #[arg(long, value_name = "N")]
     pub seed: Option<String>,
-    /// Show every node with its shape and a summary of its values.
-    #[arg(long)]
-    pub trace: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = EvalFormat::Table)]
-    pub format: EvalFormat,
-    /// The largest value allowed, in elements; larger ones are refused before allocating.
+    /// The largest value allowed, in elements; larger ones are refused before allocating (for
+    /// grad, also the most the backward pass may keep, values and gradients together).
     #[arg(long, default_value_t = 50_000_000)]
     pub max_elements: usize,
     /// The most steps one formula may take (node evaluations and loop iterations); nested sums
     /// past it are refused before they run.
     #[arg(long, default_value_t = eqmap::eval::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+}
+
+/// Arguments of `eqmap eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The formula (it may start with `-`); `-` or nothing reads standard input, one formula a
+    /// line (definitions carry to the lines after them).
+    #[arg(allow_hyphen_values = true)]
+    pub formula: Option<String>,
+    #[command(flatten)]
+    pub values: ValueArgs,
+    /// Show every node with its shape and a summary of its values.
+    #[arg(long)]
+    pub trace: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EvalFormat::Table)]
+    pub format: EvalFormat,
     /// On standard input, read all of it as one formula (by default each line is one).
     #[arg(long)]
     pub whole: bool,
@@ -133,29 +142,14 @@ pub struct GradArgs {
     /// The full Jacobian matrix of a vector value with respect to one vector (--wrt once).
     #[arg(long)]
     pub jacobian: bool,
-    /// A value: NAME=JSON or NAME=@FILE, as for eval.
-    #[arg(long = "let", value_name = "NAME=JSON")]
-    pub lets: Vec<String>,
-    /// The size of a dimension: NAME=N.
-    #[arg(long = "dim", value_name = "NAME=N")]
-    pub dims: Vec<String>,
-    /// Fill symbols that have a shape but no value with N(0, 1) samples from this seed (and
-    /// the cotangent, from a stream of its own).
-    #[arg(long, value_name = "N")]
-    pub seed: Option<String>,
+    #[command(flatten)]
+    pub values: ValueArgs,
     /// Show every slot with its gradient's shape, norm, min and max.
     #[arg(long)]
     pub trace: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = EvalFormat::Table)]
     pub format: EvalFormat,
-    /// The largest value allowed, in elements; also the most the backward pass may keep
-    /// (values and gradients together).
-    #[arg(long, default_value_t = 50_000_000)]
-    pub max_elements: usize,
-    /// The most steps the formula may take, as for eval.
-    #[arg(long, default_value_t = eqmap::eval::DEFAULT_MAX_STEPS)]
-    pub max_steps: u64,
     /// On standard input, read all of it as one formula (by default each line is one).
     #[arg(long)]
     pub whole: bool,

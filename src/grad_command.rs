@@ -16,7 +16,7 @@ use std::process::ExitCode;
 /// Runs `eqmap grad`.
 pub fn run(args: GradArgs) -> io::Result<ExitCode> {
     let lang = crate::lang(&args.common);
-    let seed = match crate::seed(args.seed.as_deref(), lang) {
+    let seed = match crate::seed(args.values.seed.as_deref(), lang) {
         Ok(seed) => seed,
         Err(message) => {
             eprintln!("eqmap: {message}");
@@ -26,7 +26,7 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
     let cotangent = match args.cotangent.as_deref().map(str::trim) {
         None => None,
         Some("ones" | "\"ones\"") => Some(Cotangent::Ones),
-        Some(text) => match bindings::value_from_json("cotangent", text, args.max_elements) {
+        Some(text) => match bindings::value_from_json("cotangent", text, args.values.max_elements) {
             Ok(value) => Some(Cotangent::Given(value)),
             Err(error) => {
                 eprint!("{}", eval_report::render_error(text, &error, lang));
@@ -36,14 +36,14 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
     };
     let options = Options {
         seed,
-        max_elements: args.max_elements,
-        max_steps: args.max_steps,
+        max_elements: args.values.max_elements,
+        max_steps: args.values.max_steps,
         trace: false,
         limits: crate::limits(&args.common),
     };
     let request = Request { wrt: args.wrt.clone(), cotangent, jacobian: args.jacobian, trace: args.trace };
     let mut grad = GradSession::new(options, request);
-    if !crate::bind_values(grad.session_mut(), &args.lets, &args.dims, lang)? {
+    if !crate::bind_values(grad.session_mut(), &args.values.lets, &args.values.dims, lang)? {
         return Ok(ExitCode::from(1));
     }
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;

@@ -350,7 +350,7 @@ fn each_parsed(
 
 /// Applies `--let` and `--dim`; on bad input prints the diagnostic and returns `false`.
 fn bind_arguments(session: &mut Session, args: &EvalArgs, lang: Lang) -> io::Result<bool> {
-    bind_values(session, &args.lets, &args.dims, lang)
+    bind_values(session, &args.values.lets, &args.values.dims, lang)
 }
 
 /// Applies `--let` values and `--dim` sizes; on bad input prints the diagnostic and returns
@@ -423,7 +423,7 @@ pub(crate) fn seed(text: Option<&str>, lang: Lang) -> Result<Option<u64>, String
 
 fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
     let lang = lang(&args.common);
-    let seed = match seed(args.seed.as_deref(), lang) {
+    let seed = match seed(args.values.seed.as_deref(), lang) {
         Ok(seed) => seed,
         Err(message) => {
             eprintln!("eqmap: {message}");
@@ -432,8 +432,8 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
     };
     let options = Options {
         seed,
-        max_elements: args.max_elements,
-        max_steps: args.max_steps,
+        max_elements: args.values.max_elements,
+        max_steps: args.values.max_steps,
         trace: args.trace,
         limits: limits(&args.common),
     };
