@@ -27,16 +27,7 @@ impl Resolver<'_> {
             return;
         }
         for arg in &mut application.args {
-            let TermKind::Symbol(occurrence) = &mut arg.kind else { continue };
-            let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-                && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-            if small_latin
-                && occurrence.kind == super::SymbolKind::Scalar
-                && occurrence.evidence == super::Evidence::Convention
-            {
-                occurrence.kind = super::SymbolKind::Vector;
-                occurrence.evidence = super::Evidence::Use;
-            }
+            super::resolve::small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
         }
     }
 

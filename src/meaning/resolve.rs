@@ -682,17 +682,24 @@ fn arrays_around_hadamard(factors: &mut [Factor]) {
         .map(|i| factors.get(i).is_some_and(hadamard) || factors.get(i + 1).is_some_and(hadamard))
         .collect();
     for (factor, around) in factors.iter_mut().zip(marked) {
-        let TermKind::Symbol(occurrence) = &mut factor.term.kind else { continue };
-        let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-        if around
-            && small_latin
-            && matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension)
-            && occurrence.evidence == super::Evidence::Convention
-        {
-            occurrence.kind = super::SymbolKind::Vector;
-            occurrence.evidence = super::Evidence::Use;
+        if around {
+            small_letter_is_vector(
+                &mut factor.term,
+                &[super::SymbolKind::Scalar, super::SymbolKind::Dimension],
+            );
         }
+    }
+}
+
+/// Makes a plain lower-case Latin letter a vector, by its use, when only a convention gave it
+/// one of the kinds `from`.
+pub(super) fn small_letter_is_vector(term: &mut Term, from: &[super::SymbolKind]) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    if small_latin && from.contains(&occurrence.kind) && occurrence.evidence == super::Evidence::Convention {
+        occurrence.kind = super::SymbolKind::Vector;
+        occurrence.evidence = super::Evidence::Use;
     }
 }
 
