@@ -225,7 +225,9 @@ impl<'t> Resolver<'t> {
                 );
             }
         }
-        let mut factors: Vec<Factor<'n>> = Vec::with_capacity(items.len());
+        // Not sized by the items: a large operator takes the rest of the row as one factor, and
+        // rows nested in its body would each reserve the whole remainder (quadratic memory).
+        let mut factors: Vec<Factor<'n>> = Vec::new();
         let mut i = 0;
         while let Some(&(op, op_span, item)) = items.get(i) {
             // The operator before a row's first item is not the row's (`rest_of_row`).
