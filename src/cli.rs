@@ -166,10 +166,11 @@ pub struct BatchArgs {
     /// Output format: one record per formula, in input order.
     #[arg(long, value_enum, default_value_t = BatchFormat::Jsonl)]
     pub format: BatchFormat,
-    /// Write the records to FILE instead of standard output.
+    /// Write the records to FILE instead of standard output (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
-    /// Write the summary to FILE instead of standard error.
+    /// Write the summary to FILE instead of standard error (`-`: standard output, when the
+    /// records go to a file).
     #[arg(long, value_name = "FILE")]
     pub summary: Option<std::path::PathBuf>,
     /// Summary format.

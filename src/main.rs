@@ -502,10 +502,15 @@ fn progress_bar() -> indicatif::ProgressBar {
 
 /// Where the records go: `--out FILE` or standard output.
 fn record_output(path: Option<&std::path::Path>) -> io::Result<Box<dyn Write>> {
-    Ok(match path {
+    Ok(match path.filter(|path| !is_stdout(path)) {
         Some(path) => Box::new(io::BufWriter::new(std::fs::File::create(path)?)),
         None => Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout())),
     })
+}
+
+/// Whether an output path is `-`, standard output.
+fn is_stdout(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 fn batch_options(args: &BatchArgs) -> pipeline::Options {
@@ -521,7 +526,11 @@ fn batch_options(args: &BatchArgs) -> pipeline::Options {
 /// an input folder's walk), or both are the same file.
 fn output_refusal(args: &BatchArgs, paths: &[std::path::PathBuf]) -> Option<String> {
     let outputs = [("--out", args.out.as_deref()), ("--summary", args.summary.as_deref())];
-    for (flag, output) in outputs {
+    let records_to_stdout = args.out.as_deref().is_none_or(is_stdout);
+    if records_to_stdout && args.summary.as_deref().is_some_and(is_stdout) {
+        return Some("--summary - would mix the summary into the records on standard output".to_string());
+    }
+    for (flag, output) in outputs.into_iter().filter(|(_, o)| !o.is_some_and(is_stdout)) {
         if let Some(conflict) = output.and_then(|path| readers::output_conflict(path, paths)) {
             return Some(format!("{flag} {conflict}"));
         }
@@ -593,6 +602,7 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
         SummaryFormat::Json => summary::render_json(&result, &knowledge, lang, args.top),
     };
     match &args.summary {
+        Some(path) if is_stdout(path) => io::stdout().write_all(text.as_bytes())?,
         Some(path) => std::fs::write(path, text)?,
         None => io::stderr().write_all(text.as_bytes())?,
     }

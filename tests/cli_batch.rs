@@ -108,6 +108,36 @@ fn out_and_summary_go_to_files_in_the_format_asked() {
 }
 
 #[test]
+fn a_dash_output_is_standard_output_not_a_file_named_dash() {
+    let dir = scratch("dash");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let output = eqmap()
+        .current_dir(&dir)
+        .args(["batch", "--out", "-", &fixture("formulas.txt")])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 3, "the records on stdout");
+    assert!(!dir.join("-").exists(), "no file named `-`");
+    let out = dir.join("records.jsonl");
+    let output = eqmap()
+        .args(["batch", "--out", out.to_str().unwrap_or(""), "--summary", "-", "--summary-format", "json"])
+        .arg(fixture("formulas.txt"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let summary: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    assert_eq!(summary["records"].as_u64(), Some(3), "the summary on stdout: {summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_summary_on_the_records_stream_is_refused_before_anything_is_written() {
+    let (code, records, stderr) = run(&["--summary", "-", &fixture("formulas.txt")], "");
+    assert_eq!((code, records.len()), (Some(2), 0), "{stderr}");
+    assert!(stderr.contains("--summary - would mix the summary into the records"), "{stderr}");
+}
+
+#[test]
 fn markdown_output_is_a_table() {
     let output = eqmap()
         .args(["batch", "--format", "markdown", "--summary", "/dev/null", &fixture("formulas.txt")])

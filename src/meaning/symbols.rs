@@ -6,20 +6,19 @@ use super::SymbolKind;
 /// The symbols of `term`, one entry a binding name, in order of first occurrence. An entry's
 /// kind is that of its best-founded occurrence.
 pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
+    use std::collections::{HashMap, HashSet};
     let mut entries: Vec<SymbolEntry> = Vec::new();
-    let mut fonts: Vec<crate::syntax::ast::Font> = Vec::new();
+    // Grouped by name and font: `\mathcal{X}` and `X` share a binding name, not a meaning.
+    // Looked up and deduplicated by hashing, so a formula of many occurrences stays linear.
+    let mut index: HashMap<(String, crate::syntax::ast::Font), usize> = HashMap::new();
+    let mut seen: HashSet<(usize, crate::syntax::ast::Span)> = HashSet::new();
     for (term_span, occurrence) in term.occurrences() {
         let span = symbol_span(term_span, occurrence, source);
-        // Grouped by name and font: `\mathcal{X}` and `X` share a binding name, not a meaning.
         let font = super::roles::font_of(occurrence.base);
-        match entries
-            .iter_mut()
-            .zip(fonts.iter())
-            .find(|(e, f)| e.name == occurrence.name && **f == font)
-            .map(|(e, _)| e)
-        {
-            Some(entry) => {
-                if !entry.spans.contains(&span) {
+        let key = (occurrence.name.to_string(), font);
+        match index.get(&key).and_then(|&i| entries.get_mut(i).map(|e| (i, e))) {
+            Some((i, entry)) => {
+                if seen.insert((i, span)) {
                     entry.spans.push(span);
                 }
                 if occurrence.evidence < entry.evidence {
@@ -28,7 +27,8 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
                 }
             }
             None => {
-                fonts.push(font);
+                seen.insert((entries.len(), span));
+                index.insert(key, entries.len());
                 entries.push(SymbolEntry {
                     name: occurrence.name.to_string(),
                     latex: span.text(source).trim().to_string(),
