@@ -40,7 +40,8 @@ pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 /// reading finds such a definition, the formula is read once more knowing it.
 pub fn resolve<'n>(root: &'n Node, table: &SymbolTable) -> Term<'n> {
     let term = Resolver::new(table).formula(root);
-    let defined = defined_words(&term, table);
+    let mut defined = defined_words(&term, table);
+    defined.extend(settled_by_use(&term, table));
     if defined.is_empty() {
         return term;
     }
@@ -49,6 +50,34 @@ pub fn resolve<'n>(root: &'n Node, table: &SymbolTable) -> Term<'n> {
         knowing.suggest(name, kind);
     }
     Resolver::new(&knowing).formula(root)
+}
+
+/// Names that one occurrence's use makes a vector or a matrix while another occurrence is a
+/// scalar only by convention (`x_l` of `x_{l+1} = x_l + \mathcal{F}(\mathrm{LN}(x_l))`): one
+/// symbol is one thing in a formula, so the reading again knows it everywhere, and the rules
+/// that compare neighbours (sides of an equation, factors beside a matrix) see it.
+fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    let occurrences = term.occurrences();
+    let conventional_scalars: rustc_hash::FxHashSet<&str> = occurrences
+        .iter()
+        .filter(|(_, o)| o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention)
+        .map(|(_, o)| o.name.as_str())
+        .collect();
+    let mut out: Vec<(String, SymbolKind)> = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    for (_, used) in &occurrences {
+        let array = matches!(used.kind, SymbolKind::Vector | SymbolKind::Matrix);
+        let name = used.name.as_str();
+        if array
+            && used.evidence == Evidence::Use
+            && conventional_scalars.contains(name)
+            && table.recorded(name).is_none()
+            && seen.insert(name)
+        {
+            out.push((name.to_string(), used.kind));
+        }
+    }
+    out
 }
 
 /// Words that top-level equations give a value of a kind (`\mathrm{head}_i = \mathrm{Attention}(…)`).

@@ -196,9 +196,11 @@ impl<'t> Resolver<'t> {
         if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             defined_by(&mut first, &joint.term);
         }
-        let additive = joints.iter().all(|j| matches!(j.op, InfixOp::Additive(_)));
-        let equation = joints.iter().all(|j| *j.op == InfixOp::Relation("=".into()));
-        if additive || equation {
+        // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
+        let same_kind = joints
+            .iter()
+            .all(|j| matches!(j.op, InfixOp::Additive(_)) || *j.op == InfixOp::Relation("=".into()));
+        if same_kind {
             // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
             // `y_t = W h_t + b_y`.
             let mut operands: Vec<&mut Term> =
@@ -482,13 +484,18 @@ impl<'t> Resolver<'t> {
         let callee_term = self.symbol_or_term(callee_node, Place::Callee, d);
         let distribution =
             callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
+        let family = callee_term.occurrence().is_some_and(|o| self.is_distribution_family(o));
         let arg_place = match self.argument_place(callee) {
             // The variables of a distribution or density are random variables: `p(x \mid z)`.
             Place::Plain if distribution || place == Place::Random => Place::Random,
             other => other,
         };
         let over = over.map(|o| self.term(o, Place::Bound, d));
-        let (args, given, bar) = self.arguments(body, arg_place, d);
+        let (args, given, bar) = if family {
+            self.family_arguments(body, d)
+        } else {
+            self.arguments(body, arg_place, arg_place, d)
+        };
         let application = Application {
             callee: callee_term,
             over,
@@ -523,6 +530,7 @@ impl<'t> Resolver<'t> {
         &self,
         body: &'n Node,
         place: Place,
+        given_place: Place,
         d: usize,
     ) -> (Vec<Term<'n>>, Vec<Term<'n>>, Option<&'n str>) {
         let mut args = Vec::new();
@@ -531,7 +539,7 @@ impl<'t> Resolver<'t> {
         let mut after_dots = false;
         for item in super::list_items(body) {
             if bar.is_some() {
-                given.push(self.term(item, place, d));
+                given.push(self.term(item, given_place, d));
                 continue;
             }
             if std::mem::replace(&mut after_dots, matches!(item.kind, NodeKind::Dots { .. })) {
@@ -549,12 +557,40 @@ impl<'t> Resolver<'t> {
             match condition(item) {
                 Some((event, relation, cond)) => {
                     args.push(self.term(event, place, d));
-                    given.push(self.term(cond, place, d));
+                    given.push(self.term(cond, given_place, d));
                     bar = Some(relation);
                 }
                 None => args.push(self.term(item, place, d)),
             }
         }
+        (args, given, bar)
+    }
+
+    /// The arguments of a distribution family (`\mathcal{N}`, `\mathrm{Bern}`): its parameters,
+    /// after the outcome when one is written first (`\mathcal{N}(x \mid \mu, \sigma^2)`,
+    /// `\mathcal{N}(x; \mu, \Sigma)`), which alone is a random variable: in `h(\mathcal{N}(\mu,
+    /// K))` K is a covariance matrix, not a random variable.
+    fn family_arguments<'n>(
+        &self,
+        body: &'n Node,
+        d: usize,
+    ) -> (Vec<Term<'n>>, Vec<Term<'n>>, Option<&'n str>) {
+        let outcome_first = matches!(&body.kind, NodeKind::Chain { rest, .. }
+            if matches!(rest.first().map(|l| &l.op), Some(InfixOp::Separator(s)) if s == ";"));
+        let (mut args, mut given, bar) = self.arguments(body, Place::Plain, Place::Plain, d);
+        let outcome_place = if bar.is_some() || outcome_first { Place::Random } else { Place::Plain };
+        if outcome_place == Place::Random {
+            if let (Some(first), Some(node)) = (args.first_mut(), super::list_items(body).first()) {
+                let event = condition(node).map_or(*node, |(event, _, _)| event);
+                *first = self.term(event, Place::Random, d);
+            }
+        }
+        let parameters = match (bar.is_some(), outcome_first) {
+            (true, _) => &mut given[..],
+            (false, true) => args.get_mut(1..).unwrap_or_default(),
+            (false, false) => &mut args[..],
+        };
+        mean_beside_a_covariance(parameters);
         (args, given, bar)
     }
 
@@ -702,6 +738,31 @@ pub(super) fn small_letter_is_vector(term: &mut Term, from: &[super::SymbolKind]
     if small_latin && from.contains(&occurrence.kind) && occurrence.evidence == super::Evidence::Convention {
         occurrence.kind = super::SymbolKind::Vector;
         occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// `\mathcal{N}(\mu, \Sigma)`, `\mathcal{N}_n(\mu, K)`: a mean beside a covariance matrix is a
+/// vector, whatever its letter suggests (each symbol of a mean written as a sum, `\mu + s
+/// \Sigma g`, that only a convention called a scalar or a size).
+fn mean_beside_a_covariance(parameters: &mut [Term]) {
+    let [mean, .., covariance] = parameters else { return };
+    if super::kind_of_term(covariance) != super::SymbolKind::Matrix {
+        return;
+    }
+    let mut operands: Vec<&mut Term> = match &mut mean.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
+            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).collect()
+        }
+        _ => vec![mean],
+    };
+    for operand in operands.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut operand.kind else { continue };
+        let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+        let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
+        if plain && small && occurrence.evidence == super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Vector;
+            occurrence.evidence = super::Evidence::Use;
+        }
     }
 }
 

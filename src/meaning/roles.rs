@@ -133,17 +133,21 @@ impl Resolver<'_> {
 
     /// A callee is a function, or a distribution when papers use its letter for one.
     fn callee_kind(&self, occurrence: &Occurrence) -> SymbolKind {
-        let node = occurrence.base;
-        let name = occurrence.base_name.as_str();
-        let set_font = self.is_set_font(node);
-        let distribution_family = set_font && has(&self.notation.distribution_names, name);
-        let word = matches!(node.kind, NodeKind::Word { .. });
-        let letter = !word && has(&self.notation.distribution_letters, name);
-        if distribution_family || (word && has(&self.notation.distribution_names, name)) || letter {
+        let word = matches!(occurrence.base.kind, NodeKind::Word { .. });
+        let letter = !word && has(&self.notation.distribution_letters, &occurrence.base_name);
+        if self.is_distribution_family(occurrence) || letter {
             SymbolKind::Distribution
         } else {
             SymbolKind::Function
         }
+    }
+
+    /// Whether a callee names a family of distributions in its own font (`\mathcal{N}`,
+    /// `\mathrm{Beta}`), whose arguments are parameters, not outcomes.
+    pub(super) fn is_distribution_family(&self, occurrence: &Occurrence) -> bool {
+        let node = occurrence.base;
+        let known = has(&self.notation.distribution_names, &occurrence.base_name);
+        known && (self.is_set_font(node) || matches!(node.kind, NodeKind::Word { .. }))
     }
 
     /// A name the vocabulary of papers knows: operator names, `\mathrm{softmax}`.
