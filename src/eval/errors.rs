@@ -126,6 +126,14 @@ pub enum EvalErrorKind {
         /// What it is, as written.
         what: String,
     },
+    /// A call of a function that no earlier line defines and that is not a built-in: `f_{13}(1)`.
+    UnknownFunction {
+        /// The function, as written.
+        name: String,
+    },
+    /// An index expression with more than two free indices: eval computes scalars, vectors
+    /// and matrices only.
+    TooManyFreeIndices,
     /// A call with the wrong number of arguments: `\mathrm{Attention}(Q, K)` for a definition
     /// with three parameters.
     WrongArity {
@@ -330,6 +338,16 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
             "`{text}` is not scientific notation in LaTeX but a product with e (Euler's number): write {}",
             scientific(text)
         ),
+        UnknownFunction { name } if ko => format!(
+            "`{name}` 함수를 모릅니다: 앞 줄에서 정의하거나(`{name}(x) = …`) 내장 함수(\\exp, \\log, \\mathrm{{softmax}} …)를 쓰세요"
+        ),
+        UnknownFunction { name } => format!(
+            "the function `{name}` is not defined: define it on an earlier line (`{name}(x) = …`) or use a built-in (\\exp, \\log, \\mathrm{{softmax}}, …)"
+        ),
+        TooManyFreeIndices if ko => "자유 첨자가 셋 이상입니다: 계산은 스칼라, 벡터, 행렬까지만 합니다".to_string(),
+        TooManyFreeIndices => {
+            "more than two free indices: eval computes scalars, vectors and matrices only".to_string()
+        }
         Unsupported { what } if ko => format!("`{what}` 표기는 계산할 수 없습니다"),
         Unsupported { what } => format!("cannot evaluate `{what}`"),
         WrongArity { name, expected, found } if ko => {

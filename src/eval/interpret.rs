@@ -167,7 +167,7 @@ impl<'e> Machine<'e> {
                 frame.indices.remove(j);
                 Ok(Value::Matrix(out))
             }
-            _ => Err(at(EvalErrorKind::Unsupported { what: "more than two free indices".into() }, expr.span)),
+            _ => Err(at(EvalErrorKind::TooManyFreeIndices, expr.span)),
         }
     }
 

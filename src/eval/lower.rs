@@ -514,7 +514,10 @@ impl<'a> Lowerer<'a> {
 
     /// What an applied term calls: a function defined earlier, or a built-in.
     fn callee(&self, callee: &Term) -> Result<Callee, EvalError> {
-        let missing = || unsupported(&format!("the function {}", node_label(callee.node)), callee.span);
+        let missing = || {
+            let name = crate::syntax::print::to_latex(callee.node);
+            EvalError::new(EvalErrorKind::UnknownFunction { name }, callee.span)
+        };
         let Some(occurrence) = callee.occurrence() else { return Err(missing()) };
         for name in [&occurrence.base_name, &occurrence.name] {
             if (self.ctx.is_function)(name) {

@@ -220,7 +220,7 @@ impl<'e> Recorder<'e> {
                 frame.indices.remove(j);
                 self.tape.push(Value::Matrix(out), Op::Grid(*r, *c, cells), expr.span)
             }
-            _ => Err(at(EvalErrorKind::Unsupported { what: "more than two free indices".into() }, expr.span)),
+            _ => Err(at(EvalErrorKind::TooManyFreeIndices, expr.span)),
         }
     }
 
