@@ -117,8 +117,27 @@ impl Resolver<'_> {
                     big.var = Some(self.term(var, Place::Bound, d));
                     big.lower = Some(self.term(from, Place::Plain, d));
                 }
-                _ if integral => big.lower = Some(self.term(sub, Place::Plain, d)),
-                _ => big.over = Some(self.term(sub, Place::Bound, d)),
+                _ if integral => {
+                    let mut lower = self.term(sub, Place::Plain, d);
+                    if sup.is_none() {
+                        // `\int_S f(x)\,dx`: a region alone below an integral is a set.
+                        domain_is_a_set(&mut lower);
+                    }
+                    big.lower = Some(lower);
+                }
+                _ => {
+                    let mut over = self.term(sub, Place::Bound, d);
+                    if let TermKind::Chain { rest, .. } = &mut over.kind {
+                        // `\sum_{i \in I}`, `\sum_{a \in A(i)}`, `\sup_{A \in \Sigma}`: what the
+                        // variable ranges over is a set.
+                        let member =
+                            |j: &&mut super::tree::Joint| matches!(j.op, InfixOp::Relation(r) if r == "\\in");
+                        if let Some(joint) = rest.iter_mut().find(member) {
+                            domain_is_a_set(&mut joint.term);
+                        }
+                    }
+                    big.over = Some(over);
+                }
             }
         }
         let _ = place;
@@ -226,6 +245,23 @@ pub(super) fn give_body<'n>(term: &mut Term<'n>, body: Term<'n>) {
         }
         TermKind::Sign { operand, .. } => give_body(operand, body),
         _ => {}
+    }
+}
+
+/// A letter (or a call, `A(i)`) that only a convention gave a kind, where a set is meant.
+fn domain_is_a_set(term: &mut Term) {
+    let occurrence = match &mut term.kind {
+        TermKind::Symbol(occurrence) => occurrence.as_mut(),
+        TermKind::Apply(app) => match &mut app.callee.kind {
+            TermKind::Symbol(occurrence) => occurrence.as_mut(),
+            _ => return,
+        },
+        _ => return,
+    };
+    let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+    if (capital || occurrence.scripts.is_empty()) && occurrence.evidence >= Evidence::Known {
+        occurrence.kind = SymbolKind::Set;
+        occurrence.evidence = Evidence::Use;
     }
 }
 

@@ -769,10 +769,17 @@ fn mean_beside_a_covariance(parameters: &mut [Term]) {
 /// The index of the last item of a range written with dots is the range's count.
 fn count_index(term: &mut Term) {
     let TermKind::Symbol(occurrence) = &mut term.kind else { return };
-    for script in
-        occurrence.scripts.iter_mut().filter(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+    for script in occurrence
+        .scripts
+        .iter_mut()
+        .filter(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer))
     {
-        if let TermKind::Symbol(index) = &mut script.term.kind {
+        // `x^{(n)}`: a layer's or sample's count is written in parentheses.
+        let term = match &mut script.term.kind {
+            TermKind::Fenced { open: Delim::Paren, body } => body.as_mut(),
+            _ => script.term.as_mut(),
+        };
+        if let TermKind::Symbol(index) = &mut term.kind {
             if index.scripts.is_empty() && index.evidence >= super::Evidence::Use {
                 index.kind = super::SymbolKind::Dimension;
                 index.evidence = super::Evidence::Use;

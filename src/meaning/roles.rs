@@ -101,6 +101,9 @@ impl Resolver<'_> {
             Place::Callee => Some(self.callee_kind(occurrence)),
             Place::Index if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Index if plain && self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
+            // `\alpha_{\tau_i}`, `x_{t_k}`, `\mathbf{h}_{u_i}`: a small letter picked by an index
+            // inside an index is a position too, one of a subsequence.
+            Place::Index if self.is_indexed_position(occurrence) => Some(SymbolKind::Index),
             Place::Index => None,
             Place::Bound if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Random if self.is_set_font(occurrence.base) => Some(SymbolKind::Distribution),
@@ -200,6 +203,11 @@ impl Resolver<'_> {
             // still pick a vector at a position, `\mathbf{x}_{i,j}`, or a block, `\Sigma_{ab}`).
             return SymbolKind::Scalar;
         }
+        let arrow = matches!(&base.kind, NodeKind::Accent { accent, .. } if accent == "vec" || accent == "overrightarrow");
+        if arrow && indices < 3 {
+            // `\vec{x}`, `\vec{X}_1`: an arrow marks a vector, whatever the letter's case.
+            return SymbolKind::Vector;
+        }
         if font == Font::Bold {
             // Bold letters name vectors and matrices; an index picks one of a sequence of them.
             return if upper { SymbolKind::Matrix } else { SymbolKind::Vector };
@@ -257,6 +265,14 @@ impl Resolver<'_> {
 
     fn is_index_letter(&self, node: &Node) -> bool {
         matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.index_letters, name))
+    }
+
+    /// A small letter in the normal font with one index of its own: `\tau_i`, `t_k`.
+    fn is_indexed_position(&self, occurrence: &Occurrence) -> bool {
+        let small = matches!(&occurrence.base.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if name.starts_with(|c: char| c.is_ascii_lowercase()) || (names::is_greek(name) && !name.starts_with(|c: char| c.is_ascii_uppercase())));
+        let [script] = occurrence.scripts.as_slice() else { return false };
+        small && script.role == ScriptRole::Index && !script.above && index_count(occurrence) == 1
     }
 
     fn is_set_font(&self, node: &Node) -> bool {
