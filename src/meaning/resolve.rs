@@ -374,6 +374,9 @@ impl<'t> Resolver<'t> {
             return (self.big_op_in_row(node, item, None, rest, place, d), remaining);
         }
         let Some(argument) = next else { return (self.term(item, place, d), 1) };
+        if is_italic_expectation(item, argument) {
+            return self.operator(node, "E", items, i, place, d);
+        }
         if self.is_call(item, argument) {
             return (self.apply(item, argument, place, d), 2);
         }
@@ -420,6 +423,9 @@ impl<'t> Resolver<'t> {
         d: usize,
     ) -> (Term<'n>, usize) {
         let Some(&(_, _, op)) = items.get(i) else { return (Term::of(TermKind::Leaf, node), 1) };
+        if let Some(term) = self.scripted_expectation(node, name, items, i, place, d) {
+            return (term, 2);
+        }
         let next_is_bracket = items.get(i + 1).is_some_and(|(_, _, n)| is_bracket(n));
         let random = name == "E" || super::notation::has(&self.notation.random_variable_operators, name);
         let operand_place = if random { Place::Random } else { place };
@@ -449,6 +455,33 @@ impl<'t> Resolver<'t> {
         };
         let span = op.span.join(application.operand.span);
         (Term::new(TermKind::Operator(Box::new(application)), span, node), 1 + used)
+    }
+
+    /// `\mathbb{E}[X]^2`: a script on an expectation's bracket is on the expectation, `(E[X])^2`
+    /// (not `E[X^2]`, which the variance `E[X^2] - E[X]^2` tells apart).
+    fn scripted_expectation<'n>(
+        &self,
+        node: &'n Node,
+        name: &'n str,
+        items: &[Item<'n>],
+        i: usize,
+        place: Place,
+        d: usize,
+    ) -> Option<Term<'n>> {
+        let (_, op_span, next) = items.get(i + 1).copied()?;
+        let NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } = &next.kind else {
+            return None;
+        };
+        if name != "E" || !matches!(base.kind, NodeKind::Fenced { open: Delim::Bracket, .. }) {
+            return None;
+        }
+        let bracket: Vec<Item<'n>> =
+            vec![(None, Span::default(), items.get(i)?.2), (Some(&InfixOp::Juxt), op_span, base.as_ref())];
+        let (expectation, _) = self.operator(node, name, &bracket, 0, place, d);
+        let span = expectation.span.join(next.span);
+        let script = self.group_script(sup, true, d);
+        let kind = TermKind::Scripted { base: expectation.boxed(), sub: None, sup: Some(script), primes: 0 };
+        Some(Term::new(kind, span, next))
     }
 
     /// The rest of a row as one term (the first item's operator dropped).
@@ -809,6 +842,21 @@ fn items_span(items: &[Item]) -> Span {
         (Some((_, _, a)), Some((_, _, b))) => a.span.join(b.span),
         _ => Span::default(),
     }
+}
+
+/// `E[X]`, `E_{x \sim p}[f(x)]`: an italic E before square brackets is an expectation, as
+/// `\mathbb{E}` is (`E(\mathbf{w})` with parentheses stays a function, an error or an energy).
+fn is_italic_expectation(item: &Node, next: &Node) -> bool {
+    let base = match &item.kind {
+        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
+        _ => item,
+    };
+    let italic_e = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "E");
+    let bracket = match &next.kind {
+        NodeKind::Scripts { base, .. } => base.as_ref(),
+        _ => next,
+    };
+    italic_e && matches!(bracket.kind, NodeKind::Fenced { open: Delim::Bracket, .. })
 }
 
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).

@@ -572,6 +572,9 @@ impl Resolver<'_> {
         let word = matches!(base.kind, NodeKind::Word { .. });
         match name.as_str() {
             "P" | "Pr" if plain_letter || word => Place::Event,
+            // `E(\mathbf{w})`: an italic E with parentheses is an error or energy function (an
+            // expectation is `\mathbb{E}`, `\mathrm{E}` or `E[…]`).
+            "E" if matches!(base.kind, NodeKind::Symbol { font: Font::Normal, .. }) => Place::Plain,
             _ if (word || plain_letter)
                 && has(&self.notation.random_variable_operators, &name)
                 && sub.is_none() =>

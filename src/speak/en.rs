@@ -183,9 +183,18 @@ impl Reader<'_> {
     }
 
     fn power(&self, base: &Phrase, exponent: &Phrase, d: usize) -> String {
+        // The power of an operation's result is said before it: "the square of the expectation
+        // of X", never "the expectation of X squared", which is the expectation of X².
+        let result = matches!(
+            base,
+            Phrase::Expectation { .. } | Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Gradient { .. }
+        );
         match exponent {
+            Phrase::Number(n) if n == "2" && result => self.one("square_of", base, d),
+            Phrase::Number(n) if n == "3" && result => self.one("cube_of", base, d),
             Phrase::Number(n) if n == "2" => self.one("square", base, d),
             Phrase::Number(n) if n == "3" => self.one("cube", base, d),
+            _ if result => self.two("power_of_result", "x", base, "n", exponent, d),
             _ => {
                 // "x to the n", but "x to the power of the sum of l and 1": never "to the the".
                 let n = self.say(exponent, d);
