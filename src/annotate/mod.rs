@@ -314,6 +314,11 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                Matcher::Operator(names) => {
+                    if self.meaning.operator_named(node).is_some_and(|name| names.iter().any(|n| n == name)) {
+                        self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
+                    }
+                }
                 Matcher::Symbol(kind) => {
                     if symbol_like && *symbol_kind.get_or_insert_with(|| self.kind(node)) == *kind {
                         self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });

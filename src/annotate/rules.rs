@@ -42,6 +42,8 @@ struct RuleSpec {
     symbol: Option<String>,
     #[serde(default)]
     environments: Vec<String>,
+    #[serde(default)]
+    operators: Vec<String>,
     ambiguity: Option<String>,
     #[serde(default, rename = "where")]
     conditions: BTreeMap<String, KindSpec>,
@@ -81,6 +83,9 @@ pub enum Matcher {
     Symbol(SymbolKind),
     /// Every environment with one of these names (`bmatrix`, `cases`).
     Environment(Vec<String>),
+    /// Every operator the meaning layer resolved with one of these names, however it is
+    /// spelled (`operators = ["E"]`: `\mathbb{E}_x[…]`, `\mathrm{E}[…]`, `E[X]`).
+    Operator(Vec<String>),
     /// Every place where the meaning layer found the evidence balanced (`ambiguity =
     /// "call-or-product"`: `w(a+b)`, w applied to a+b or w times a+b).
     Ambiguity,
@@ -157,6 +162,7 @@ pub fn load_rules(text: &str) -> Result<Vec<Rule>, RuleError> {
 fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
     let error = |message: String| RuleError { rule: Some(spec.id.clone()), message };
     let matcher = match (&spec.symbol, spec.patterns.is_empty(), spec.environments.is_empty()) {
+        (None, true, true) if !spec.operators.is_empty() => Matcher::Operator(spec.operators.clone()),
         (None, true, true) if spec.ambiguity.as_deref() == Some("call-or-product") => Matcher::Ambiguity,
         (None, true, true) if spec.ambiguity.is_some() => {
             return Err(error("the only `ambiguity` is \"call-or-product\"".into()));
@@ -168,7 +174,11 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             spec.patterns.iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?,
         ),
         (None, true, false) => Matcher::Environment(spec.environments.clone()),
-        _ => return Err(error("give one of `patterns`, `symbol`, `environments` or `ambiguity`".into())),
+        _ => {
+            return Err(error(
+                "give one of `patterns`, `symbol`, `environments`, `operators` or `ambiguity`".into(),
+            ))
+        }
     };
     let mut conditions = Vec::new();
     for (name, kinds) in &spec.conditions {

@@ -844,19 +844,22 @@ fn items_span(items: &[Item]) -> Span {
     }
 }
 
-/// `E[X]`, `E_{x \sim p}[f(x)]`: an italic E before square brackets is an expectation, as
+/// `E[X]`, `E_{x \sim p}[f(x)]`, `E_{x \sim \textrm{Data}} \log D(x)`: an italic E before
+/// square brackets or braces, or below which a variable is drawn, is an expectation, as
 /// `\mathbb{E}` is (`E(\mathbf{w})` with parentheses stays a function, an error or an energy).
 fn is_italic_expectation(item: &Node, next: &Node) -> bool {
-    let base = match &item.kind {
-        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
-        _ => item,
+    let (base, sub) = match &item.kind {
+        NodeKind::Scripts { base, sub, sup: None, .. } => (base.as_ref(), sub.as_deref()),
+        _ => (item, None),
     };
     let italic_e = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "E");
     let bracket = match &next.kind {
         NodeKind::Scripts { base, .. } => base.as_ref(),
         _ => next,
     };
-    italic_e && matches!(bracket.kind, NodeKind::Fenced { open: Delim::Bracket, .. })
+    let bracketed = matches!(bracket.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Brace, .. });
+    let drawn = sub.is_some_and(|s| super::relation_sides(s, "\\sim").is_some());
+    italic_e && (bracketed || drawn)
 }
 
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).

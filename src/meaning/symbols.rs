@@ -233,6 +233,8 @@ pub struct TermIndex<'t, 'n> {
     /// The kinds of the bases of indexed symbols: the matrix A of the entry `A_{ij}`.
     bases: rustc_hash::FxHashMap<(usize, usize), SymbolKind>,
     callees: rustc_hash::FxHashSet<(usize, usize)>,
+    /// Operators as written (`\mathbb{E}_x`), by span, with the name they were resolved as.
+    operators: rustc_hash::FxHashMap<(usize, usize), &'n str>,
     balanced: Vec<crate::syntax::ast::Span>,
     /// The kinds worked out so far, keyed by the term's address in the tree: asking for the
     /// kind of each run of a long row then walks the row once, not once a run.
@@ -246,6 +248,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             by_span: Default::default(),
             bases: Default::default(),
             callees: Default::default(),
+            operators: Default::default(),
             balanced: Vec::new(),
             kinds: Default::default(),
         };
@@ -272,6 +275,9 @@ impl<'t, 'n> TermIndex<'t, 'n> {
                         }
                     }
                 }
+            }
+            if let TermKind::Operator(operator) = &term.kind {
+                index.operators.insert((operator.op.span.start, operator.op.span.end), operator.name);
             }
             if let TermKind::Apply(app) = &term.kind {
                 index.callees.insert((term.node.span.start, term.node.span.end));
@@ -304,6 +310,12 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     /// Where a symbol beside a parenthesis could as well be applied to it: `w(a+b)`.
     pub fn balanced(&self) -> &[crate::syntax::ast::Span] {
         &self.balanced
+    }
+
+    /// The name `node` was resolved as when it is an operator applied to an operand: `E` for
+    /// `\mathbb{E}_x`, `\mathrm{E}` and the italic `E` of `E[X]`, `log` for `\log`.
+    pub fn operator_named(&self, node: &crate::syntax::ast::Node) -> Option<&'n str> {
+        self.operators.get(&(node.span.start, node.span.end)).copied()
     }
 
     /// Whether `node` is applied to what follows it.
