@@ -26,13 +26,13 @@ fn holds_floor(file: &str, recall: f64, precision: f64, precision_math: f64) {
 #[test]
 fn the_development_half_holds_its_floor() {
     // Measured: recall 49.0%, precision 97.6%, 96.2% without symbol-kind rows.
-    holds_floor("dev.jsonl", 0.47, 0.96, 0.94);
+    holds_floor("dev.jsonl", 0.52, 0.96, 0.94);
 }
 
 #[test]
 fn the_held_out_half_holds_its_floor() {
     // Measured: recall 46.7%, precision 98.0%, 96.6% without symbol-kind rows.
-    holds_floor("heldout.jsonl", 0.45, 0.96, 0.94);
+    holds_floor("heldout.jsonl", 0.49, 0.96, 0.94);
 }
 
 /// The halves are the meaning set's halves, in its order, and every label is a concept the
