@@ -458,7 +458,9 @@ impl<'t> Resolver<'t> {
     }
 
     /// `\mathbb{E}[X]^2`: a script on an expectation's bracket is on the expectation, `(E[X])^2`
-    /// (not `E[X^2]`, which the variance `E[X^2] - E[X]^2` tells apart).
+    /// (not `E[X^2]`, which the variance `E[X^2] - E[X]^2` tells apart). Not inlined: its
+    /// locals would widen the frame of every operator in a tower such as `\log \log … x`.
+    #[inline(never)]
     fn scripted_expectation<'n>(
         &self,
         node: &'n Node,
