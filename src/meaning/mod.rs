@@ -57,24 +57,27 @@ pub fn resolve<'n>(root: &'n Node, table: &SymbolTable) -> Term<'n> {
 /// symbol is one thing in a formula, so the reading again knows it everywhere, and the rules
 /// that compare neighbours (sides of an equation, factors beside a matrix) see it.
 fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
-    let occurrences = term.occurrences();
-    let conventional_scalars: rustc_hash::FxHashSet<&str> = occurrences
-        .iter()
-        .filter(|(_, o)| o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention)
-        .map(|(_, o)| o.name.as_str())
-        .collect();
+    // One walk, in no particular order, without listing the occurrences: most formulas have
+    // no array settled by use, and then nothing is kept.
+    let mut used: Vec<(&str, SymbolKind)> = Vec::new();
+    let mut conventional_scalars: rustc_hash::FxHashSet<&str> = Default::default();
+    let mut stack: Vec<&Term> = vec![term];
+    while let Some(term) = stack.pop() {
+        if let Some(o) = term.occurrence() {
+            let array = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix);
+            if array && o.evidence == Evidence::Use {
+                used.push((o.name.as_str(), o.kind));
+            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
+                conventional_scalars.insert(o.name.as_str());
+            }
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
     let mut out: Vec<(String, SymbolKind)> = Vec::new();
-    let mut seen = rustc_hash::FxHashSet::default();
-    for (_, used) in &occurrences {
-        let array = matches!(used.kind, SymbolKind::Vector | SymbolKind::Matrix);
-        let name = used.name.as_str();
-        if array
-            && used.evidence == Evidence::Use
-            && conventional_scalars.contains(name)
-            && table.recorded(name).is_none()
-            && seen.insert(name)
-        {
-            out.push((name.to_string(), used.kind));
+    for (name, kind) in used {
+        let settles = conventional_scalars.contains(name) && table.recorded(name).is_none();
+        if settles && !out.iter().any(|(n, _)| n == name) {
+            out.push((name.to_string(), kind));
         }
     }
     out
