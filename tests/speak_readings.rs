@@ -85,6 +85,16 @@ fn korean_particles_follow_the_sound_of_the_names() {
 fn structures_read_as_a_teacher_reads_them() {
     let cases = [
         (r"\frac{a}{b}", "에이를 비로 나눈 것", "a divided by b"),
+        (
+            r"\frac{p(x,y)}{p(x) p(y)}",
+            "엑스와 와이의 피를 엑스의 확률 피와 와이의 확률 피의 곱으로 나눈 것",
+            "p of x and y divided by the product of p of x and p of y",
+        ),
+        (
+            r"\mathbb{E}[X^2] - \mathbb{E}[X]^2",
+            "엑스의 제곱의 기댓값 빼기 엑스의 기댓값의 제곱",
+            "the expectation of X squared minus the square of the expectation of X",
+        ),
         (r"AB", "에이와 비의 곱", "the product of A and B"),
         (r"K^\top", "케이 전치", "K transpose"),
         (r"\sqrt{d_k}", "디케이의 제곱근", "the square root of d k"),

@@ -109,7 +109,7 @@ impl Reader<'_> {
             }
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
-            Phrase::Div { num, den } => self.two("divide", "num", num, "den", den, d),
+            Phrase::Div { num, den } => self.divide(num, den, d),
             Phrase::Fraction { num, den } => self.two("fraction", "num", num, "den", den, d),
             Phrase::Product(factors) => self.product(factors, d),
             Phrase::Scale { k, x } => self.two("scale", "k", k, "x", x, d),
@@ -216,6 +216,18 @@ impl Reader<'_> {
             Some(Phrase::Number(n)) if n == "3" => self.one("cube_root", body, d),
             Some(n) => self.two("root", "x", body, "n", n, d),
         }
+    }
+
+    /// "A divided by B"; a product below the bar is said whole ("divided by the product of p of
+    /// x and p of y"), never "divided by p of x, times p of y", which divides by p of x alone.
+    fn divide(&self, num: &Phrase, den: &Phrase, d: usize) -> String {
+        let den = match den {
+            Phrase::Product(factors) => {
+                self.phrase("product", &[("x", &self.and_list(self.says(factors, d)))])
+            }
+            _ => self.say(den, d),
+        };
+        self.phrase("divide", &[("num", &self.say(num, d)), ("den", &den)])
     }
 
     /// "the product of A and B"; after an operation, "softmax of X, times V".
