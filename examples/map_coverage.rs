@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release --example map_coverage -- [FILE...]` (default:
 //! `../shared/corpus-real/d2l_display.txt`). Prints the share of formulas with at least one
-//! known slot, how often each rule fires, and the most frequent notations no rule knows.
+//! known slot and the share with no unknown-notation row at all, how often each rule fires, and
+//! the most frequent notations no rule knows.
 
 use eqmap::slotmap::{map_source, Knowledge};
 use eqmap::Lang;
@@ -22,7 +23,7 @@ fn main() {
             eprintln!("cannot read {path}");
             continue;
         };
-        let (mut total, mut parsed, mut known) = (0, 0, 0);
+        let (mut total, mut parsed, mut known, mut fully) = (0, 0, 0, 0);
         let mut unknown: HashMap<String, usize> = HashMap::new();
         let mut concepts: HashMap<String, usize> = HashMap::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -31,6 +32,9 @@ fn main() {
             parsed += 1;
             if map.has_known_slot() {
                 known += 1;
+            }
+            if map.unknown_notation().next().is_none() {
+                fully += 1;
             }
             for notation in map.unknown_notation() {
                 *unknown.entry(notation.chars().take(40).collect()).or_default() += 1;
@@ -45,6 +49,8 @@ fn main() {
         println!(
             "{path}: {known}/{total} formulas have at least one known slot ({share:.1}%); {parsed} parsed"
         );
+        let full_share = 100.0 * fully as f64 / total.max(1) as f64;
+        println!("  {fully}/{total} formulas have no unknown-notation row ({full_share:.1}%)");
         print_top("most frequent concepts", concepts, 15);
         print_top("most frequent notations no rule knows", unknown, 25);
     }
