@@ -612,12 +612,14 @@ impl<'t> Resolver<'t> {
     ) -> (Vec<Term<'n>>, Vec<Term<'n>>, Option<&'n str>) {
         let outcome_first = matches!(&body.kind, NodeKind::Chain { rest, .. }
             if matches!(rest.first().map(|l| &l.op), Some(InfixOp::Separator(s)) if s == ";"));
-        let (mut args, mut given, bar) = self.arguments(body, Place::Plain, Place::Plain, d);
-        let outcome_place = if bar.is_some() || outcome_first { Place::Random } else { Place::Plain };
-        if outcome_place == Place::Random {
-            if let (Some(first), Some(node)) = (args.first_mut(), super::list_items(body).first()) {
-                let event = condition(node).map_or(*node, |(event, _, _)| event);
-                *first = self.term(event, Place::Random, d);
+        let items = super::list_items(body);
+        let conditioned = items.iter().any(|item| condition(item).is_some());
+        // Before a bar every argument is the outcome; before `;` only the first is.
+        let arg_place = if conditioned { Place::Random } else { Place::Plain };
+        let (mut args, mut given, bar) = self.arguments(body, arg_place, Place::Plain, d);
+        if outcome_first && !conditioned {
+            if let (Some(first), Some(node)) = (args.first_mut(), items.first()) {
+                *first = self.term(node, Place::Random, d);
             }
         }
         let parameters = match (bar.is_some(), outcome_first) {

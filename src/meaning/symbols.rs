@@ -10,12 +10,12 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
     let mut entries: Vec<SymbolEntry> = Vec::new();
     // Grouped by name and font: `\mathcal{X}` and `X` share a binding name, not a meaning.
     // Looked up and deduplicated by hashing, so a formula of many occurrences stays linear.
-    let mut index: HashMap<(String, crate::syntax::ast::Font), usize> = HashMap::new();
+    let mut index: HashMap<(&str, crate::syntax::ast::Font), usize> = HashMap::new();
     let mut seen: HashSet<(usize, crate::syntax::ast::Span)> = HashSet::new();
     for (term_span, occurrence) in term.occurrences() {
         let span = symbol_span(term_span, occurrence, source);
         let font = super::roles::font_of(occurrence.base);
-        let key = (occurrence.name.to_string(), font);
+        let key = (occurrence.name.as_str(), font);
         match index.get(&key).and_then(|&i| entries.get_mut(i).map(|e| (i, e))) {
             Some((i, entry)) => {
                 if seen.insert((i, span)) {
