@@ -394,13 +394,25 @@ fn is_symbol_like(meaning: &TermIndex, node: &Node) -> bool {
 fn focus_span(rule: &Rule, found: &Match, source: &str) -> Span {
     match &rule.focus {
         Focus::Whole => found.span,
-        Focus::Part(pattern) => found
-            .nodes
-            .iter()
-            .find_map(|node| pattern.find_in(node, &found.bindings, 0))
-            .map_or(found.span, |part| part.span),
+        Focus::Part(pattern) => {
+            found.nodes.iter().find_map(|node| focus_part(pattern, node, found)).unwrap_or(found.span)
+        }
         Focus::Operator => found.nodes.iter().find_map(|node| sign_span(node, source)).unwrap_or(found.span),
     }
+}
+
+/// The span of the focus pattern's first match within `node`; a match on a signed node that
+/// holds only through the sign's leniency (`\log` on `-\log p`) gives way to the match on
+/// its operand (`\log`). Scripts stay with their base (`\nabla` is `\nabla_\theta`).
+fn focus_part(pattern: &pattern::Pattern, node: &Node, found: &Match) -> Option<Span> {
+    let part = pattern.find_in(node, &found.bindings, 0)?;
+    let signed = part.nodes.first().filter(|n| part.nodes.len() == 1 && through_inner(pattern, n));
+    let operand = signed.and_then(|n| match &n.kind {
+        NodeKind::Prefix { operand, .. } => Some(operand.as_ref()),
+        _ => None,
+    });
+    let deeper = operand.and_then(|inner| pattern.find_in(inner, &found.bindings, 0));
+    Some(deeper.map_or(part.span, |d| d.span))
 }
 
 /// The span of the sign of a signed node (`-` in `-\frac{1}{N}`).
