@@ -34,7 +34,7 @@ fn every_rule_fires_on_each_of_its_examples() {
     }
 }
 
-/// Formulas of the tests (seed and map fixtures), the shipped corpus and the real corpora
+/// Formulas of the tests (seed and map fixtures, the labelled dev half), the shipped corpus and the real corpora
 /// beside the repository (when present), one a line.
 fn formulas() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -48,6 +48,7 @@ fn formulas() -> Vec<String> {
         "tests/fixtures/map/more.txt",
         "tests/fixtures/meaning/dev.jsonl",
         "tests/fixtures/meaning/heldout.jsonl",
+        "tests/fixtures/concepts/dev.jsonl",
         "corpus/equations.jsonl",
         "../shared/corpus-real/d2l_display.txt",
         "../shared/corpus-real/d2l_inline.txt",

@@ -100,7 +100,11 @@ impl<'t> Resolver<'t> {
             NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => TermKind::Wrapped(boxed(body, place)),
             NodeKind::Stacked { base, .. } => TermKind::Wrapped(boxed(base, place)),
             NodeKind::Fenced { open, body, .. } => {
-                let mut body = boxed(body, place);
+                // `\frac{1}{|\mathcal{B}|}`: bars make the count; what they hold is what is
+                // counted (a set), not a count itself.
+                let counted = matches!(place, Place::Count | Place::Divisor);
+                let inner = if *open == Delim::Bar && counted { Place::Plain } else { place };
+                let mut body = boxed(body, inner);
                 if matches!(open, Delim::Angle | Delim::DoubleBar) {
                     // `\langle a, b \rangle`, `\|a\|`: what an inner product or a norm takes is a
                     // vector, whatever its letter suggests.
