@@ -60,6 +60,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
                 }
             }
         }
+        NodeKind::Symbol { name, font: Font::Bold } if is_small_letter(name) => table.note_bold_letter(name),
         NodeKind::Sqrt { radicand, .. } => {
             if let Some(name) = binding_name(radicand).filter(|n| looks_like_dimension(n)) {
                 table.suggest(name, SymbolKind::Dimension);
@@ -113,4 +114,10 @@ fn index_letters(sub: &Node) -> Vec<String> {
 
 fn looks_like_dimension(name: &str) -> bool {
     DIMENSION_LETTERS.contains(&name) || name.starts_with("d_") || name.starts_with("n_")
+}
+
+/// A lower-case Latin or Greek letter (`v`, `mu`).
+fn is_small_letter(name: &str) -> bool {
+    let latin = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase());
+    latin || (crate::syntax::names::is_greek(name) && name.starts_with(|c: char| c.is_ascii_lowercase()))
 }

@@ -124,6 +124,9 @@ pub struct SymbolTable {
     /// Lower-case letters written with an index somewhere (`h` of `h_{t-1}`): a capital
     /// subscripted with one names a member for it (`W_h`), not an entry.
     indexed_bases: rustc_hash::FxHashSet<String>,
+    /// Lower-case letters written in bold somewhere (`\mathbf{v}`): the same letter in plain
+    /// type with an index (`v_i`) is one of its entries.
+    bold_letters: rustc_hash::FxHashSet<String>,
 }
 
 /// A function defined by `f(a, b) = body`.
@@ -188,6 +191,18 @@ impl SymbolTable {
         if !self.indexed_bases.contains(letter) {
             self.indexed_bases.insert(letter.to_string());
         }
+    }
+
+    /// Records that a lower-case letter is written in bold (`\mathbf{v}`, `\boldsymbol{\mu}`).
+    pub(crate) fn note_bold_letter(&mut self, letter: &str) {
+        if !self.bold_letters.contains(letter) {
+            self.bold_letters.insert(letter.to_string());
+        }
+    }
+
+    /// Whether a lower-case letter is written in bold somewhere in the document.
+    pub fn is_bold_letter(&self, letter: &str) -> bool {
+        self.bold_letters.contains(letter)
     }
 
     /// Whether a lower-case letter is written with an index somewhere in the document.

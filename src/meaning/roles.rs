@@ -187,6 +187,11 @@ impl Resolver<'_> {
         let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
         let greek = names::is_greek(name);
         let indices = index_count(occurrence);
+        if font == Font::Normal && indices >= 1 && !upper && self.table.is_bold_letter(name) {
+            // `\mathbf{v}` beside `v_i`: a formula that writes its vectors in bold writes their
+            // entries in plain type.
+            return SymbolKind::Scalar;
+        }
         let ranged =
             occurrence.scripts.iter().any(|s| matches!(s.role, ScriptRole::Range | ScriptRole::Layer));
         if (indices == 1 || (ranged && indices == 0))

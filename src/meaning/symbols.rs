@@ -138,14 +138,22 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             // Left to right, as shapes multiply: a matrix times a vector is a vector.
             let mut kinds = factors.iter().map(|f| child(&f.term));
             let first = kinds.next().unwrap_or(SymbolKind::Unknown);
-            kinds.fold(first, |acc, next| match (acc, next) {
-                (SymbolKind::Matrix, SymbolKind::Vector) | (SymbolKind::Vector, SymbolKind::Matrix) => {
-                    SymbolKind::Vector
-                }
-                (SymbolKind::Matrix, _) | (_, SymbolKind::Matrix) => SymbolKind::Matrix,
-                (SymbolKind::Vector, _) | (_, SymbolKind::Vector) => SymbolKind::Vector,
-                (SymbolKind::Scalar | SymbolKind::Dimension | SymbolKind::Index, other) => other,
-                (acc, _) => acc,
+            // A row vector so far (`w^\top`, `x^\top W`) times a vector, or two vectors joined
+            // by `\cdot`, is an inner product: one number.
+            let mut row = factors.first().is_some_and(|f| is_transposed(&f.term));
+            // A column vector times a row vector (`x x^\top`) is an outer product: a matrix.
+            let rest = factors.iter().skip(1);
+            kinds.zip(rest).fold(first, |acc, (next, factor)| {
+                let dot = matches!(&factor.op, Some(crate::syntax::ast::InfixOp::Multiplicative(o)) if o == "\\cdot");
+                let vectors = acc == SymbolKind::Vector && next == SymbolKind::Vector;
+                let transposed = is_transposed(&factor.term);
+                let product = match () {
+                    _ if vectors && (row || dot) => SymbolKind::Scalar,
+                    _ if vectors && transposed => SymbolKind::Matrix,
+                    _ => product_kind(acc, next),
+                };
+                row = (row || transposed) && product == SymbolKind::Vector;
+                product
             })
         }
         TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => child(operand),
@@ -174,6 +182,25 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         }
         TermKind::Rows(_) => SymbolKind::Unknown,
     }
+}
+
+/// The kind of a product of `acc` (the factors so far, left to right, as shapes multiply) and
+/// `next`: a matrix times a vector is a vector.
+fn product_kind(acc: SymbolKind, next: SymbolKind) -> SymbolKind {
+    match (acc, next) {
+        (SymbolKind::Matrix, SymbolKind::Vector) | (SymbolKind::Vector, SymbolKind::Matrix) => {
+            SymbolKind::Vector
+        }
+        (SymbolKind::Matrix, _) | (_, SymbolKind::Matrix) => SymbolKind::Matrix,
+        (SymbolKind::Vector, _) | (_, SymbolKind::Vector) => SymbolKind::Vector,
+        (SymbolKind::Scalar | SymbolKind::Dimension | SymbolKind::Index, other) => other,
+        (acc, _) => acc,
+    }
+}
+
+/// Whether a term is written transposed (`w^\top`, `\mathbf{x}^{\mathrm{T}}`).
+fn is_transposed(term: &Term) -> bool {
+    matches!(&term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose)
 }
 
 /// The kind of `term`, from the kinds of its parts, each worked out once and kept in `kinds`
