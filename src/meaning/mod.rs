@@ -319,7 +319,19 @@ impl SymbolTable {
     fn learn_definition(&mut self, lhs: &Node, rhs: &Node) {
         let Some((name, parameters, kind)) = defined_head(lhs) else { return };
         self.declare(name.clone(), kind);
+        self.learn_family(lhs, kind);
         self.definitions.insert(name, Definition { parameters, body: rhs.clone() });
+    }
+
+    /// `T_k(x) = 2x T_{k-1}(x) - T_{k-2}(x)`: a head picked by an index defines a family, so
+    /// the letter with any index is of the head's kind (suggested, not declared).
+    fn learn_family(&mut self, lhs: &Node, kind: SymbolKind) {
+        let Some(callee) = call_callee(lhs) else { return };
+        let NodeKind::Scripts { base, sub: Some(sub), sup: None, .. } = &callee.kind else { return };
+        let indexed = matches!(&sub.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1);
+        if let Some(letter) = binding_name(base).filter(|_| indexed) {
+            self.suggest(letter, kind);
+        }
     }
 
     /// `B_{\mathrm{crit}}(L) \approx …`, `f(x) := …`: what a relation that defines or

@@ -467,7 +467,13 @@ impl Resolver<'_> {
             NodeKind::Scripts { base, primes: 0, .. } => base.as_ref(),
             _ => argument,
         };
-        let NodeKind::Fenced { open: Delim::Paren, body, .. } = &group.kind else { return false };
+        let body = match &group.kind {
+            NodeKind::Fenced { open: Delim::Paren, body, .. } => body,
+            // `\mathcal{D}[Q \| P]`, `\mathrm{KL}[q \| p]`: two things set against each other
+            // by a double bar are a divergence's arguments, in brackets too.
+            NodeKind::Fenced { open: Delim::Bracket, body, .. } if double_bar_inside(body) => body,
+            _ => return false,
+        };
         let base = match &callee.kind {
             NodeKind::Scripts { base, .. } => base.as_ref(),
             _ => callee,
@@ -710,6 +716,12 @@ fn is_parameter(sub: &Node) -> bool {
 fn condition_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
     rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" || r == "\\parallel" || r == "\\|"))
+}
+
+/// Whether a group's content sets two things apart with a double bar (`P \| Q`).
+fn double_bar_inside(body: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|"))
 }
 
 /// Whether a name is the real numbers `\mathbb{R}`.
