@@ -27,7 +27,7 @@ impl Resolver<'_> {
             return;
         }
         for arg in &mut application.args {
-            super::resolve::small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
+            super::agree::small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
         }
     }
 

@@ -14,6 +14,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod agree;
 mod applied;
 mod bigops;
 mod kinds;

@@ -14,6 +14,10 @@
 //! Symbols and their scripts are resolved in `scripts.rs`, large operators in `bigops.rs`, kinds
 //! in `roles.rs`.
 
+use super::agree::{
+    arrays_around_hadamard, capitals_beside_matrices, count_index, mean_beside_a_covariance,
+    same_kind_as_vectors, sizes_beside_sizes, sizes_times_sizes, vectors_after_matrices, vectors_inside,
+};
 use super::bigops::{give_body, open_big_op};
 use super::roles::Place;
 use super::tree::{Application, Factor, Joint, OperatorApplication, ScriptRole, Term, TermKind};
@@ -210,6 +214,7 @@ impl<'t> Resolver<'t> {
             let mut operands: Vec<&mut Term> =
                 std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
             same_kind_as_vectors(&mut operands);
+            sizes_beside_sizes(&mut operands);
         }
         Term::of(TermKind::Chain { first: first.boxed(), rest: joints }, node)
     }
@@ -254,6 +259,8 @@ impl<'t> Resolver<'t> {
         }
         vectors_after_matrices(&mut factors);
         arrays_around_hadamard(&mut factors);
+        sizes_times_sizes(&mut factors);
+        capitals_beside_matrices(&mut factors);
         match factors.len() {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),
@@ -654,177 +661,6 @@ impl<'t> Resolver<'t> {
                 _ => None,
             },
             _ => None,
-        }
-    }
-}
-
-/// When one of several operands that must agree in kind (summands, sides of an equation) is a
-/// vector, a plain symbol among them that only a convention called a scalar is a vector too; when
-/// one is a matrix worked out from others (`QK^\top / \sqrt{d_k} + M`), a capital that only a
-/// convention called a size or a scalar is a matrix too (the mask M).
-fn same_kind_as_vectors(operands: &mut [&mut Term]) {
-    let strong = |wanted: super::SymbolKind, t: &Term| {
-        super::kind_of_term(t) == wanted
-            && t.occurrence().is_none_or(|o| o.evidence < super::Evidence::Convention)
-    };
-    let strong_vector = operands.iter().any(|t| strong(super::SymbolKind::Vector, t));
-    let strong_matrix =
-        operands.iter().any(|t| strong(super::SymbolKind::Matrix, t) && t.occurrence().is_none());
-    if !strong_vector && !strong_matrix {
-        return;
-    }
-    for term in operands.iter_mut() {
-        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
-        if occurrence.evidence != super::Evidence::Convention {
-            continue;
-        }
-        let latin = occurrence.base_name.len() == 1 || occurrence.base_name.contains('_');
-        let capital = occurrence.base_name.len() == 1
-            && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
-        let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
-        if strong_matrix && capital && small && !occurrence.indexed {
-            occurrence.kind = super::SymbolKind::Matrix;
-            occurrence.evidence = super::Evidence::Use;
-        } else if strong_vector && latin && occurrence.kind == super::SymbolKind::Scalar {
-            occurrence.kind = super::SymbolKind::Vector;
-            occurrence.evidence = super::Evidence::Use;
-        }
-    }
-}
-
-/// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`)
-/// that only a convention called scalars are vectors.
-fn vectors_inside(body: &mut Term) {
-    let promote = |term: &mut Term| {
-        if let TermKind::Symbol(occurrence) = &mut term.kind {
-            if occurrence.kind == super::SymbolKind::Scalar
-                && occurrence.evidence == super::Evidence::Convention
-            {
-                occurrence.kind = super::SymbolKind::Vector;
-                occurrence.evidence = super::Evidence::Use;
-            }
-        }
-    };
-    match &mut body.kind {
-        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
-            promote(first);
-            rest.iter_mut().for_each(|j| promote(&mut j.term));
-        }
-        _ => promote(body),
-    }
-}
-
-/// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
-/// on its right is a vector, whatever its letter suggests.
-fn vectors_after_matrices(factors: &mut [Factor]) {
-    for i in 1..factors.len() {
-        let (before, after) = factors.split_at_mut(i);
-        let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
-        let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
-        let left = super::kind_of_term(&previous.term);
-        let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
-        if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
-            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
-            if let Some(TermKind::Symbol(occurrence)) = before.last_mut().map(|f| &mut f.term.kind) {
-                let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-                    && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-                if lower_latin
-                    && occurrence.kind == super::SymbolKind::Scalar
-                    && occurrence.evidence == super::Evidence::Convention
-                {
-                    occurrence.kind = super::SymbolKind::Vector;
-                    occurrence.evidence = super::Evidence::Use;
-                }
-            }
-            continue;
-        }
-        if !side_by_side || !(left == super::SymbolKind::Matrix || transposed) {
-            continue;
-        }
-        if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
-            if occurrence.kind == super::SymbolKind::Scalar
-                && occurrence.evidence == super::Evidence::Convention
-            {
-                occurrence.kind = super::SymbolKind::Vector;
-                occurrence.evidence = super::Evidence::Use;
-            }
-        }
-    }
-}
-
-/// `o \odot \tanh(c)`, `z \odot \epsilon`: what an element-wise product multiplies are arrays,
-/// so a plain lower-case Latin letter beside it that only a convention called a scalar or a
-/// size (the mask `m`) is a vector.
-fn arrays_around_hadamard(factors: &mut [Factor]) {
-    let hadamard = |f: &Factor| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\odot");
-    let marked: Vec<bool> = (0..factors.len())
-        .map(|i| factors.get(i).is_some_and(hadamard) || factors.get(i + 1).is_some_and(hadamard))
-        .collect();
-    for (factor, around) in factors.iter_mut().zip(marked) {
-        if around {
-            small_letter_is_vector(
-                &mut factor.term,
-                &[super::SymbolKind::Scalar, super::SymbolKind::Dimension],
-            );
-        }
-    }
-}
-
-/// Makes a plain lower-case Latin letter a vector, by its use, when only a convention gave it
-/// one of the kinds `from`.
-pub(super) fn small_letter_is_vector(term: &mut Term, from: &[super::SymbolKind]) {
-    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
-    let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-    if small_latin && from.contains(&occurrence.kind) && occurrence.evidence == super::Evidence::Convention {
-        occurrence.kind = super::SymbolKind::Vector;
-        occurrence.evidence = super::Evidence::Use;
-    }
-}
-
-/// `\mathcal{N}(\mu, \Sigma)`, `\mathcal{N}_n(\mu, K)`: a mean beside a covariance matrix is a
-/// vector, whatever its letter suggests (each symbol of a mean written as a sum, `\mu + s
-/// \Sigma g`, that only a convention called a scalar or a size).
-fn mean_beside_a_covariance(parameters: &mut [Term]) {
-    let [mean, .., covariance] = parameters else { return };
-    if super::kind_of_term(covariance) != super::SymbolKind::Matrix {
-        return;
-    }
-    let mut operands: Vec<&mut Term> = match &mut mean.kind {
-        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
-            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).collect()
-        }
-        _ => vec![mean],
-    };
-    for operand in operands.iter_mut() {
-        let TermKind::Symbol(occurrence) = &mut operand.kind else { continue };
-        let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-        let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
-        if plain && small && occurrence.evidence == super::Evidence::Convention {
-            occurrence.kind = super::SymbolKind::Vector;
-            occurrence.evidence = super::Evidence::Use;
-        }
-    }
-}
-
-/// The index of the last item of a range written with dots is the range's count.
-fn count_index(term: &mut Term) {
-    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
-    for script in occurrence
-        .scripts
-        .iter_mut()
-        .filter(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer))
-    {
-        // `x^{(n)}`: a layer's or sample's count is written in parentheses.
-        let term = match &mut script.term.kind {
-            TermKind::Fenced { open: Delim::Paren, body } => body.as_mut(),
-            _ => script.term.as_mut(),
-        };
-        if let TermKind::Symbol(index) = &mut term.kind {
-            if index.scripts.is_empty() && index.evidence >= super::Evidence::Use {
-                index.kind = super::SymbolKind::Dimension;
-                index.evidence = super::Evidence::Use;
-            }
         }
     }
 }

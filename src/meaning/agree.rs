@@ -1,0 +1,251 @@
+//! Agreement of kinds: where one operand's kind settles its neighbours'. Terms added together
+//! or set equal are of one kind (`W x_t + b`: b is a vector); what a matrix multiplies on its
+//! right is a vector; what an element-wise product, an inner product or a norm takes are arrays;
+//! a Gaussian's mean beside a covariance matrix is a vector; counts added to sizes are sizes.
+//! Each pass changes only kinds that a convention alone gave, never a declared or used one.
+
+use super::tree::{Factor, ScriptRole, Term, TermKind};
+use crate::syntax::ast::{Delim, Font, InfixOp, NodeKind};
+
+/// When one of several operands that must agree in kind (summands, sides of an equation) is a
+/// vector, a plain symbol among them that only a convention called a scalar is a vector too; when
+/// one is a matrix worked out from others (`QK^\top / \sqrt{d_k} + M`), a capital that only a
+/// convention called a size or a scalar is a matrix too (the mask M).
+pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
+    let strong = |wanted: super::SymbolKind, t: &Term| {
+        super::kind_of_term(t) == wanted
+            && t.occurrence().is_none_or(|o| o.evidence < super::Evidence::Convention)
+    };
+    let strong_vector = operands.iter().any(|t| strong(super::SymbolKind::Vector, t));
+    let strong_matrix =
+        operands.iter().any(|t| strong(super::SymbolKind::Matrix, t) && t.occurrence().is_none());
+    if !strong_vector && !strong_matrix {
+        return;
+    }
+    for term in operands.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        if occurrence.evidence != super::Evidence::Convention {
+            continue;
+        }
+        let latin = occurrence.base_name.len() == 1 || occurrence.base_name.contains('_');
+        let capital = occurrence.base_name.len() == 1
+            && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+        let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
+        if strong_matrix && capital && small && !occurrence.indexed {
+            occurrence.kind = super::SymbolKind::Matrix;
+            occurrence.evidence = super::Evidence::Use;
+        } else if strong_vector && latin && occurrence.kind == super::SymbolKind::Scalar {
+            occurrence.kind = super::SymbolKind::Vector;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`)
+/// that only a convention called scalars are vectors.
+pub(super) fn vectors_inside(body: &mut Term) {
+    let promote = |term: &mut Term| {
+        if let TermKind::Symbol(occurrence) = &mut term.kind {
+            if occurrence.kind == super::SymbolKind::Scalar
+                && occurrence.evidence == super::Evidence::Convention
+            {
+                occurrence.kind = super::SymbolKind::Vector;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
+    };
+    match &mut body.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
+            promote(first);
+            rest.iter_mut().for_each(|j| promote(&mut j.term));
+        }
+        _ => promote(body),
+    }
+}
+
+/// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
+/// on its right is a vector, whatever its letter suggests.
+pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
+    for i in 1..factors.len() {
+        let (before, after) = factors.split_at_mut(i);
+        let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
+        let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
+        let left = super::kind_of_term(&previous.term);
+        let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
+        if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
+            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
+            if let Some(TermKind::Symbol(occurrence)) = before.last_mut().map(|f| &mut f.term.kind) {
+                let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+                if lower_latin
+                    && occurrence.kind == super::SymbolKind::Scalar
+                    && occurrence.evidence == super::Evidence::Convention
+                {
+                    occurrence.kind = super::SymbolKind::Vector;
+                    occurrence.evidence = super::Evidence::Use;
+                }
+            }
+            continue;
+        }
+        if !side_by_side || !(left == super::SymbolKind::Matrix || transposed) {
+            continue;
+        }
+        if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
+            if occurrence.kind == super::SymbolKind::Scalar
+                && occurrence.evidence == super::Evidence::Convention
+            {
+                occurrence.kind = super::SymbolKind::Vector;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
+    }
+}
+
+/// `o \odot \tanh(c)`, `z \odot \epsilon`: what an element-wise product multiplies are arrays,
+/// so a plain lower-case Latin letter beside it that only a convention called a scalar or a
+/// size (the mask `m`) is a vector.
+pub(super) fn arrays_around_hadamard(factors: &mut [Factor]) {
+    let hadamard = |f: &Factor| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\odot");
+    let marked: Vec<bool> = (0..factors.len())
+        .map(|i| factors.get(i).is_some_and(hadamard) || factors.get(i + 1).is_some_and(hadamard))
+        .collect();
+    for (factor, around) in factors.iter_mut().zip(marked) {
+        if around {
+            small_letter_is_vector(
+                &mut factor.term,
+                &[super::SymbolKind::Scalar, super::SymbolKind::Dimension],
+            );
+        }
+    }
+}
+
+/// Makes a plain lower-case Latin letter a vector, by its use, when only a convention gave it
+/// one of the kinds `from`.
+pub(super) fn small_letter_is_vector(term: &mut Term, from: &[super::SymbolKind]) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    if small_latin && from.contains(&occurrence.kind) && occurrence.evidence == super::Evidence::Convention {
+        occurrence.kind = super::SymbolKind::Vector;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// `\mathcal{N}(\mu, \Sigma)`, `\mathcal{N}_n(\mu, K)`: a mean beside a covariance matrix is a
+/// vector, whatever its letter suggests (each symbol of a mean written as a sum, `\mu + s
+/// \Sigma g`, that only a convention called a scalar or a size).
+pub(super) fn mean_beside_a_covariance(parameters: &mut [Term]) {
+    let [mean, .., covariance] = parameters else { return };
+    if super::kind_of_term(covariance) != super::SymbolKind::Matrix {
+        return;
+    }
+    let mut operands: Vec<&mut Term> = match &mut mean.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
+            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).collect()
+        }
+        _ => vec![mean],
+    };
+    for operand in operands.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut operand.kind else { continue };
+        let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+        let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
+        if plain && small && occurrence.evidence == super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Vector;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// The index of the last item of a range written with dots is the range's count.
+pub(super) fn count_index(term: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    for script in occurrence
+        .scripts
+        .iter_mut()
+        .filter(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer))
+    {
+        // `x^{(n)}`: a layer's or sample's count is written in parentheses.
+        let term = match &mut script.term.kind {
+            TermKind::Fenced { open: Delim::Paren, body } => body.as_mut(),
+            _ => script.term.as_mut(),
+        };
+        if let TermKind::Symbol(index) = &mut term.kind {
+            if index.scripts.is_empty() && index.evidence >= super::Evidence::Use {
+                index.kind = super::SymbolKind::Dimension;
+                index.evidence = super::Evidence::Use;
+            }
+        }
+    }
+}
+
+/// `2 \times d_{\mathrm{model}} \times r + r + d_{\mathrm{model}}`, `n - k + 1`: a plain
+/// letter added to a size, or multiplied by one with `\times`, is a size too when only a
+/// convention called it a number. A size counts as one when something other than the letter's
+/// spelling alone said so: a use (`\frac{1}{N}`, a sum's bound), a declaration, or a labelled
+/// size name (`d_{\mathrm{model}}`).
+pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
+    let sized = |t: &Term| {
+        super::kind_of_term(t) == super::SymbolKind::Dimension
+            && t.occurrence().is_none_or(|o| {
+                let labelled = !o.scripts.is_empty() && o.scripts.iter().all(|s| s.role == ScriptRole::Label);
+                o.evidence < super::Evidence::Convention || labelled
+            })
+    };
+    if !operands.iter().any(|t| sized(t)) {
+        return;
+    }
+    for term in operands.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        let latin = occurrence.base_name.len() == 1
+            && occurrence.base_name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+        if latin
+            && occurrence.scripts.is_empty()
+            && occurrence.kind == super::SymbolKind::Scalar
+            && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Dimension;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// The factors of a row joined by `\times` (`2 \times d_{\mathrm{model}} \times r`) are counts
+/// together: [`sizes_beside_sizes`] on them.
+pub(super) fn sizes_times_sizes(factors: &mut [Factor]) {
+    let crossed =
+        factors.iter().skip(1).any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times"));
+    if !crossed {
+        return;
+    }
+    let mut operands: Vec<&mut Term> = factors.iter_mut().map(|f| &mut f.term).collect();
+    sizes_beside_sizes(&mut operands);
+}
+
+/// `\tilde{D}^{-\frac{1}{2}} \tilde{A} \tilde{D}^{-\frac{1}{2}} H^{(l)} W^{(l)}`, `W_0 + BA`: a
+/// capital side by side with a matrix in a product is a matrix too, when only the spelling of a
+/// size (`D`, `H`, `B`) called it one. A capital papers use for a number (a temperature `T`)
+/// keeps its kind.
+pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
+    let juxtaposed = factors.iter().skip(1).all(|f| matches!(f.op, Some(InfixOp::Juxt)));
+    let matrix = factors.iter().any(|f| super::kind_of_term(&f.term) == super::SymbolKind::Matrix);
+    if factors.len() < 2 || !juxtaposed || !matrix {
+        return;
+    }
+    for factor in factors.iter_mut() {
+        let term = match &mut factor.term.kind {
+            TermKind::Scripted { base, .. } => base.as_mut(),
+            _ => &mut factor.term,
+        };
+        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        let letter = super::scripts::base_letter(occurrence.base).unwrap_or(occurrence.base_name.as_str());
+        let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+        if capital
+            && occurrence.kind == super::SymbolKind::Dimension
+            && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Matrix;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
