@@ -59,7 +59,7 @@ static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 /// Stack of the thread that does the work: the layers after the parser walk trees recursively,
 /// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
 /// in a debug build too. Only the pages used are committed.
-pub(crate) const WORK_STACK_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const WORK_STACK_BYTES: usize = eqmap::syntax::depth::STACK_AT_CEILING;
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(cli::flags_before_double_dash(std::env::args_os().collect()));
