@@ -15,6 +15,7 @@ use super::output::{Format, RecordWriter};
 use super::summary::Summary;
 use super::{Failure, Input, Outcome, Unit};
 use crate::meaning::SymbolTable;
+use crate::syntax::error::ParseError;
 use crate::slotmap::{map_tree, Knowledge};
 use crate::{Lang, Limits};
 use rayon::prelude::*;
@@ -142,13 +143,10 @@ fn map_formula(
     knowledge: &Knowledge,
     options: &Options,
 ) -> Result<crate::slotmap::SlotMap, Failure> {
-    match crate::parse_with(latex, &options.limits) {
-        Ok(parsed) => {
-            table.learn(&parsed.root);
-            Ok(map_tree(latex, &parsed.root, parsed.warnings, table, knowledge, options.lang))
-        }
-        Err(error) => {
-            Err(Failure::Parse { message: error.message(Lang::En), span: error.span, opened: error.opened })
-        }
-    }
+    let failure =
+        |error: ParseError| Failure::Parse { message: error.message(Lang::En), span: error.span, opened: error.opened };
+    let parsed = crate::parse_with(latex, &options.limits).map_err(failure)?;
+    table.learn(&parsed.root);
+    table.set_max_depth(options.limits.max_depth);
+    map_tree(latex, &parsed.root, parsed.warnings, table, knowledge, options.lang).map_err(failure)
 }
