@@ -62,7 +62,11 @@ pub fn run<W: Write>(
             if chunk.is_empty() {
                 return emit(done, &mut writer, &mut summary);
             }
-            let mapping = scope.spawn(move || process_chunk(&chunk, knowledge, options));
+            // The chunk is mapped on rayon's threads, whose stack the caller sizes (the binary
+            // gives them `syntax::depth::STACK_AT_CEILING`), never on this one: rayon runs a
+            // parallel iterator it does not split (one unit) on the calling thread, where a
+            // formula at the depth ceiling overflowed the default stack.
+            let mapping = scope.spawn(move || rayon::scope(|_| process_chunk(&chunk, knowledge, options)));
             let written = emit(std::mem::take(&mut done), &mut writer, &mut summary);
             done = mapping.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             written?;
