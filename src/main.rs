@@ -492,7 +492,8 @@ fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
         // Resolved within the one depth limit, as map and eval resolve it.
         match eqmap::meaning::resolve_checked(&parsed.root, &table) {
             Ok(term) => {
-                let reading = eqmap::speak::read_term(&term, &pasted.text, lang, eqmap::speak::Vocabulary::builtin());
+                let reading =
+                    eqmap::speak::read_term(&term, &pasted.text, lang, eqmap::speak::Vocabulary::builtin());
                 stdout.write_all(format!("{}\n", printable(&reading)).as_bytes())?;
                 stdout.flush()?;
             }

@@ -38,13 +38,8 @@ fn roots(levels: usize) -> String {
 }
 
 /// Every command, with the options it needs to compute the formula (`x` bound to 2).
-const COMMANDS: &[&[&str]] = &[
-    &["parse"],
-    &["map"],
-    &["read"],
-    &["eval", "--let", "x=2"],
-    &["grad", "--wrt", "x", "--let", "x=2"],
-];
+const COMMANDS: &[&[&str]] =
+    &[&["parse"], &["map"], &["read"], &["eval", "--let", "x=2"], &["grad", "--wrt", "x", "--let", "x=2"]];
 
 fn args<'a>(command: &[&'a str], limit: &[&'a str]) -> Vec<&'a str> {
     let mut args = command.to_vec();
@@ -97,7 +92,8 @@ fn the_ceiling_holds_in_every_command() {
 #[test]
 fn eval_keeps_to_the_limit_asked_for() {
     // 500 levels under --max-depth 1000: the evaluator's own 256 refused them.
-    let (code, stdout, stderr) = run(&["eval", "--lang", "en", "--max-depth", "1000", "-"], &roots(500).replace('x', "4"));
+    let (code, stdout, stderr) =
+        run(&["eval", "--lang", "en", "--max-depth", "1000", "-"], &roots(500).replace('x', "4"));
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("shape: scalar"), "{stdout}");
     // Past the limit, the limit asked for is the one named.

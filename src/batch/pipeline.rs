@@ -15,8 +15,8 @@ use super::output::{Format, RecordWriter};
 use super::summary::Summary;
 use super::{Failure, Input, Outcome, Unit};
 use crate::meaning::SymbolTable;
-use crate::syntax::error::ParseError;
 use crate::slotmap::{map_tree, Knowledge};
+use crate::syntax::error::ParseError;
 use crate::{Lang, Limits};
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -147,8 +147,11 @@ fn map_formula(
     knowledge: &Knowledge,
     options: &Options,
 ) -> Result<crate::slotmap::SlotMap, Failure> {
-    let failure =
-        |error: ParseError| Failure::Parse { message: error.message(Lang::En), span: error.span, opened: error.opened };
+    let failure = |error: ParseError| Failure::Parse {
+        message: error.message(Lang::En),
+        span: error.span,
+        opened: error.opened,
+    };
     let parsed = crate::parse_with(latex, &options.limits).map_err(failure)?;
     table.learn(&parsed.root);
     table.set_max_depth(options.limits.max_depth);

@@ -214,10 +214,14 @@ impl Session {
         };
         // What the formula means is resolved once, as the map and the reading resolve it.
         self.env.table.set_max_depth(self.max_depth());
-        let resolved = crate::meaning::resolve_checked(&parsed.root, &self.env.table).map_err(Failure::Parse)?;
+        let resolved =
+            crate::meaning::resolve_checked(&parsed.root, &self.env.table).map_err(Failure::Parse)?;
         let mut statements = Vec::new();
         for term in statement_terms(&resolved) {
-            let statement = self.env.with_context(self.max_depth(), |ctx| lower_statement(term, ctx)).map_err(Failure::Eval)?;
+            let statement = self
+                .env
+                .with_context(self.max_depth(), |ctx| lower_statement(term, ctx))
+                .map_err(Failure::Eval)?;
             statements.push(statement.clone());
             self.run(statement, source, &mut outcome).map_err(Failure::Eval)?;
         }

@@ -79,7 +79,13 @@ impl Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 100_000, max_depth: depth::DEFAULT_MAX_DEPTH, max_signs: 64, max_scripts: 32, max_steps: 10_000_000 }
+        Limits {
+            max_bytes: 100_000,
+            max_depth: depth::DEFAULT_MAX_DEPTH,
+            max_signs: 64,
+            max_scripts: 32,
+            max_steps: 10_000_000,
+        }
     }
 }
 
