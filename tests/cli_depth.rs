@@ -103,6 +103,21 @@ fn eval_keeps_to_the_limit_asked_for() {
     assert!(!result.2.contains("256"), "{}", result.2);
 }
 
+/// A row around each root: two levels for each group of the source (the chain and the root).
+/// Exactly at the limit every command answers; one level more is too deep.
+#[test]
+fn rows_and_roots_count_a_level_each() {
+    let at = format!("{}x{}", r"x + \sqrt{".repeat(128), "}".repeat(128));
+    let past = format!(r"\sqrt{{{at}}}");
+    for command in COMMANDS {
+        let args = args(command, &[]);
+        let (code, stdout, stderr) = run(&args, &at);
+        assert_eq!(code, Some(0), "{args:?} at 256 levels of rows and roots: {stderr}");
+        assert!(!stdout.contains("(and so on)"), "{args:?}: elided");
+        assert_too_deep(&format!("{args:?} at 257 levels of rows and roots"), &run(&args, &past), 256);
+    }
+}
+
 /// `\sin \sin … x` is one flat chain in the syntax tree, and as deep as it has operators once
 /// resolved (each takes the rest): parse takes it, the commands that resolve it count it.
 #[test]
@@ -158,7 +173,7 @@ fn mixed_nests_past_the_limit_are_too_deep() {
         ("an error at the bottom", mixed(300, "x^", false)),
         ("floors left unpaired", mixed(300, "x", true)),
         // 150 groups in the source, but a row and a root for each: 300 levels of tree.
-        ("a row around each root", format!("{}x{}", r"a + \sqrt{".repeat(150), "}".repeat(150))),
+        ("a row around each root", format!("{}x{}", r"x + \sqrt{".repeat(150), "}".repeat(150))),
     ] {
         for command in COMMANDS {
             let args = args(command, &[]);

@@ -21,13 +21,15 @@ use super::SymbolTable;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span, WordStyle};
 
 /// How deep resolution goes for a nesting limit of `max_depth` (the table's,
-/// [`SymbolTable::max_depth`]): resolution counts a step for a node and one for each factor of
-/// a row, at most three for one level of the resolved tree, so stopping past three steps a
-/// level never stops a tree within the limit. Deeper parts stay leaves, and the resolver notes
-/// where ([`Resolver::elided`]): [`super::resolve_checked`] reports that as too deep. At the
-/// default limit (256) resolving fits a 512 KiB thread stack (checked by `tests/regressions.rs`).
+/// [`SymbolTable::max_depth`]): resolution takes a step for each term that holds others (a
+/// node, a row's factor, an operator's operand, a large operator's body), one a level of the
+/// resolved tree, so stopping a little past the limit stops no tree within it. Deeper parts
+/// stay leaves, and the resolver notes where ([`Resolver::elided`]): [`super::resolve_checked`]
+/// reports that as too deep, never silently. Recursion stays near the limit, so at the default
+/// (256) resolving a tower of 5,000 operators fits a 512 KiB thread stack (checked by
+/// `tests/regressions.rs`).
 pub fn guard(max_depth: usize) -> usize {
-    3 * max_depth + 8
+    max_depth + max_depth / 8 + 8
 }
 
 /// One item of a row: the operator before it, the operator's span, the operand.
@@ -268,7 +270,8 @@ impl<'t> Resolver<'t> {
             };
             let (term, used) = match self.italic_word(items, i, place) {
                 Some(word) => word,
-                None => self.factor(node, items, i, item_place, d + 1),
+                // The row is the level its factors hang from: no step of its own.
+                None => self.factor(node, items, i, item_place, d),
             };
             let balanced = op == Some(&InfixOp::Juxt)
                 && factors.last().is_some_and(|previous: &Factor| self.is_balanced(&previous.term, &term));

@@ -50,7 +50,7 @@ pub const STACK_AT_CEILING: usize = 64 * 1024 * 1024;
 
 /// The guard of recursive walks over trees that the limit already bounds: four times the
 /// ceiling and some, past any tree the parser accepts and past the steps meaning's resolution
-/// may take on one (`meaning::resolve::guard`, three a level), so that it never stops a walk
+/// may take on one (`meaning::resolve::guard`), so that it never stops a walk
 /// over a formula that was accepted; it only keeps a walk over a tree a library caller built
 /// by hand from overflowing the stack.
 pub const WALK_GUARD: usize = 4 * MAX_DEPTH_CEILING + 64;
