@@ -18,9 +18,11 @@
 //!   larger and decides. Both say "too deep (limit `N`)" with a caret.
 //! - **meaning** resolves the tree into terms that nest as the syntax does, except where an
 //!   operator reaches over the rest of a flat row (`\log \log \log x`, `\sum_i \sum_j …`): each
-//!   such reach is one more level of the resolved tree, counted by the same rule; the layers
-//!   that walk the resolved tree (evaluation and differentiation) refuse more than `N` of them
-//!   with the same error and span.
+//!   such reach is one more level of the resolved tree, counted by the same rule.
+//!   `meaning::resolve_checked` refuses a resolved tree more than `N` levels deep with the
+//!   parser's error and the span of the term past the limit, for map, compare, read, batch,
+//!   eval and grad (so `\sin` written 257 times before `x` parses, a flat chain, and is too
+//!   deep for them); eval checks its own trees against the same `N`.
 //! - every other layer (annotation, reading, printing, the trees and JSON of `parse`) walks
 //!   trees that are at most `N` deep, so none has a limit of its own that elides or refuses a
 //!   formula the parser took; their guards ([`WALK_GUARD`]) only stop a walk that a caller of
@@ -33,8 +35,7 @@
 
 use super::ast::{Node, Span};
 
-/// The default nesting limit (`--max-depth`): far past any real formula (the deepest line of
-/// im2latex-100k nests some twenty levels).
+/// The default nesting limit (`--max-depth`): far past any real formula.
 pub const DEFAULT_MAX_DEPTH: usize = 256;
 
 /// The deepest nesting any caller may ask for: every layer after the parser walks trees
