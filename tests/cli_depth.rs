@@ -118,6 +118,24 @@ fn rows_and_roots_count_a_level_each() {
     }
 }
 
+/// An operator in each group, `{\sin {\sin … x}}`: a level a group in the tree and once
+/// resolved, but two steps a level for the resolver, whose guard stopped it at 148 levels when
+/// it was an eighth past the limit. At the limit every command answers, default and ceiling.
+#[test]
+fn an_operator_in_each_group_answers_at_the_limit() {
+    for (limit, limit_args) in [(256, &[][..]), (1000, &["--max-depth", "1000"][..])] {
+        let at = format!("{}x{}", r"{\sin ".repeat(limit), "}".repeat(limit));
+        let past = format!(r"\sqrt{{{at}}}");
+        for command in COMMANDS {
+            let args = args(command, limit_args);
+            let (code, stdout, stderr) = run(&args, &at);
+            assert_eq!(code, Some(0), "{args:?} at {limit} levels of operators in groups: {stderr}");
+            assert!(!stdout.contains("(and so on)"), "{args:?}: elided");
+            assert_too_deep(&format!("{args:?} at {} levels", limit + 1), &run(&args, &past), limit);
+        }
+    }
+}
+
 /// `\sin \sin … x` is one flat chain in the syntax tree, and as deep as it has operators once
 /// resolved (each takes the rest): parse takes it, the commands that resolve it count it.
 #[test]
