@@ -589,7 +589,11 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
     // The worker threads walk trees as deep as the main work thread does, so they get its stack.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).stack_size(WORK_STACK_BYTES);
     if let Err(error) = pool.build_global() {
-        eprintln!("eqmap: --jobs {jobs}: {error}");
+        let threads = if jobs == 0 { available } else { jobs };
+        eprintln!(
+            "eqmap: cannot start {threads} worker threads of {} MiB of stack each: {error}",
+            WORK_STACK_BYTES >> 20
+        );
         return Ok(ExitCode::from(2));
     }
     let out = match record_output(args.out.as_deref()) {
