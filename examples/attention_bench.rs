@@ -71,7 +71,8 @@ fn main() {
             let parsed = eqmap::parse(FORMULA).unwrap_or_else(|e| panic!("{e:?}"));
             env.table.learn(&parsed.root);
             let resolved = eqmap::meaning::resolve(&parsed.root, &env.table);
-            let statement = env.with_context(|ctx| lower_statement(&resolved, ctx));
+            let statement =
+                env.with_context(eqmap::Limits::default().max_depth, |ctx| lower_statement(&resolved, ctx));
             let Ok(Statement::Value(expr)) = statement else { panic!("not a value: {statement:?}") };
             let mut inferrer = Inferrer::new(&env, FORMULA);
             inferrer.infer_side(&expr, &[]).unwrap_or_else(|e| panic!("{e:?}"));

@@ -35,7 +35,8 @@ fn main() {
         for line in &lines {
             if let Ok(p) = eqmap::parse(line) {
                 let table = SymbolTable::from_formula(&p.root);
-                slots += map_tree(line, &p.root, p.warnings, &table, &knowledge, Lang::En).slots.len();
+                slots += map_tree(line, &p.root, p.warnings, &table, &knowledge, Lang::En)
+                    .map_or(0, |map| map.slots.len());
             }
         }
         let both = start.elapsed().as_secs_f64();

@@ -15,7 +15,8 @@ fn main() {
     for _ in 0..rounds {
         for (line, p) in &parsed {
             let table = SymbolTable::from_formula(&p.root);
-            slots += map_tree(line, &p.root, p.warnings.clone(), &table, &knowledge, Lang::En).slots.len();
+            slots += map_tree(line, &p.root, p.warnings.clone(), &table, &knowledge, Lang::En)
+                .map_or(0, |map| map.slots.len());
         }
     }
     println!("{slots} slots");

@@ -59,7 +59,7 @@ static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 /// Stack of the thread that does the work: the layers after the parser walk trees recursively,
 /// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
 /// in a debug build too. Only the pages used are committed.
-pub(crate) const WORK_STACK_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const WORK_STACK_BYTES: usize = eqmap::syntax::depth::STACK_AT_CEILING;
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(cli::flags_before_double_dash(std::env::args_os().collect()));
@@ -292,7 +292,8 @@ fn parse_text(
         ParseFormat::Tree => heading(input, many) + &tree::render_tree(&parsed.root),
         ParseFormat::Latex => format!("{}\n", printable(&eqmap::syntax::print::to_latex(&parsed.root))),
         ParseFormat::Meaning => {
-            let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+            let mut table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+            table.set_max_depth(args.common.max_depth);
             format!("{}\n", eqmap::meaning::outline(&eqmap::meaning::resolve(&parsed.root, &table)))
         }
         ParseFormat::Mathml => format!(
@@ -479,10 +480,30 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
 fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let lang = lang(&args.common);
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
-    each_parsed(&inputs, &args.common, |_, pasted, parsed| {
-        let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
-        format!("{}\n", printable(&eqmap::speak::read(&parsed.root, &pasted.text, &table, lang)))
-    })
+    let mut failed = false;
+    let mut stdout = io::stdout().lock();
+    for input in &inputs {
+        let Some((pasted, parsed)) = parse_one(input, &args.common) else {
+            failed = true;
+            continue;
+        };
+        let mut table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+        table.set_max_depth(args.common.max_depth);
+        // Resolved within the one depth limit, as map and eval resolve it.
+        match eqmap::meaning::resolve_checked(&parsed.root, &table) {
+            Ok(term) => {
+                let reading =
+                    eqmap::speak::read_term(&term, &pasted.text, lang, eqmap::speak::Vocabulary::builtin());
+                stdout.write_all(format!("{}\n", printable(&reading)).as_bytes())?;
+                stdout.flush()?;
+            }
+            Err(error) => {
+                input.fail(&pasted.original_error(error), lang);
+                failed = true;
+            }
+        }
+    }
+    Ok(exit_code(failed))
 }
 
 /// A spinner with the count of records on standard error, on a terminal only.
@@ -568,7 +589,11 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
     // The worker threads walk trees as deep as the main work thread does, so they get its stack.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).stack_size(WORK_STACK_BYTES);
     if let Err(error) = pool.build_global() {
-        eprintln!("eqmap: --jobs {jobs}: {error}");
+        let threads = if jobs == 0 { available } else { jobs };
+        eprintln!(
+            "eqmap: cannot start {threads} worker threads of {} MiB of stack each: {error}",
+            WORK_STACK_BYTES >> 20
+        );
         return Ok(ExitCode::from(2));
     }
     let out = match record_output(args.out.as_deref()) {

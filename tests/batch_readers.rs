@@ -204,6 +204,15 @@ fn dollars_in_text_urls_and_definitions_do_not_derail_later_formulas() {
         latex(tex, Flavor::Tex),
         [r"a \text{ costs $5 } b", "c", "d", "e"].map(|s| Ok(s.to_string())).to_vec()
     );
+    // A `$` in a text group of prose (`\text{costs $5}`) cannot close past the group, as TeX
+    // ends math where the group ends: it is one failed equation, and later math is still math.
+    let prose = "Price \\text{costs $5} and $x_1$, then {a $b} $c$.\n";
+    let found = latex(prose, Flavor::Tex);
+    assert_eq!(found.len(), 4, "{found:?}");
+    assert!(found.first().is_some_and(|e| e.as_ref().is_err_and(|m| m.contains("brace group"))), "{found:?}");
+    assert_eq!(found.get(1), Some(&Ok("x_1".to_string())), "{found:?}");
+    assert!(found.get(2).is_some_and(Result::is_err), "{found:?}");
+    assert_eq!(found.get(3), Some(&Ok("c".to_string())), "{found:?}");
     // `\iffalse … \fi` is not extracted; the math after it is.
     let hidden = "\\iffalse $x$ \\fifty $y$ \\fi $z$\n";
     assert_eq!(latex(hidden, Flavor::Tex), vec![Ok("z".to_string())]);

@@ -15,10 +15,12 @@ fn eval_error(session: &mut Session, formula: &str) -> EvalErrorKind {
     }
 }
 
-/// Runs `f` on a thread with a small stack (512 KiB): the library must not need a big one for
-/// input whose depth it refuses.
+/// Runs `f` on a thread with a small stack (1.5 MiB, less than Rust's default of 2 MiB): at the
+/// default limit the library must not need a big one, for input it takes or refuses. (The
+/// deepest formulas at the default limit use about 1 MiB: 256 nested roots, `{\log {\log …}}`
+/// 256 deep, a refused tower of 5,000 operators.)
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let worker = std::thread::Builder::new().stack_size(512 * 1024).spawn(f);
+    let worker = std::thread::Builder::new().stack_size(1536 * 1024).spawn(f);
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(value)) => value,
         _ => panic!("the worker died"),
@@ -27,15 +29,46 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 
 /// `\log \log … \log x` is one flat chain in the syntax tree but 5,000 nested calls to
 /// evaluate: eval overflowed its stack (found by the hostile catalogue, `eval-operator-chain`).
+/// Its resolved tree is 5,000 levels deep, so it is refused as too deep by the one rule
+/// (`syntax::depth`), at the default limit, on a small stack.
 #[test]
 fn a_long_chain_of_operators_is_refused_not_a_stack_overflow() {
-    let kind = on_small_stack(|| {
+    let error = on_small_stack(|| {
         let mut session = Session::new(Options::default());
         let _ = session.bind_json("x", "2");
         let formula = r"\log ".repeat(5_000) + "x";
-        eval_error(&mut session, &formula)
+        match session.evaluate(&formula) {
+            Err(Failure::Parse(error)) => Some(error.kind),
+            _ => None,
+        }
     });
-    assert!(matches!(kind, EvalErrorKind::TooNested { limit: 256 }), "{kind:?}");
+    assert_eq!(error, Some(ParseErrorKind::TooDeep { limit: 256 }));
+}
+
+/// The deepest formulas the default limit takes are resolved, evaluated, mapped and read whole
+/// on the small stack: 256 nested roots, and `{\log {\log … x}}` 256 deep, which resolution
+/// takes in two steps a level (its guard stopped such a nest at 148 levels when it was an eighth
+/// past the limit, and at 195 when it was a half past).
+#[test]
+fn the_deepest_accepted_formulas_fit_a_small_stack() {
+    for (open, close) in [("\\sqrt{", "}"), ("{\\log ", "}")] {
+        let formula = format!("{}x{}", open.repeat(256), close.repeat(256));
+        let outcome = on_small_stack(move || {
+            let mut session = Session::new(Options::default());
+            let _ = session.bind_json("x", "2");
+            let evaluated = match session.evaluate(&formula) {
+                Err(Failure::Parse(error)) => Some(error.message(Lang::En)),
+                _ => None,
+            };
+            let knowledge = eqmap::slotmap::Knowledge::default_knowledge();
+            let mapped = knowledge.map(|k| {
+                eqmap::slotmap::map_source(&formula, &k, Lang::En).err().map(|e| e.message(Lang::En))
+            });
+            let read = eqmap::speak::read_formula(&formula, Lang::En).err().map(|e| e.message(Lang::En));
+            (evaluated, mapped, read)
+        });
+        assert_eq!(outcome, (None, Ok(None), None), "{open} 256 deep");
+    }
 }
 
 /// Three nested sums of 1,000 terms whose body depends on every index ran for minutes

@@ -21,9 +21,10 @@ use keys::{for_each_key, operator_key, Key, KeyMap};
 use pattern::{Bindings, ChainView, Match};
 use rules::{Focus, Matcher, Rule};
 
-/// How deep the walk goes; deeper nodes are left unannotated (the parser's own limit keeps
-/// real formulas far below this).
-const MAX_WALK_DEPTH: usize = 1_024;
+/// How deep the walk goes: the guard of walks over trees the one depth limit already bounds
+/// ([`crate::syntax::depth::WALK_GUARD`]); the parser refuses any tree that would reach it, so
+/// no node of an accepted formula is left unannotated.
+const MAX_WALK_DEPTH: usize = crate::syntax::depth::WALK_GUARD;
 
 /// One row of the slot map before the curriculum is consulted; its texts borrow from the
 /// formula and the rules.

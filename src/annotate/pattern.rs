@@ -251,7 +251,7 @@ impl Pattern {
         bindings: &Bindings<'t>,
         depth: usize,
     ) -> Option<Match<'t>> {
-        if depth > 256 {
+        if depth > crate::syntax::depth::WALK_GUARD {
             return None;
         }
         if let Some(found) = self.first_match(within, bindings) {

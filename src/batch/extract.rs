@@ -10,7 +10,9 @@
 //! `\verb|…|`, `\iffalse … \fi`, the arguments of `\url`, `\path` and `\href`, and the
 //! `verbatim`, `lstlisting`, `minted` and `comment` environments; in Markdown, fenced and
 //! indented code blocks, inline code spans and HTML comments. A `$` inside `\text{…}` (and its
-//! kin) or in the body of a definition (`\newcommand{\dollar}{$}`) opens no math; in Markdown a
+//! kin) or in the body of a definition (`\newcommand{\dollar}{$}`) opens no math; in TeX inline
+//! math opened inside a brace group ends with the group, as TeX ends it (`\text{costs $5}` in
+//! running text is one failed equation, not math up to the next formula's `$`); in Markdown a
 //! blank line ends display math as it ends a paragraph; a lone carriage return is a line break.
 //!
 //! In TeX, the document's own commands without arguments (`\newcommand{\R}{\mathbb{R}}`) are
@@ -308,15 +310,15 @@ impl Scanner<'_> {
             return body_start;
         }
         match self.inline_close(body_start) {
-            Some(end) => {
+            Ok(end) => {
                 self.push(at, body_start, end);
                 end + 1
             }
-            None if self.flavor == Flavor::Tex => {
-                self.fail(at, "unclosed `$`: no `$` after it in the paragraph".to_string());
+            Err(why) if self.flavor == Flavor::Tex => {
+                self.fail(at, format!("unclosed `$`: {why}"));
                 body_start
             }
-            None => body_start,
+            Err(_) => body_start,
         }
     }
 
@@ -334,18 +336,32 @@ impl Scanner<'_> {
         None
     }
 
-    /// The closing `$` of inline math starting at `from`, within the paragraph.
-    fn inline_close(&self, from: usize) -> Option<usize> {
+    /// The closing `$` of inline math starting at `from`, within the paragraph; in TeX also
+    /// within the brace group the `$` stands in, as TeX closes math where that group ends
+    /// (`\text{costs $5} and $x$` in prose: the `$` of `$5` is unclosed, `$x$` still math).
+    /// Else why there is none.
+    fn inline_close(&self, from: usize) -> Result<usize, &'static str> {
         let mut at = from;
+        let mut depth = 0usize;
         while let Some(&byte) = self.bytes.get(at) {
             match byte {
                 b'\\' => at = past_text_group(self.bytes, at).unwrap_or(at + 2),
-                b'\n' if self.blank_line_follows(at) => return None,
-                b'$' if self.closes_inline(from, at) => return Some(at),
+                b'\n' if self.blank_line_follows(at) => return Err("no `$` after it in the paragraph"),
+                b'$' if self.closes_inline(from, at) => return Ok(at),
+                b'{' | b'}' if self.flavor == Flavor::Tex => {
+                    if byte == b'{' {
+                        depth += 1;
+                    } else if let Some(inner) = depth.checked_sub(1) {
+                        depth = inner;
+                    } else {
+                        return Err("the brace group it stands in ends before a `$` closes it");
+                    }
+                    at += 1;
+                }
                 _ => at += 1,
             }
         }
-        None
+        Err("no `$` after it in the paragraph")
     }
 
     fn closes_inline(&self, from: usize, at: usize) -> bool {

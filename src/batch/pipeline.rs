@@ -16,6 +16,7 @@ use super::summary::Summary;
 use super::{Failure, Input, Outcome, Unit};
 use crate::meaning::SymbolTable;
 use crate::slotmap::{map_tree, Knowledge};
+use crate::syntax::error::ParseError;
 use crate::{Lang, Limits};
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -61,7 +62,11 @@ pub fn run<W: Write>(
             if chunk.is_empty() {
                 return emit(done, &mut writer, &mut summary);
             }
-            let mapping = scope.spawn(move || process_chunk(&chunk, knowledge, options));
+            // The chunk is mapped on rayon's threads, whose stack the caller sizes (the binary
+            // gives them `syntax::depth::STACK_AT_CEILING`), never on this one: rayon runs a
+            // parallel iterator it does not split (one unit) on the calling thread, where a
+            // formula at the depth ceiling overflowed the default stack.
+            let mapping = scope.spawn(move || rayon::scope(|_| process_chunk(&chunk, knowledge, options)));
             let written = emit(std::mem::take(&mut done), &mut writer, &mut summary);
             done = mapping.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             written?;
@@ -142,13 +147,13 @@ fn map_formula(
     knowledge: &Knowledge,
     options: &Options,
 ) -> Result<crate::slotmap::SlotMap, Failure> {
-    match crate::parse_with(latex, &options.limits) {
-        Ok(parsed) => {
-            table.learn(&parsed.root);
-            Ok(map_tree(latex, &parsed.root, parsed.warnings, table, knowledge, options.lang))
-        }
-        Err(error) => {
-            Err(Failure::Parse { message: error.message(Lang::En), span: error.span, opened: error.opened })
-        }
-    }
+    let failure = |error: ParseError| Failure::Parse {
+        message: error.message(Lang::En),
+        span: error.span,
+        opened: error.opened,
+    };
+    let parsed = crate::parse_with(latex, &options.limits).map_err(failure)?;
+    table.learn(&parsed.root);
+    table.set_max_depth(options.limits.max_depth);
+    map_tree(latex, &parsed.root, parsed.warnings, table, knowledge, options.lang).map_err(failure)
 }

@@ -56,8 +56,9 @@ impl Env {
         self.functions.contains_key(name)
     }
 
-    /// Runs `f` with a lowering context that reads this environment.
-    pub fn with_context<T>(&self, f: impl FnOnce(&Context<'_>) -> T) -> T {
+    /// Runs `f` with a lowering context that reads this environment, refusing trees more than
+    /// `max_depth` levels deep.
+    pub fn with_context<T>(&self, max_depth: usize, f: impl FnOnce(&Context<'_>) -> T) -> T {
         let is_value = |n: &str| self.is_value(n);
         let is_family = |n: &str| self.is_family(n);
         let is_function = |n: &str| self.is_function(n);
@@ -66,6 +67,7 @@ impl Env {
             is_value: &is_value,
             is_family: &is_family,
             is_function: &is_function,
+            max_depth,
         };
         f(&ctx)
     }

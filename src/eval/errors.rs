@@ -110,7 +110,9 @@ pub enum EvalErrorKind {
         /// The limit.
         limit: u64,
     },
-    /// Operations nested deeper than the evaluator's limit: `\log \log … \log x` 5,000 times.
+    /// A resolved or evaluator tree deeper than the nesting limit (`--max-depth`, counted by
+    /// the rule of `syntax::depth`): `\log \log … \log x` 5,000 times, one flat chain in the
+    /// syntax but a tower of calls. Said in the parser's words for a tree too deep.
     TooNested {
         /// The limit.
         limit: usize,
@@ -328,8 +330,11 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         TooMuchWork { steps: None, limit } => {
             format!("too much to compute: more than {limit} steps (raise it with --max-steps)")
         }
-        TooNested { limit } if ko => format!("연산이 너무 깊게 겹쳐 있어 계산할 수 없습니다 (한도 {limit}단계)"),
-        TooNested { limit } => format!("the formula nests operations too deeply to compute (limit {limit} levels)"),
+        // The parser's words: one limit, counted the same way (`syntax::depth`).
+        TooNested { limit } => {
+            let kind = crate::syntax::error::ParseErrorKind::TooDeep { limit: *limit };
+            crate::syntax::error::ParseError::new(kind, Span::default()).message(lang)
+        }
         ScientificNotation { text } if ko => format!(
             "`{text}` 표기는 LaTeX에서 수가 아니라 곱입니다 (e는 자연상수): 지수 표기는 {} 처럼 쓰세요",
             scientific(text)

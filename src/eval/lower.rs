@@ -17,10 +17,6 @@ use crate::meaning::tree::{Application, BigOperator, Factor, Joint, OperatorAppl
 use crate::meaning::{binding_name, Resolver, ScriptRole, SymbolKind, SymbolTable, Term, TermKind};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 
-/// Deepest tree lowered (and deepest evaluator tree, see [`super::statement::lower_statement`]);
-/// deeper input is refused rather than overflowing the stack.
-pub const MAX_DEPTH: usize = 256;
-
 /// The most operators of a flat sum folded left to right as written; a longer one is
 /// lowered as a balanced tree (see [`Lowerer::balanced_sum`]).
 const FLAT_CHAIN: usize = 64;
@@ -35,6 +31,10 @@ pub struct Context<'a> {
     pub is_family: &'a dyn Fn(&str) -> bool,
     /// Whether a name is a function defined earlier.
     pub is_function: &'a dyn Fn(&str) -> bool,
+    /// The nesting limit (`--max-depth`, counted by the rule of [`crate::syntax::depth`]): a
+    /// resolved tree, or an evaluator tree, deeper than it is refused rather than overflowing
+    /// the stack (see [`super::statement::lower_statement`]).
+    pub max_depth: usize,
 }
 
 /// Turns syntax nodes into [`Expr`]s, numbering them.
@@ -83,10 +83,11 @@ impl<'a> Lowerer<'a> {
         self.term(term)
     }
 
-    /// Lowers one resolved term.
+    /// Lowers one resolved term. `depth` counts the terms above it, each a level (it holds
+    /// others); the term is one more level if it holds others too.
     fn term(&mut self, term: &Term) -> Lowered {
-        if self.depth >= MAX_DEPTH {
-            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, term.span));
+        if self.depth >= self.ctx.max_depth && holds_others(term) {
+            return Err(EvalError::new(EvalErrorKind::TooNested { limit: self.ctx.max_depth }, term.span));
         }
         self.depth += 1;
         let result = self.term_inner(term);
@@ -652,4 +653,11 @@ pub fn node_label(node: &Node) -> String {
         NodeKind::Prefix { op, .. } => format!("{op:?}"),
         _ => binding_name(node).unwrap_or_else(|| "this".into()),
     }
+}
+
+/// Whether `term` is a level of the depth rule: whether it holds other terms.
+fn holds_others(term: &Term) -> bool {
+    let mut holds = false;
+    term.for_each_child(|_| holds = true);
+    holds
 }

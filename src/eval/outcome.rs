@@ -144,6 +144,11 @@ impl Session {
         Session { env: Env::default(), options, rng }
     }
 
+    /// The nesting limit of the parser's options, capped as the parser caps it.
+    fn max_depth(&self) -> usize {
+        self.options.limits.max_depth.min(crate::Limits::MAX_DEPTH_CEILING)
+    }
+
     /// The knowledge gathered so far.
     pub fn env(&self) -> &Env {
         &self.env
@@ -208,10 +213,15 @@ impl Session {
             parse_warnings: parsed.warnings.clone(),
         };
         // What the formula means is resolved once, as the map and the reading resolve it.
-        let resolved = crate::meaning::resolve(&parsed.root, &self.env.table);
+        self.env.table.set_max_depth(self.max_depth());
+        let resolved =
+            crate::meaning::resolve_checked(&parsed.root, &self.env.table).map_err(Failure::Parse)?;
         let mut statements = Vec::new();
         for term in statement_terms(&resolved) {
-            let statement = self.env.with_context(|ctx| lower_statement(term, ctx)).map_err(Failure::Eval)?;
+            let statement = self
+                .env
+                .with_context(self.max_depth(), |ctx| lower_statement(term, ctx))
+                .map_err(Failure::Eval)?;
             statements.push(statement.clone());
             self.run(statement, source, &mut outcome).map_err(Failure::Eval)?;
         }

@@ -6,7 +6,7 @@
 
 use super::errors::{EvalError, EvalErrorKind};
 use super::expr::{Builtin, Expr, ExprKind, Statement};
-use super::lower::{index_items, Context, Lowerer, MAX_DEPTH};
+use super::lower::{index_items, Context, Lowerer};
 use super::walk;
 use crate::meaning::{relation_sides, ScriptRole, Term, TermKind};
 use crate::syntax::ast::{InfixOp, Node, NodeKind};
@@ -27,7 +27,9 @@ pub fn statement_terms<'t, 'n>(root: &'t Term<'n>) -> Vec<&'t Term<'n>> {
 /// One statement of a resolved formula, lowered in `ctx`.
 ///
 /// The evaluator's tree may nest deeper than the syntax tree (`\log \log … x` is one flat chain
-/// in the syntax but a tower of calls to evaluate); deeper than [`MAX_DEPTH`] is refused here, so
+/// in the syntax but a tower of calls to evaluate); deeper than the nesting limit
+/// ([`Context::max_depth`], counted as the parser counts: a level is a node that holds others)
+/// is refused here, so
 /// that inference and the interpreter, which recurse, never overflow the stack.
 pub fn lower_statement(term: &Term, ctx: &Context<'_>) -> Result<Statement, EvalError> {
     let statement = lower_unchecked(term, ctx)?;
@@ -40,21 +42,24 @@ pub fn lower_statement(term: &Term, ctx: &Context<'_>) -> Result<Statement, Eval
         Statement::Claim(sides) => sides.iter().collect(),
     };
     for body in bodies {
-        if let Some(span) = deeper_than(body, MAX_DEPTH) {
-            return Err(EvalError::new(EvalErrorKind::TooNested { limit: MAX_DEPTH }, span));
+        if let Some(span) = deeper_than(body, ctx.max_depth) {
+            return Err(EvalError::new(EvalErrorKind::TooNested { limit: ctx.max_depth }, span));
         }
     }
     Ok(statement)
 }
 
-/// The span of the first node of `expr` deeper than `limit`, found without recursion.
+/// The span of the first node of `expr` more than `limit` levels deep (a level is a node that
+/// holds others), found without recursion.
 fn deeper_than(expr: &Expr, limit: usize) -> Option<crate::syntax::ast::Span> {
-    let mut stack = vec![(expr, 1usize)];
-    while let Some((e, depth)) = stack.pop() {
-        if depth > limit {
+    let mut stack = vec![(expr, 0usize)];
+    while let Some((e, above)) = stack.pop() {
+        let children = walk::children(e);
+        let level = above + usize::from(!children.is_empty());
+        if level > limit {
             return Some(e.span);
         }
-        stack.extend(walk::children(e).into_iter().map(|c| (c, depth + 1)));
+        stack.extend(children.into_iter().map(|c| (c, level)));
     }
     None
 }
@@ -83,6 +88,7 @@ fn lowerer<'a>(ctx: &Context<'a>, locals: Vec<String>) -> Lowerer<'a> {
             is_value: ctx.is_value,
             is_family: ctx.is_family,
             is_function: ctx.is_function,
+            max_depth: ctx.max_depth,
         },
         locals,
     )

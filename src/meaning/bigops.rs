@@ -289,7 +289,7 @@ fn for_each_bound(variable: &mut Term, visit: &mut dyn FnMut(&mut Occurrence)) {
 /// Plain occurrences of `names` in `term` that usage made indices are the random variables the
 /// operator runs over.
 fn mark_random(term: &mut Term, names: &[String], depth: usize) {
-    if depth > super::MAX_DEPTH {
+    if depth > crate::syntax::depth::WALK_GUARD {
         return;
     }
     if let TermKind::Symbol(occurrence) = &mut term.kind {

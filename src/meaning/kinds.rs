@@ -41,7 +41,7 @@ const INDEX_LETTERS: &[&str] = &["i", "j", "t", "k", "l", "h"];
 /// Walks `node` and records what usage says: sum bounds are counts, sum variables and
 /// subscript letters are indices, the root of a dimension-looking name is a dimension.
 pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
-    if depth > 512 {
+    if depth > crate::syntax::depth::WALK_GUARD {
         return;
     }
     match &node.kind {

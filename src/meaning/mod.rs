@@ -30,7 +30,7 @@ pub mod tree;
 pub use bigops::is_large_operator;
 pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
-pub use resolve::{Resolver, MAX_DEPTH};
+pub use resolve::Resolver;
 pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 
@@ -39,18 +39,61 @@ pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 /// A name written as a word and given a value by an equation (`\mathrm{head}_i = …`) is of the
 /// value's kind wherever it occurs (`\mathrm{Concat}(\mathrm{head}_1, …)`): when the first
 /// reading finds such a definition, the formula is read once more knowing it.
+///
+/// Parts nested past what the table's limit ([`SymbolTable::max_depth`]) allows stay leaves;
+/// [`resolve_checked`] refuses such a formula instead.
 pub fn resolve<'n>(root: &'n Node, table: &SymbolTable) -> Term<'n> {
-    let term = Resolver::new(table).formula(root);
+    resolve_noting(root, table).0
+}
+
+/// [`resolve`], refusing a formula whose resolved tree nests deeper than the table's limit
+/// ([`SymbolTable::max_depth`]), counted by the one rule of [`crate::syntax::depth`]: a level is
+/// a term that holds others. The resolved tree nests as the syntax does except where an
+/// operator reaches over the rest of a flat row (`\log \log … x`, a tower of sums), so this
+/// refuses only such towers; the error is the parser's "too deep" at the term past the limit.
+pub fn resolve_checked<'n>(root: &'n Node, table: &SymbolTable) -> Result<Term<'n>, ParseError> {
+    let (term, elided) = resolve_noting(root, table);
+    let limit = table.max_depth();
+    match elided.or_else(|| term_deeper_than(&term, limit)) {
+        Some(span) => Err(ParseError::new(ParseErrorKind::TooDeep { limit }, span)),
+        None => Ok(term),
+    }
+}
+
+/// The resolved tree and where resolution stopped for depth, if it did.
+fn resolve_noting<'n>(root: &'n Node, table: &SymbolTable) -> (Term<'n>, Option<Span>) {
+    let resolver = Resolver::new(table);
+    let term = resolver.formula(root);
     let mut defined = defined_words(&term, table);
     defined.extend(settled_by_use(&term, table));
     if defined.is_empty() {
-        return term;
+        return (term, resolver.elided());
     }
     let mut knowing = table.clone();
     for (name, kind) in defined {
         knowing.suggest(name, kind);
     }
-    Resolver::new(&knowing).formula(root)
+    let again = Resolver::new(&knowing);
+    let term = again.formula(root);
+    (term, again.elided())
+}
+
+/// The span of the first term of `term` more than `limit` levels deep (a level is a term that
+/// holds others), found without recursion.
+pub fn term_deeper_than(term: &Term, limit: usize) -> Option<Span> {
+    let mut stack: Vec<(&Term, usize)> = vec![(term, 0)];
+    while let Some((t, above)) = stack.pop() {
+        let first_child = stack.len();
+        t.for_each_child(|child| stack.push((child, 0)));
+        let level = above + usize::from(stack.len() > first_child);
+        if level > limit {
+            return Some(t.span);
+        }
+        for (_, child_above) in stack.get_mut(first_child..).unwrap_or(&mut []) {
+            *child_above = level;
+        }
+    }
+    None
 }
 
 /// Names that one occurrence's use makes a vector or a matrix while another occurrence is a
@@ -106,7 +149,8 @@ fn defined_words(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> 
     out
 }
 
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Span};
+use crate::syntax::error::{ParseError, ParseErrorKind};
 use rustc_hash::FxHashMap as HashMap;
 
 /// What is known about the symbols of a formula or a document.
@@ -128,6 +172,8 @@ pub struct SymbolTable {
     /// Lower-case letters written in bold somewhere (`\mathbf{v}`): the same letter in plain
     /// type with an index (`v_i`) is one of its entries.
     bold_letters: rustc_hash::FxHashSet<String>,
+    /// The nesting limit the formulas were parsed under, when not the default.
+    max_depth: Option<usize>,
 }
 
 /// A function defined by `f(a, b) = body`.
@@ -150,6 +196,18 @@ impl SymbolTable {
         let mut table = SymbolTable::new();
         table.learn(root);
         table
+    }
+
+    /// The nesting limit (`--max-depth`) the document's formulas were parsed under, which
+    /// resolution keeps to ([`resolve_checked`]); by default the parser's default.
+    pub fn max_depth(&self) -> usize {
+        self.max_depth.unwrap_or(crate::syntax::depth::DEFAULT_MAX_DEPTH)
+    }
+
+    /// Sets the nesting limit (capped at [`crate::Limits::MAX_DEPTH_CEILING`], as the parser
+    /// caps it).
+    pub fn set_max_depth(&mut self, max_depth: usize) {
+        self.max_depth = Some(max_depth.min(crate::Limits::MAX_DEPTH_CEILING));
     }
 
     /// Learns kinds, shapes and definitions from one formula.

@@ -14,7 +14,7 @@ pub fn outline(term: &Term) -> String {
 }
 
 fn write_term(out: &mut String, term: &Term, depth: usize) {
-    if depth > super::MAX_DEPTH {
+    if depth > crate::syntax::depth::WALK_GUARD {
         out.push('…');
         return;
     }

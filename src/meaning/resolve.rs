@@ -24,11 +24,21 @@ use super::tree::{Application, Factor, Joint, OperatorApplication, ScriptRole, T
 use super::SymbolTable;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span, WordStyle};
 
-/// How deep resolution goes; deeper parts stay unresolved leaves (a correct, if unexplained,
-/// part). It is above the evaluator's limit (256), so a tower such as `\log \log … x` is refused
-/// there by name, and low enough that resolving fits a 512 KiB thread stack (checked by
-/// `tests/regressions.rs`).
-pub const MAX_DEPTH: usize = 300;
+/// How deep resolution goes for a nesting limit of `max_depth` (the table's,
+/// [`SymbolTable::max_depth`]). Resolution takes a step for each node on the way down (at most
+/// `max_depth` of them hold others in a tree the parser accepted) and a step for each level it
+/// makes without a node of its own (an operator's operand, a large operator's body, a row
+/// under a hoisted sign: levels of the resolved tree, at most `max_depth` in a tree
+/// [`super::resolve_checked`] accepts), so at most two steps a level: `{\log {\log … x}}` 256
+/// deep takes 512 (the most found over 9,632 nests of two and three delimiters, operators and
+/// scripts at the limit; an eighth or a half past the limit refused such nests from 148 and
+/// 195 levels). Deeper parts stay leaves, and the resolver notes where ([`Resolver::elided`]):
+/// [`super::resolve_checked`] reports that as too deep, never silently. At the default (256)
+/// the deepest formulas measured, accepted or refused, fit a 1.5 MiB thread stack through
+/// every layer (about 1 MiB is used; checked by `tests/regressions.rs`).
+pub fn guard(max_depth: usize) -> usize {
+    2 * max_depth + 8
+}
 
 /// One item of a row: the operator before it, the operator's span, the operand.
 pub(super) type Item<'n> = (Option<&'n InfixOp>, Span, &'n Node);
@@ -37,12 +47,35 @@ pub(super) type Item<'n> = (Option<&'n InfixOp>, Span, &'n Node);
 pub struct Resolver<'t> {
     pub(super) table: &'t SymbolTable,
     pub(super) notation: &'static super::notation::Notation,
+    /// Steps past which resolution stops ([`guard`]).
+    guard: usize,
+    /// Where resolution first stopped for depth.
+    elided: std::cell::Cell<Option<Span>>,
 }
 
 impl<'t> Resolver<'t> {
     /// A resolver that knows `table`.
     pub fn new(table: &'t SymbolTable) -> Self {
-        Resolver { table, notation: super::notation::Notation::shipped() }
+        Resolver {
+            table,
+            notation: super::notation::Notation::shipped(),
+            guard: guard(table.max_depth()),
+            elided: std::cell::Cell::new(None),
+        }
+    }
+
+    /// Where resolution first stopped because the formula nests past the guard, if it did.
+    pub fn elided(&self) -> Option<Span> {
+        self.elided.get()
+    }
+
+    /// Whether `depth` steps are past the guard; notes `span` as elided when they are.
+    fn too_deep(&self, depth: usize, span: Span) -> bool {
+        let past = depth > self.guard;
+        if past && self.elided.get().is_none() {
+            self.elided.set(Some(span));
+        }
+        past
     }
 
     /// The term of a whole formula.
@@ -57,7 +90,7 @@ impl<'t> Resolver<'t> {
 
     /// The term of `node`, at `place`, `depth` levels down.
     pub(super) fn term<'n>(&self, node: &'n Node, place: Place, depth: usize) -> Term<'n> {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth, node.span) {
             return Term::of(TermKind::Leaf, node);
         }
         let d = depth + 1;
@@ -221,7 +254,7 @@ impl<'t> Resolver<'t> {
 
     /// A row of factors, left to right (see the module comment).
     pub(super) fn row<'n>(&self, node: &'n Node, items: &[Item<'n>], place: Place, d: usize) -> Term<'n> {
-        if d > MAX_DEPTH {
+        if self.too_deep(d, items_span(items)) {
             return Term::new(TermKind::Leaf, items_span(items), node);
         }
         if let Some(((op, op_span, first), tail)) = items.split_first() {
@@ -250,7 +283,8 @@ impl<'t> Resolver<'t> {
             };
             let (term, used) = match self.italic_word(items, i, place) {
                 Some(word) => word,
-                None => self.factor(node, items, i, item_place, d + 1),
+                // The row is the level its factors hang from: no step of its own.
+                None => self.factor(node, items, i, item_place, d),
             };
             let balanced = op == Some(&InfixOp::Juxt)
                 && factors.last().is_some_and(|previous: &Factor| self.is_balanced(&previous.term, &term));
@@ -369,8 +403,9 @@ impl<'t> Resolver<'t> {
     ) -> (Term<'n>, usize) {
         let remaining = items.len().saturating_sub(i);
         let Some(&(_, _, item)) = items.get(i) else { return (Term::of(TermKind::Leaf, node), 1) };
-        if d > MAX_DEPTH {
-            return (Term::new(TermKind::Leaf, items_span(items.get(i..).unwrap_or(&[])), node), remaining);
+        let rest_span = items_span(items.get(i..).unwrap_or(&[]));
+        if self.too_deep(d, rest_span) {
+            return (Term::new(TermKind::Leaf, rest_span, node), remaining);
         }
         let next = items.get(i + 1).filter(|(op, _, _)| matches!(op, Some(InfixOp::Juxt))).map(|t| t.2);
         if let Some((name, limits)) = self.arg_max(item, next) {

@@ -75,7 +75,7 @@ pub fn kind_of_term(term: &Term) -> SymbolKind {
 }
 
 fn kind_at(term: &Term, depth: usize) -> SymbolKind {
-    if depth > super::MAX_DEPTH {
+    if depth > crate::syntax::depth::WALK_GUARD {
         return SymbolKind::Unknown;
     }
     kind_with(term, &|child: &Term| kind_at(child, depth + 1))

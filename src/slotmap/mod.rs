@@ -131,8 +131,9 @@ pub fn map_source_with(
     limits: &crate::Limits,
 ) -> Result<SlotMap, ParseError> {
     let parsed = crate::syntax::parse_with(source, limits)?;
-    let table = SymbolTable::from_formula(&parsed.root);
-    let term = crate::meaning::resolve(&parsed.root, &table);
+    let mut table = SymbolTable::from_formula(&parsed.root);
+    table.set_max_depth(limits.max_depth);
+    let term = crate::meaning::resolve_checked(&parsed.root, &table)?;
     let mut map = map_resolved(source, &parsed.root, &term, parsed.warnings, &table, knowledge, lang);
     map.symbols = crate::meaning::symbols(&term, source);
     let vocabulary = crate::speak::Vocabulary::builtin();
@@ -169,6 +170,8 @@ pub fn map_pasted(
 }
 
 /// Maps a parsed formula with a symbol table that may know more (from earlier formulas).
+/// A formula whose resolved tree nests deeper than the table's limit is refused as too deep
+/// ([`crate::meaning::resolve_checked`]).
 pub fn map_tree(
     source: &str,
     root: &Node,
@@ -176,9 +179,9 @@ pub fn map_tree(
     table: &SymbolTable,
     knowledge: &Knowledge,
     lang: Lang,
-) -> SlotMap {
-    let term = crate::meaning::resolve(root, table);
-    map_resolved(source, root, &term, warnings, table, knowledge, lang)
+) -> Result<SlotMap, ParseError> {
+    let term = crate::meaning::resolve_checked(root, table)?;
+    Ok(map_resolved(source, root, &term, warnings, table, knowledge, lang))
 }
 
 /// Maps a formula whose resolved tree `term` is already built (so that [`map_source`] lists

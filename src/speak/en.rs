@@ -10,8 +10,10 @@ use super::template::fill;
 use super::vocab::{Template, Vocabulary};
 use crate::lang::Lang;
 
-/// Deeper phrases than this read as elided.
-const MAX_DEPTH: usize = 600;
+/// Deeper phrases than this read as elided: a guard for hand-built phrases only. A phrase
+/// nests at most twice as deep as the shaper goes ([`super::MAX_DEPTH`]: a role or a sign
+/// around a part).
+const MAX_DEPTH: usize = 2 * super::MAX_DEPTH;
 
 /// Words left at the end of a template whose last slot is empty ("the sum over i of ").
 const DANGLING: &[&str] = &[" with respect to", " of"];

@@ -13,8 +13,10 @@ use super::template::fill;
 use super::vocab::{KoStyle, Template, Vocabulary};
 use crate::lang::Lang;
 
-/// Deeper phrases than this read as elided.
-const MAX_DEPTH: usize = 600;
+/// Deeper phrases than this read as elided: a guard for hand-built phrases only. A phrase
+/// nests at most twice as deep as the shaper goes ([`super::MAX_DEPTH`]: a role or a sign
+/// around a part).
+const MAX_DEPTH: usize = 2 * super::MAX_DEPTH;
 
 /// Large operators that sum, multiply or integrate (their templates are clauses).
 const FAMILIES: &[&str] = &["sum", "prod", "int"];

@@ -22,6 +22,7 @@
 
 pub mod ast;
 mod build;
+pub mod depth;
 mod direct;
 #[cfg(test)]
 mod direct_tests;
@@ -48,8 +49,9 @@ pub struct Limits {
     /// Longest formula accepted, in bytes (default 100,000; the longest line of im2latex-100k
     /// is about 500).
     pub max_bytes: usize,
-    /// Deepest nesting of braces, brackets, `\left`, environments and font switches
-    /// (default 256).
+    /// Deepest nesting, counted by the one rule of [`depth`]: a level is a node that holds
+    /// others (and, before reading, each group the source opens); default
+    /// [`depth::DEFAULT_MAX_DEPTH`] (256), at most [`Limits::MAX_DEPTH_CEILING`].
     pub max_depth: usize,
     /// Most signs in a row, as in `- - - x` (default 64).
     pub max_signs: usize,
@@ -64,11 +66,10 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The deepest nesting any caller may ask for: every layer after the parser (meaning,
-    /// annotation, reading, evaluation) walks the tree recursively, and 1,000 levels stay well
-    /// inside the 8 MiB stack of a main thread. [`parse_with`] applies this ceiling to larger
+    /// The deepest nesting any caller may ask for ([`depth::MAX_DEPTH_CEILING`]): every layer
+    /// after the parser walks trees recursively. [`parse_with`] applies this ceiling to larger
     /// `max_depth` values.
-    pub const MAX_DEPTH_CEILING: usize = 1_000;
+    pub const MAX_DEPTH_CEILING: usize = depth::MAX_DEPTH_CEILING;
 
     /// These limits with `max_depth` lowered to [`Limits::MAX_DEPTH_CEILING`].
     fn capped(&self) -> Limits {
@@ -78,7 +79,13 @@ impl Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 100_000, max_depth: 256, max_signs: 64, max_scripts: 32, max_steps: 10_000_000 }
+        Limits {
+            max_bytes: 100_000,
+            max_depth: depth::DEFAULT_MAX_DEPTH,
+            max_signs: 64,
+            max_scripts: 32,
+            max_steps: 10_000_000,
+        }
     }
 }
 
@@ -108,9 +115,16 @@ pub fn parse(source: &str) -> Result<Parsed, ParseError> {
 /// Parses `source` with `limits`.
 ///
 /// A `max_depth` above [`Limits::MAX_DEPTH_CEILING`] is lowered to the ceiling: deeper trees
-/// would overflow the stack of the layers that walk them.
+/// would overflow the stack of the layers that walk them. A tree deeper than the limit, counted
+/// by the rule of [`depth`], is refused with [`ParseErrorKind::TooDeep`] at the node that
+/// passes it.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, ParseError> {
-    parse_capped(source, &limits.capped()).map_err(|error| refined(source, error))
+    let limits = limits.capped();
+    let parsed = parse_capped(source, &limits).map_err(|error| refined(source, error))?;
+    match depth::deeper_than(&parsed.root, limits.max_depth) {
+        Some(span) => Err(ParseError::new(ParseErrorKind::TooDeep { limit: limits.max_depth }, span)),
+        None => Ok(parsed),
+    }
 }
 
 /// [`parse_with`] under limits already capped.

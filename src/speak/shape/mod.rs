@@ -23,10 +23,12 @@ use crate::meaning::{Term, TermKind};
 use crate::syntax::ast::{Font, InfixOp, Node, NodeKind, PrefixOp};
 use crate::syntax::names;
 
-/// The deepest the shaper goes into a tree (below it, parts read as elided). Real formulas
-/// nest a few dozen levels at most; 128 keeps a reading within a 2 MiB thread stack even in
-/// a debug build.
-pub const MAX_DEPTH: usize = 128;
+/// The deepest the shaper goes into a tree (below it, parts read as elided). The parser and
+/// [`crate::meaning::resolve_checked`] refuse any tree deeper than `--max-depth` (at most
+/// [`crate::syntax::depth::MAX_DEPTH_CEILING`] levels, counted by the one rule of
+/// [`crate::syntax::depth`]), and the shaper takes at most two steps a level, so no reading of
+/// a formula they accepted is elided: only a tree built by hand reaches this guard.
+pub const MAX_DEPTH: usize = 2 * crate::syntax::depth::MAX_DEPTH_CEILING + 64;
 
 /// Relations that define their left side when it is a call: `F(x) := …`.
 const DEFINING: &[&str] = &["=", ":=", "\\coloneqq", "\\triangleq", "\\equiv"];
