@@ -38,7 +38,7 @@ mod serve;
 use clap::Parser;
 use cli::{
     BatchArgs, BatchFormat, Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg,
-    MapArgs, MapFormat, ParseArgs, ParseFormat, ReadArgs, SummaryFormat,
+    MapArgs, MapFormat, ParseArgs, ParseFormat, ReadArgs, SummaryFormat, VerbosityArg,
 };
 use eqmap::batch::{output::Format, pipeline, readers, readers::Reader, summary};
 use eqmap::curriculum::Curriculum;
@@ -478,10 +478,16 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
 
 fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let lang = lang(&args.common);
+    let verbosity = match args.verbosity {
+        VerbosityArg::Brief => eqmap::speak::Verbosity::Brief,
+        VerbosityArg::Default => eqmap::speak::Verbosity::Default,
+        VerbosityArg::Full => eqmap::speak::Verbosity::Full,
+    };
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
     each_parsed(&inputs, &args.common, |_, pasted, parsed| {
         let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
-        format!("{}\n", printable(&eqmap::speak::read(&parsed.root, &pasted.text, &table, lang)))
+        let reading = eqmap::speak::read_at(&parsed.root, &pasted.text, &table, lang, verbosity);
+        format!("{}\n", printable(&reading))
     })
 }
 

@@ -88,7 +88,7 @@ fn structures_read_as_a_teacher_reads_them() {
         (
             r"\frac{p(x,y)}{p(x) p(y)}",
             "엑스와 와이의 피를 엑스의 확률 피와 와이의 확률 피의 곱으로 나눈 것",
-            "p of x and y divided by the product of p of x and p of y",
+            "p of x and y, all divided by the product of p of x and p of y",
         ),
         (
             r"\mathbb{E}[X^2] - \mathbb{E}[X]^2",

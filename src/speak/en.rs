@@ -8,6 +8,7 @@
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
 use super::template::fill;
 use super::vocab::{Template, Vocabulary};
+use super::Verbosity;
 use crate::lang::Lang;
 
 /// Deeper phrases than this read as elided.
@@ -21,7 +22,12 @@ const FAMILIES: &[&str] = &["sum", "prod", "int"];
 
 /// The English reading of a whole formula.
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
-    let text = Reader { vocab }.say(phrase, 0);
+    render_at(phrase, vocab, Verbosity::Default)
+}
+
+/// The English reading of a whole formula at a [`Verbosity`].
+pub fn render_at(phrase: &Phrase, vocab: &Vocabulary, verbosity: Verbosity) -> String {
+    let text = Reader { vocab, verbosity }.say(phrase, 0);
     if !phrase.is_sentence() || text.is_empty() {
         return text;
     }
@@ -42,6 +48,7 @@ fn capitalize(text: &str) -> String {
 
 struct Reader<'a> {
     vocab: &'a Vocabulary,
+    verbosity: Verbosity,
 }
 
 impl Reader<'_> {
@@ -61,7 +68,7 @@ impl Reader<'_> {
     }
 
     fn raw_phrase(&self, key: &str, slots: &[(&str, &str)]) -> String {
-        match self.vocab.phrase(Lang::En, key) {
+        match self.vocab.phrase_at(Lang::En, key, self.verbosity) {
             Some(Template::Text(text)) => fill(text, slots),
             Some(Template::Clause { lead, verb, .. }) => fill(&format!("{lead}{verb}"), slots),
             None => slots.iter().map(|(_, v)| *v).filter(|v| !v.is_empty()).collect::<Vec<_>>().join(" "),
@@ -98,15 +105,16 @@ impl Reader<'_> {
             Phrase::Dots => self.phrase("dots", &[]),
             Phrase::Seq(parts) => self.says(parts, d).join(" "),
             Phrase::Shape(dims) => self.shape(dims, d),
-            Phrase::Sub { base, sub, style } => self.two(sub_key(*style), "x", base, "i", sub, d),
-            Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Sub { base, sub, style } => self.two(sub_key(*style, sub), "x", base, "i", sub, d),
+            Phrase::Super { base, sup } => {
+                let key = if sup.is_compound_script() { "super_closed" } else { "super_index" };
+                self.two(key, "x", base, "i", sup, d)
+            }
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
             Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
-            Phrase::Inverse { base, matrix } => {
-                self.one(if *matrix { "inverse" } else { "reciprocal" }, base, d)
-            }
+            Phrase::Inverse { base, matrix } => self.one(inverse_key(*matrix, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
             Phrase::Div { num, den } => self.divide(num, den, d),
@@ -149,6 +157,7 @@ impl Reader<'_> {
             Phrase::Accent { accent, body } => self.accent(accent, body, d),
             Phrase::Cases(cases) => self.cases(cases, d),
             Phrase::Matrix(rows) => self.matrix(rows, d),
+            Phrase::Indicator(x) => self.one("indicator", x, d),
             Phrase::Factorial(x) => self.one("factorial", x, d),
             Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
         }
@@ -185,10 +194,17 @@ impl Reader<'_> {
     fn power(&self, base: &Phrase, exponent: &Phrase, d: usize) -> String {
         // The power of an operation's result is said before it: "the square of the expectation
         // of X", never "the expectation of X squared", which is the expectation of X².
+        // So is the power of a product or a sum: "the square of the product of a and b".
         let result = matches!(
             base,
-            Phrase::Expectation { .. } | Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Gradient { .. }
-        );
+            Phrase::Expectation { .. }
+                | Phrase::Apply(_)
+                | Phrase::BigOp(_)
+                | Phrase::Gradient { .. }
+                | Phrase::Product(_)
+                | Phrase::Seq(_)
+                | Phrase::Div { .. }
+        ) || matches!(base, Phrase::Fence { fence: Fence::Group, body } if !body.is_atomic());
         match exponent {
             Phrase::Number(n) if n == "2" && result => self.one("square_of", base, d),
             Phrase::Number(n) if n == "3" && result => self.one("cube_of", base, d),
@@ -197,9 +213,12 @@ impl Reader<'_> {
             _ if result => self.two("power_of_result", "x", base, "n", exponent, d),
             _ => {
                 // "x to the n", but "x to the power of the sum of l and 1": never "to the the".
+                // An exponent of more than one symbol is closed: "e to the x plus 1 power" is
+                // e^{x+1}, "e to the x, plus 1" would be e^x + 1.
                 let n = self.say(exponent, d);
+                let closed = if exponent.is_compound_script() { "_closed" } else { "" };
                 let key = if n.starts_with("the ") { "power_of" } else { "power" };
-                self.phrase(key, &[("x", &self.say(base, d)), ("n", &n)])
+                self.phrase(&format!("{key}{closed}"), &[("x", &self.say(base, d)), ("n", &n)])
             }
         }
     }
@@ -227,7 +246,18 @@ impl Reader<'_> {
             }
             _ => self.say(den, d),
         };
-        self.phrase("divide", &[("num", &self.say(num, d)), ("den", &den)])
+        // A numerator of several parts is closed: "the sum of a and b, all divided by c" is
+        // (a + b)/c, where "the sum of a and b divided by c" could be a + b/c.
+        let several = matches!(
+            num,
+            Phrase::Product(_)
+                | Phrase::Ops { .. }
+                | Phrase::Div { .. }
+                | Phrase::Apply(_)
+                | Phrase::BigOp(_)
+        ) || matches!(num, Phrase::Fence { .. } | Phrase::Dot(..) | Phrase::Neg(_));
+        let key = if several { "divide_all" } else { "divide" };
+        self.phrase(key, &[("num", &self.say(num, d)), ("den", &den)])
     }
 
     /// "the product of A and B"; after an operation, "softmax of X, times V".
@@ -246,6 +276,11 @@ impl Reader<'_> {
     }
 
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> String {
+        if let Some(key) = whole_product(rest) {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let said = items.map(|p| self.say(p, d)).collect();
+            return self.phrase(key, &[("x", &self.and_list(said))]);
+        }
         if nested && rest.iter().all(|(op, _)| op == "+") {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let said = items.map(|p| self.say(p, d)).collect();
@@ -257,16 +292,21 @@ impl Reader<'_> {
             }
         }
         let mut words = vec![self.say(first, d)];
+        let mut previous = first;
         for (op, operand) in rest {
-            words.push(
-                self.vocab
-                    .operators
-                    .get(op)
-                    .map_or_else(|| op.trim_start_matches('\\').to_string(), |w| w.en.clone()),
-            );
+            let word = self
+                .vocab
+                .operators
+                .get(op)
+                .map_or_else(|| op.trim_start_matches('\\').to_string(), |w| w.en.clone());
+            // After a term of several parts, a pause: "the product of a and b, plus c" is ab + c,
+            // where "the product of a and b plus c" could be a(b + c).
+            words.push(if pauses_after(previous) { format!(", {word}") } else { word });
             words.push(self.say(operand, d));
+            previous = operand;
         }
-        let text = words.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        let text =
+            words.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ").replace(" , ", ", ");
         if nested {
             return self.phrase("group", &[("x", &text)]);
         }
@@ -281,9 +321,13 @@ impl Reader<'_> {
             let key = if apply.probability { "probability" } else { "given" };
             return self.phrase(key, &[("given", &self.say(given, d)), ("x", &x), ("f", &f)]);
         }
+        // One argument that is an operation is announced ("cosine of the quantity t divided by
+        // T, times pi") unless its words already open it ("the sum of …").
+        let grouped = matches!(apply.args.as_slice(), [arg] if opens_quietly(arg)) && !x.starts_with("the ");
+        let key = if grouped { "apply_group" } else { "apply" };
         match &apply.over {
             Some(over) => self.phrase("over", &[("over", &self.say(over, d)), ("x", &x), ("f", &f)]),
-            None => self.phrase("apply", &[("x", &x), ("f", &f)]),
+            None => self.phrase(key, &[("x", &x), ("f", &f)]),
         }
     }
 
@@ -387,9 +431,18 @@ impl Reader<'_> {
             Fence::Floor => "floor",
             Fence::Ceil => "ceil",
             Fence::Set => "set",
-            Fence::Group => return self.say(body, d),
+            Fence::Group => "paren",
+            Fence::Bracket => "bracket",
         };
-        self.one(key, body, d)
+        // Inside brackets said aloud (full), a sum is said as written: "open paren a plus b
+        // close paren".
+        match body {
+            Phrase::Ops { first, rest, nested: true } if self.verbosity == Verbosity::Full => {
+                let flat = self.ops(first, rest, false, d);
+                self.phrase(key, &[("x", &flat)])
+            }
+            _ => self.one(key, body, d),
+        }
     }
 
     fn real_space(&self, dims: &[Phrase], d: usize) -> String {
@@ -478,7 +531,44 @@ impl Reader<'_> {
     }
 }
 
-fn sub_key(style: SubStyle) -> &'static str {
+/// Operators whose operands read as one product: "the Kronecker product of a and b".
+pub(super) const WHOLE_PRODUCTS: &[(&str, &str)] = &[("\\otimes", "kronecker"), ("\\odot", "hadamard")];
+
+/// The phrase key of a row joined by one product operator throughout (`a \otimes b`).
+pub(super) fn whole_product(rest: &[(String, Phrase)]) -> Option<&'static str> {
+    let (op, _) = rest.first()?;
+    let (_, key) = WHOLE_PRODUCTS.iter().find(|(o, _)| o == op)?;
+    rest.iter().all(|(o, _)| o == op).then_some(*key)
+}
+
+/// Whether a term of a sum is long enough that the operator after it needs a pause.
+fn pauses_after(term: &Phrase) -> bool {
+    matches!(term, Phrase::Product(_) | Phrase::Div { .. } | Phrase::Apply(_) | Phrase::BigOp(_))
+}
+
+/// Whether an argument is an operation whose start the words do not mark (a division, a row of
+/// factors), so that "of" needs "the quantity".
+fn opens_quietly(arg: &Phrase) -> bool {
+    matches!(arg, Phrase::Div { .. } | Phrase::Product(_) | Phrase::Scale { .. })
+        || matches!(arg, Phrase::Seq(parts) if parts.len() > 1)
+}
+
+/// The inverse of a matrix or the reciprocal of a number; of a product, "the inverse of …".
+fn inverse_key(matrix: bool, base: &Phrase) -> &'static str {
+    match (matrix, base.is_atomic()) {
+        (true, true) => "inverse",
+        (true, false) => "inverse_of",
+        (false, _) => "reciprocal",
+    }
+}
+
+/// The template of a subscript: one of more than one symbol is closed ("m sub t minus 1 end
+/// sub", never "m sub t minus 1", which is also m_t - 1).
+fn sub_key(style: SubStyle, sub: &Phrase) -> &'static str {
+    let named = matches!(style, SubStyle::Index | SubStyle::Label | SubStyle::Joined);
+    if named && sub.is_compound_script() {
+        return "index_closed";
+    }
     match style {
         SubStyle::Index => "index",
         SubStyle::Label => "label",

@@ -11,6 +11,7 @@ use super::hangul;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
 use super::template::fill;
 use super::vocab::{KoStyle, Template, Vocabulary};
+use super::Verbosity;
 use crate::lang::Lang;
 
 /// Deeper phrases than this read as elided.
@@ -21,7 +22,12 @@ const FAMILIES: &[&str] = &["sum", "prod", "int"];
 
 /// The Korean reading of a whole formula, ending in a full stop when it is a sentence.
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
-    let reader = Reader { vocab };
+    render_at(phrase, vocab, Verbosity::Default)
+}
+
+/// The Korean reading of a whole formula at a [`Verbosity`].
+pub fn render_at(phrase: &Phrase, vocab: &Vocabulary, verbosity: Verbosity) -> String {
+    let reader = Reader { vocab, verbosity };
     let text = reader.noun(phrase, 0);
     if phrase.is_sentence() && !text.is_empty() {
         format!("{text}.")
@@ -51,6 +57,7 @@ impl Ko {
 
 struct Reader<'a> {
     vocab: &'a Vocabulary,
+    verbosity: Verbosity,
 }
 
 impl Reader<'_> {
@@ -64,7 +71,7 @@ impl Reader<'_> {
 
     /// A template filled with `slots`.
     fn phrase(&self, key: &str, slots: &[(&str, &str)]) -> Ko {
-        match self.vocab.phrase(Lang::Ko, key) {
+        match self.vocab.phrase_at(Lang::Ko, key, self.verbosity) {
             Some(Template::Text(text)) => Ko::Noun(fill(text, slots)),
             Some(Template::Clause { lead, verb, .. }) => {
                 Ko::Clause { lead: fill(lead, slots), stem: fill(verb, slots) }
@@ -78,7 +85,7 @@ impl Reader<'_> {
     /// A step that continues `previous`: "…나누고, 거기에 …" or "…나눈 다음, …".
     fn then(&self, previous: Ko, key: &str, slots: &[(&str, &str)]) -> Ko {
         let (Ko::Clause { lead, stem }, Some(Template::Clause { lead: next, verb, join })) =
-            (&previous, self.vocab.phrase(Lang::Ko, key))
+            (&previous, self.vocab.phrase_at(Lang::Ko, key, self.verbosity))
         else {
             let before = previous.into_noun();
             return Ko::Noun(format!("{before} {}", self.phrase(key, slots).into_noun()));
@@ -114,7 +121,10 @@ impl Reader<'_> {
             Phrase::Seq(parts) => Ko::Noun(self.nouns(parts, d).join(" ")),
             Phrase::Shape(dims) => Ko::Noun(self.shape(dims, d)),
             Phrase::Sub { base, sub, style } => self.sub(base, sub, *style, d),
-            Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Super { base, sup } => {
+                let key = if sup.is_compound_script() { "super_closed" } else { "super_index" };
+                self.two(key, "x", base, "i", sup, d)
+            }
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
@@ -160,6 +170,7 @@ impl Reader<'_> {
             Phrase::Accent { accent, body } => self.accent(accent, body, d),
             Phrase::Cases(cases) => Ko::Noun(self.cases(cases, d)),
             Phrase::Matrix(rows) => self.matrix(rows, d),
+            Phrase::Indicator(cond) => self.phrase("indicator", &[("cond", &self.when(cond, d))]),
             Phrase::Factorial(x) => self.one("factorial", x, d),
             Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
         }
@@ -215,7 +226,13 @@ impl Reader<'_> {
         self.nouns(dims, d).join(&by)
     }
 
+    /// A subscript; one of more than one symbol is closed as a relative clause ("아래첨자가 티
+    /// 빼기 1인 엠"), so that it does not sound like `m_t - 1` ("엠 티 빼기 1").
     fn sub(&self, base: &Phrase, sub: &Phrase, style: SubStyle, d: usize) -> Ko {
+        let named = matches!(style, SubStyle::Index | SubStyle::Label | SubStyle::Joined);
+        if named && sub.is_compound_script() {
+            return self.two("index_closed", "x", base, "i", sub, d);
+        }
         let key = match style {
             SubStyle::Index => "index",
             SubStyle::Label => "label",
@@ -262,6 +279,9 @@ impl Reader<'_> {
     /// "A를 B로 나눈 것"; after a clause, "…하고, B로 나눈 것".
     fn divide(&self, num: &Phrase, den: &Phrase, d: usize) -> Ko {
         let den = self.noun(den, d);
+        if self.verbosity == Verbosity::Full {
+            return self.phrase("divide", &[("num", &self.noun(num, d)), ("den", &den)]);
+        }
         match self.say(num, d) {
             clause @ Ko::Clause { .. } => self.then(clause, "divide_then", &[("den", &den)]),
             Ko::Noun(num) => self.phrase("divide", &[("num", &num), ("den", &den)]),
@@ -287,6 +307,16 @@ impl Reader<'_> {
 
     /// Operator words (`a 더하기 b`); inside brackets, "A와 B의 합" or "A에서 B를 뺀 것".
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> Ko {
+        if let Some(key) = super::en::whole_product(rest) {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let nouns = items.map(|p| self.noun(p, d)).collect();
+            return self.phrase(key, &[("x", &self.and_list(nouns))]);
+        }
+        if !nested && self.verbosity != Verbosity::Full {
+            if let Some(steps) = self.steps(first, rest, d) {
+                return steps;
+            }
+        }
         if nested && rest.iter().all(|(op, _)| op == "+") {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let nouns = items.map(|p| self.noun(p, d)).collect();
@@ -312,6 +342,36 @@ impl Reader<'_> {
             return self.phrase("group", &[("x", &text)]);
         }
         Ko::Noun(text)
+    }
+
+    /// A sum whose terms are operations, as the seed reads steps: "A에 B를 더하고, 거기서 C를 뺀
+    /// 것". Operator words ("A 더하기 B") would let a clause's lead swallow what came before it:
+    /// in "베타 1과 엠의 곱 더하기 1에서 베타 1을 빼고, 거기에 지 티를 곱한 것" the listener cannot
+    /// tell whether the 1 is added before or after. `None` when every term is one noun.
+    fn steps(&self, first: &Phrase, rest: &[(String, Phrase)], d: usize) -> Option<Ko> {
+        let additive = rest.iter().all(|(op, _)| op == "+" || op == "-");
+        let said: Vec<Ko> = rest.iter().map(|(_, p)| self.say(p, d)).collect();
+        let first_said = self.say(first, d);
+        let clause = |k: &Ko| matches!(k, Ko::Clause { .. });
+        if !additive || !(clause(&first_said) || said.iter().any(clause)) {
+            return None;
+        }
+        let mut reading: Option<Ko> = None;
+        let mut left = Some(first_said.into_noun());
+        for ((op, _), term) in rest.iter().zip(said) {
+            let b = term.into_noun();
+            let minus = op == "-";
+            reading = Some(match (reading, left.take()) {
+                (None, Some(a)) => {
+                    self.phrase(if minus { "subtract_from" } else { "add_to" }, &[("a", &a), ("b", &b)])
+                }
+                (Some(previous), _) => {
+                    self.then(previous, if minus { "subtract_then" } else { "add_then" }, &[("b", &b)])
+                }
+                (None, None) => Ko::Noun(b),
+            });
+        }
+        reading
     }
 
     /// A function applied, in the style the vocabulary gives it.
@@ -364,7 +424,12 @@ impl Reader<'_> {
     /// A sum, product, integral, mean, or another large operator (max, argmax, ⋃).
     fn big_op(&self, big: &BigOp, d: usize) -> Ko {
         let part = |p: &Option<Box<Phrase>>| p.as_deref().map(|p| self.noun(p, d)).unwrap_or_default();
-        let (x, var, from, to) = (part(&big.body), part(&big.var), part(&big.from), part(&big.to));
+        let var = match big.var.as_deref() {
+            // "아이와 제이가 1부터 브이까지 변할 때".
+            Some(Phrase::List(items)) => self.and_list(self.nouns(items, d)),
+            _ => part(&big.var),
+        };
+        let (x, from, to) = (part(&big.body), part(&big.from), part(&big.to));
         let integral = big.op.contains("int");
         let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
         let over = if over.is_empty() && !integral { var.clone() } else { over };
@@ -495,9 +560,19 @@ impl Reader<'_> {
             Fence::Floor => "floor",
             Fence::Ceil => "ceil",
             Fence::Set => "set",
-            Fence::Group => return self.say(body, d),
+            Fence::Group => "paren",
+            Fence::Bracket => "bracket",
         };
-        self.one(key, body, d)
+        match body {
+            Phrase::Ops { first, rest, nested: true } if self.verbosity == Verbosity::Full => {
+                let flat = self.ops(first, rest, false, d).into_noun();
+                self.phrase(key, &[("x", &flat)])
+            }
+            _ if matches!(fence, Fence::Group | Fence::Bracket) && self.verbosity != Verbosity::Full => {
+                self.say(body, d)
+            }
+            _ => self.one(key, body, d),
+        }
     }
 
     fn real_space(&self, dims: &[Phrase], d: usize) -> Ko {

@@ -4,6 +4,7 @@
 //! The code knows the *structure* of a reading (a sum has a variable, limits and a body); the
 //! vocabulary says how each structure and symbol is said, in Korean and in English.
 
+use super::Verbosity;
 use crate::lang::Lang;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -245,6 +246,18 @@ pub struct Phrases {
     /// English templates.
     #[serde(default)]
     pub en: HashMap<String, Template>,
+    /// Korean templates that replace `ko`'s at [`Verbosity::Full`].
+    #[serde(default)]
+    pub ko_full: HashMap<String, Template>,
+    /// English templates that replace `en`'s at [`Verbosity::Full`].
+    #[serde(default)]
+    pub en_full: HashMap<String, Template>,
+    /// Korean templates that replace `ko`'s at [`Verbosity::Brief`].
+    #[serde(default)]
+    pub ko_brief: HashMap<String, Template>,
+    /// English templates that replace `en`'s at [`Verbosity::Brief`].
+    #[serde(default)]
+    pub en_brief: HashMap<String, Template>,
 }
 
 /// A template: text with `{slots}`, or (in Korean) a clause that ends in a verb.
@@ -302,6 +315,19 @@ impl Vocabulary {
             Lang::Ko => self.phrases.ko.get(key),
             Lang::En => self.phrases.en.get(key),
         }
+    }
+
+    /// The template for `key` at `verbosity`: the level's own when it has one, else the
+    /// default's.
+    pub fn phrase_at(&self, lang: Lang, key: &str, verbosity: Verbosity) -> Option<&Template> {
+        let own = match (lang, verbosity) {
+            (_, Verbosity::Default) => None,
+            (Lang::Ko, Verbosity::Full) => self.phrases.ko_full.get(key),
+            (Lang::En, Verbosity::Full) => self.phrases.en_full.get(key),
+            (Lang::Ko, Verbosity::Brief) => self.phrases.ko_brief.get(key),
+            (Lang::En, Verbosity::Brief) => self.phrases.en_brief.get(key),
+        };
+        own.or_else(|| self.phrase(lang, key))
     }
 
     /// Whether `name` (a binding name) stands for a probability when applied.

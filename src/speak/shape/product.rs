@@ -171,6 +171,13 @@ impl Shaper<'_> {
         if integral && op.to.is_none() && op.from.is_some() {
             op.over = op.from.take();
         }
+        if op.var.is_none() && op.from.is_none() {
+            if let Some((vars, from)) = op.over.as_deref().and_then(index_list) {
+                op.var = Some(vars.boxed());
+                op.from = Some(from.boxed());
+                op.over = None;
+            }
+        }
         Phrase::BigOp(op)
     }
 
@@ -299,6 +306,20 @@ pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
         }
         (num, den) => Phrase::Div { num: super::nested(num).boxed(), den: super::nested(den).boxed() },
     }
+}
+
+/// `i, j = 1` below a `\sum`: the variables i and j, all starting at 1 ("the sum over i and j
+/// from 1 to V", never "over i, and j is 1").
+fn index_list(over: &Phrase) -> Option<(Phrase, Phrase)> {
+    let Phrase::Statements(items) = over else { return None };
+    let (last, names) = items.split_last()?;
+    let Phrase::Relation { first, rest } = last else { return None };
+    let [(relation, from)] = rest.as_slice() else { return None };
+    if relation != "=" || names.is_empty() || !names.iter().all(Phrase::is_atomic) || !first.is_atomic() {
+        return None;
+    }
+    let vars = names.iter().cloned().chain(std::iter::once(first.as_ref().clone())).collect();
+    Some((Phrase::List(vars), from.clone()))
 }
 
 /// Whether a product starts with the letter d (`dy` in `\frac{dy}{dx}`).
