@@ -76,7 +76,11 @@ impl Shaper<'_> {
                 Phrase::Sub { base, sub: self.shape(&script.term, d).boxed(), style: SubStyle::Label }
             }
             (ScriptRole::Layer, true) => {
-                let inner = unparenthesised(&script.term);
+                // At full the parentheses are said: `m^{(t)}` is not `m^{t}`.
+                let inner = match self.verbosity {
+                    Verbosity::Full => &script.term,
+                    _ => unparenthesised(&script.term),
+                };
                 let layer = self.shape(inner, d).boxed();
                 if mentions_layer_letter(inner) {
                     Phrase::Layer { base, layer }
