@@ -163,6 +163,10 @@ pub struct Vocabulary {
     /// Structure templates.
     #[serde(default)]
     pub phrases: Phrases,
+    /// How Latin names a Korean reading leaves as written are said (`clip` = "클립"), for the
+    /// particle after them.
+    #[serde(default)]
+    pub pronunciations: HashMap<String, String>,
 }
 
 /// One thing said in both languages.
@@ -315,6 +319,13 @@ impl Vocabulary {
             Lang::Ko => self.phrases.ko.get(key),
             Lang::En => self.phrases.en.get(key),
         }
+    }
+
+    /// How a Latin name is said in Korean, when the vocabulary knows it (exactly as written, or
+    /// in lower case).
+    pub fn pronunciation(&self, written: &str) -> Option<&str> {
+        let found = self.pronunciations.get(written);
+        found.or_else(|| self.pronunciations.get(&written.to_lowercase())).map(String::as_str)
     }
 
     /// The template for `key` at `verbosity`: the level's own when it has one, else the
