@@ -158,6 +158,10 @@ impl Reader<'_> {
             Phrase::Cases(cases) => self.cases(cases, d),
             Phrase::Matrix(rows) => self.matrix(rows, d),
             Phrase::Indicator(x) => self.one("indicator", x, d),
+            Phrase::Where { body, name, value } => {
+                let (body, name, value) = (self.say(body, d), self.say(name, d), self.say(value, d));
+                self.phrase("where", &[("x", &body), ("name", &name), ("value", &value)])
+            }
             Phrase::Factorial(x) => self.one("factorial", x, d),
             Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
         }

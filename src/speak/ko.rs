@@ -171,6 +171,7 @@ impl Reader<'_> {
             Phrase::Cases(cases) => Ko::Noun(self.cases(cases, d)),
             Phrase::Matrix(rows) => self.matrix(rows, d),
             Phrase::Indicator(cond) => self.phrase("indicator", &[("cond", &self.when(cond, d))]),
+            Phrase::Where { body, name, value } => self.where_clause(body, name, value, d),
             Phrase::Factorial(x) => self.one("factorial", x, d),
             Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
         }
@@ -372,6 +373,18 @@ impl Reader<'_> {
             });
         }
         reading
+    }
+
+    /// "…의 곱, 여기서 유는 …이다"; after a sentence, "…이다. 여기서 유는 …이다".
+    fn where_clause(&self, body: &Phrase, name: &Phrase, value: &Phrase, d: usize) -> Ko {
+        let (name, value) = (self.noun(name, d), self.noun(value, d));
+        let mut body = self.noun(body, d);
+        if body.ends_with('다') {
+            body.push('.');
+        } else {
+            body.push(',');
+        }
+        self.phrase("where", &[("x", &body), ("name", &name), ("value", &value)])
     }
 
     /// A function applied, in the style the vocabulary gives it.

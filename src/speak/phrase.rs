@@ -251,6 +251,15 @@ pub enum Phrase {
         /// What it applies to.
         body: Box<Phrase>,
     },
+    /// A long reading with one part said apart: "… tanh of u, where u is …".
+    Where {
+        /// The reading, with `name` in the part's place.
+        body: Box<Phrase>,
+        /// The free letter that names the part.
+        name: Box<Phrase>,
+        /// The part.
+        value: Box<Phrase>,
+    },
     /// `\mathbb{1}_{[k \neq i]}`: one where the condition holds, zero elsewhere.
     Indicator(Box<Phrase>),
     /// `\begin{cases}`: values with their conditions (`None`: otherwise).
@@ -394,6 +403,7 @@ impl Phrase {
     pub fn is_sentence(&self) -> bool {
         match self {
             Phrase::Relation { .. } | Phrase::Definition { .. } | Phrase::Mapping { .. } => true,
+            Phrase::Where { .. } => true,
             Phrase::Statements(items) => items.iter().any(Phrase::is_sentence),
             _ => false,
         }

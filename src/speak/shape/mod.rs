@@ -9,10 +9,12 @@
 //!
 //! - `mod.rs`: the entry point, relations, lists and leaves;
 //! - `product.rs`: rows of factors (`a b / c`), calls, operators and large operators;
-//! - `parts.rs`: symbols and their scripts, fractions, roots, brackets, environments.
+//! - `parts.rs`: symbols and their scripts, fractions, roots, brackets, environments;
+//! - `clauses.rs`: a long reading split, one part said apart ("where u is …").
 //!
 //! Recursion is bounded by [`MAX_DEPTH`]: deeper parts read as elided.
 
+mod clauses;
 mod parts;
 mod product;
 
@@ -58,6 +60,16 @@ impl<'a> Shaper<'a> {
     /// The phrase of a whole formula: like [`Shaper::shape`], and the subject of a top-level
     /// equation gets its role word (`L` → "the loss L").
     pub fn top(&self, root: &Term) -> Phrase {
+        let phrase = self.top_phrase(root);
+        if self.verbosity == Verbosity::Full {
+            return phrase;
+        }
+        let used: Vec<String> = root.occurrences().iter().map(|(_, o)| o.base_name.to_string()).collect();
+        clauses::split_long(phrase, &used)
+    }
+
+    /// The phrase of a whole formula before long readings are split.
+    fn top_phrase(&self, root: &Term) -> Phrase {
         match self.shape(root, 0) {
             Phrase::Relation { first, rest } => Phrase::Relation { first: self.role(*first), rest },
             Phrase::Statements(items) => Phrase::Statements(
