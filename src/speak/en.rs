@@ -5,7 +5,8 @@
 //! relation or a definition) starts with a capital when its first word is a word, not a
 //! symbol, and ends with a full stop.
 
-use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
+use super::keys;
+use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase};
 use super::template::fill;
 use super::vocab::{Template, Vocabulary};
 use super::Verbosity;
@@ -16,9 +17,6 @@ const MAX_DEPTH: usize = 600;
 
 /// Words left at the end of a template whose last slot is empty ("the sum over i of ").
 const DANGLING: &[&str] = &[" with respect to", " of"];
-
-/// Large operators that have templates of their own.
-const FAMILIES: &[&str] = &["sum", "prod", "int"];
 
 /// The English reading of a whole formula.
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
@@ -105,16 +103,13 @@ impl Reader<'_> {
             Phrase::Dots => self.phrase("dots", &[]),
             Phrase::Seq(parts) => self.says(parts, d).join(" "),
             Phrase::Shape(dims) => self.shape(dims, d),
-            Phrase::Sub { base, sub, style } => self.two(sub_key(*style, sub), "x", base, "i", sub, d),
-            Phrase::Super { base, sup } => {
-                let key = if sup.is_compound_script() { "super_closed" } else { "super_index" };
-                self.two(key, "x", base, "i", sup, d)
-            }
+            Phrase::Sub { base, sub, style } => self.two(keys::sub_key(*style, sub), "x", base, "i", sub, d),
+            Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
-            Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
-            Phrase::Inverse { base, matrix } => self.one(inverse_key(*matrix, base), base, d),
+            Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
+            Phrase::Inverse { base, matrix } => self.one(keys::inverse_key(*matrix, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
             Phrase::Div { num, den } => self.divide(num, den, d),
@@ -126,7 +121,7 @@ impl Reader<'_> {
             Phrase::Apply(apply) => self.apply(apply, d),
             Phrase::BigOp(big) => self.big_op(big, d),
             Phrase::Neg(x) => self.one(if x.is_atomic() { "minus" } else { "negate" }, x, d),
-            Phrase::Sign { sign, x } => self.one(sign_key(*sign), x, d),
+            Phrase::Sign { sign, x } => self.one(keys::sign_key(*sign), x, d),
             Phrase::Relation { first, rest } => self.relation(first, rest, d),
             Phrase::Definition { name, params, body } => self.definition(name, params, body, d),
             Phrase::Role { role, x } => self.role(role, x, d),
@@ -280,7 +275,7 @@ impl Reader<'_> {
     }
 
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> String {
-        if let Some(key) = whole_product(rest) {
+        if let Some(key) = keys::whole_product(rest) {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let said = items.map(|p| self.say(p, d)).collect();
             return self.phrase(key, &[("x", &self.and_list(said))]);
@@ -339,19 +334,9 @@ impl Reader<'_> {
     fn big_op(&self, big: &BigOp, d: usize) -> String {
         let part = |p: &Option<Box<Phrase>>| p.as_deref().map(|p| self.say(p, d)).unwrap_or_default();
         let (x, var, from, to) = (part(&big.body), part(&big.var), part(&big.from), part(&big.to));
-        let integral = big.op.contains("int");
         let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
-        let over = if over.is_empty() && !integral { var.clone() } else { over };
-        let ranged = !from.is_empty() && !to.is_empty() && (!var.is_empty() || integral);
-        let suffix = if ranged {
-            ""
-        } else if over.is_empty() {
-            "_all"
-        } else {
-            "_over"
-        };
-        let n = part(&big.mean_of);
-        let op = self.op_word(&big.op);
+        let over = keys::big_op_over(big, over, &var);
+        let (n, op) = (part(&big.mean_of), self.op_word(&big.op));
         let slots = [
             ("x", x.as_str()),
             ("var", &var),
@@ -361,24 +346,9 @@ impl Reader<'_> {
             ("n", &n),
             ("op", &op),
         ];
-        if big.mean_of.is_some() {
-            return self.phrase(&format!("mean{suffix}"), &slots);
-        }
-        if big.body.is_none() && suffix == "_all" {
-            return op;
-        }
-        match FAMILIES.iter().find(|f| big.op.contains(**f)) {
-            Some(family) => self.phrase(&format!("{family}{suffix}"), &slots),
-            None => {
-                let key = if ranged {
-                    "big_op_range"
-                } else if suffix == "_all" {
-                    "big_op_all"
-                } else {
-                    "big_op"
-                };
-                self.phrase(key, &slots)
-            }
+        match keys::big_op_key(big, &var, &from, &to, &over) {
+            Some(key) => self.phrase(&key, &slots),
+            None => op,
         }
     }
 
@@ -428,16 +398,7 @@ impl Reader<'_> {
     }
 
     fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> String {
-        let key = match fence {
-            Fence::Norm => "norm",
-            Fence::Abs => "abs",
-            Fence::Det => "det",
-            Fence::Floor => "floor",
-            Fence::Ceil => "ceil",
-            Fence::Set => "set",
-            Fence::Group => "paren",
-            Fence::Bracket => "bracket",
-        };
+        let key = keys::fence_key(fence);
         // Inside brackets said aloud (full), a sum is said as written: "open paren a plus b
         // close paren".
         match body {
@@ -535,16 +496,6 @@ impl Reader<'_> {
     }
 }
 
-/// Operators whose operands read as one product: "the Kronecker product of a and b".
-pub(super) const WHOLE_PRODUCTS: &[(&str, &str)] = &[("\\otimes", "kronecker"), ("\\odot", "hadamard")];
-
-/// The phrase key of a row joined by one product operator throughout (`a \otimes b`).
-pub(super) fn whole_product(rest: &[(String, Phrase)]) -> Option<&'static str> {
-    let (op, _) = rest.first()?;
-    let (_, key) = WHOLE_PRODUCTS.iter().find(|(o, _)| o == op)?;
-    rest.iter().all(|(o, _)| o == op).then_some(*key)
-}
-
 /// Whether a term of a sum is long enough that the operator after it needs a pause.
 fn pauses_after(term: &Phrase) -> bool {
     matches!(term, Phrase::Product(_) | Phrase::Div { .. } | Phrase::Apply(_) | Phrase::BigOp(_))
@@ -555,43 +506,6 @@ fn pauses_after(term: &Phrase) -> bool {
 fn opens_quietly(arg: &Phrase) -> bool {
     matches!(arg, Phrase::Div { .. } | Phrase::Product(_) | Phrase::Scale { .. })
         || matches!(arg, Phrase::Seq(parts) if parts.len() > 1)
-}
-
-/// The inverse of a matrix or the reciprocal of a number; of a product, "the inverse of …".
-fn inverse_key(matrix: bool, base: &Phrase) -> &'static str {
-    match (matrix, base.is_atomic()) {
-        (true, true) => "inverse",
-        (true, false) => "inverse_of",
-        (false, _) => "reciprocal",
-    }
-}
-
-/// The template of a subscript: one of more than one symbol is closed ("m sub t minus 1 end
-/// sub", never "m sub t minus 1", which is also m_t - 1).
-fn sub_key(style: SubStyle, sub: &Phrase) -> &'static str {
-    let named = matches!(style, SubStyle::Index | SubStyle::Label | SubStyle::Joined);
-    if named && sub.is_compound_script() {
-        return "index_closed";
-    }
-    match style {
-        SubStyle::Index => "index",
-        SubStyle::Label => "label",
-        SubStyle::Joined => "joined",
-        SubStyle::Entry => "entry",
-        SubStyle::At => "at",
-        SubStyle::Before => "before",
-        SubStyle::After => "after",
-        SubStyle::UpTo => "up_to",
-    }
-}
-
-fn sign_key(sign: Sign) -> &'static str {
-    match sign {
-        Sign::Plus => "plus",
-        Sign::PlusMinus => "plus_minus",
-        Sign::MinusPlus => "minus_plus",
-        Sign::Not => "not",
-    }
 }
 
 /// A name the vocabulary does not know: an acronym spelled out (FFN → "F F N"), a camel-case

@@ -8,6 +8,7 @@
 //! ([`super::particles`]).
 
 use super::hangul;
+use super::keys;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
 use super::template::fill;
 use super::vocab::{KoStyle, Template, Vocabulary};
@@ -16,9 +17,6 @@ use crate::lang::Lang;
 
 /// Deeper phrases than this read as elided.
 const MAX_DEPTH: usize = 600;
-
-/// Large operators that sum, multiply or integrate (their templates are clauses).
-const FAMILIES: &[&str] = &["sum", "prod", "int"];
 
 /// The Korean reading of a whole formula, ending in a full stop when it is a sentence.
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
@@ -121,17 +119,12 @@ impl Reader<'_> {
             Phrase::Seq(parts) => Ko::Noun(self.nouns(parts, d).join(" ")),
             Phrase::Shape(dims) => Ko::Noun(self.shape(dims, d)),
             Phrase::Sub { base, sub, style } => self.sub(base, sub, *style, d),
-            Phrase::Super { base, sup } => {
-                let key = if sup.is_compound_script() { "super_closed" } else { "super_index" };
-                self.two(key, "x", base, "i", sup, d)
-            }
+            Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
-            Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
-            Phrase::Inverse { base, matrix } => {
-                self.one(if *matrix { "inverse" } else { "reciprocal" }, base, d)
-            }
+            Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
+            Phrase::Inverse { base, matrix } => self.one(keys::inverse_key(*matrix, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
             Phrase::Div { num, den } => self.divide(num, den, d),
@@ -230,21 +223,7 @@ impl Reader<'_> {
     /// A subscript; one of more than one symbol is closed as a relative clause ("아래첨자가 티
     /// 빼기 1인 엠"), so that it does not sound like `m_t - 1` ("엠 티 빼기 1").
     fn sub(&self, base: &Phrase, sub: &Phrase, style: SubStyle, d: usize) -> Ko {
-        let named = matches!(style, SubStyle::Index | SubStyle::Label | SubStyle::Joined);
-        if named && sub.is_compound_script() {
-            return self.two("index_closed", "x", base, "i", sub, d);
-        }
-        let key = match style {
-            SubStyle::Index => "index",
-            SubStyle::Label => "label",
-            SubStyle::Joined => "joined",
-            SubStyle::Entry => "entry",
-            SubStyle::At => "at",
-            SubStyle::Before => "before",
-            SubStyle::After => "after",
-            SubStyle::UpTo => "up_to",
-        };
-        self.two(key, "x", base, "i", sub, d)
+        self.two(keys::sub_key(style, sub), "x", base, "i", sub, d)
     }
 
     fn prime(&self, base: &Phrase, count: u8, d: usize) -> Ko {
@@ -308,7 +287,7 @@ impl Reader<'_> {
 
     /// Operator words (`a 더하기 b`); inside brackets, "A와 B의 합" or "A에서 B를 뺀 것".
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> Ko {
-        if let Some(key) = super::en::whole_product(rest) {
+        if let Some(key) = keys::whole_product(rest) {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let nouns = items.map(|p| self.noun(p, d)).collect();
             return self.phrase(key, &[("x", &self.and_list(nouns))]);
@@ -443,43 +422,21 @@ impl Reader<'_> {
             _ => part(&big.var),
         };
         let (x, from, to) = (part(&big.body), part(&big.from), part(&big.to));
-        let integral = big.op.contains("int");
         let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
-        let over = if over.is_empty() && !integral { var.clone() } else { over };
-        let ranged = !from.is_empty() && !to.is_empty() && (!var.is_empty() || integral);
-        let suffix = if ranged {
-            ""
-        } else if over.is_empty() {
-            "_all"
-        } else {
-            "_over"
-        };
-        let n = part(&big.mean_of);
-        let slots =
-            [("x", x.as_str()), ("var", &var), ("from", &from), ("to", &to), ("over", &over), ("n", &n)];
-        if big.mean_of.is_some() {
-            return self.phrase(&format!("mean{suffix}"), &slots);
-        }
-        let family = FAMILIES.iter().find(|f| big.op.contains(**f));
-        if big.body.is_none() && suffix == "_all" {
-            return Ko::Noun(self.op_word(&big.op));
-        }
-        match family {
-            Some(family) => self.phrase(&format!("{family}{suffix}"), &slots),
-            None => {
-                let op = self.op_word(&big.op);
-                let key = if ranged {
-                    "big_op_range"
-                } else if suffix == "_all" {
-                    "big_op_all"
-                } else {
-                    "big_op"
-                };
-                self.phrase(
-                    key,
-                    &[("x", &x), ("var", &var), ("from", &from), ("to", &to), ("over", &over), ("op", &op)],
-                )
-            }
+        let over = keys::big_op_over(big, over, &var);
+        let (n, op) = (part(&big.mean_of), self.op_word(&big.op));
+        let slots = [
+            ("x", x.as_str()),
+            ("var", &var),
+            ("from", &from),
+            ("to", &to),
+            ("over", &over),
+            ("n", &n),
+            ("op", &op),
+        ];
+        match keys::big_op_key(big, &var, &from, &to, &over) {
+            Some(key) => self.phrase(&key, &slots),
+            None => Ko::Noun(op),
         }
     }
 
@@ -499,13 +456,7 @@ impl Reader<'_> {
     }
 
     fn sign(&self, sign: Sign, x: &Phrase, d: usize) -> Ko {
-        let key = match sign {
-            Sign::Plus => "plus",
-            Sign::PlusMinus => "plus_minus",
-            Sign::MinusPlus => "minus_plus",
-            Sign::Not => "not",
-        };
-        self.one(key, x, d)
+        self.one(keys::sign_key(sign), x, d)
     }
 
     /// Relations in a row: "A는 B이고, 이것은 C와 같다". A `subordinate` relation takes the
@@ -566,16 +517,7 @@ impl Reader<'_> {
     }
 
     fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> Ko {
-        let key = match fence {
-            Fence::Norm => "norm",
-            Fence::Abs => "abs",
-            Fence::Det => "det",
-            Fence::Floor => "floor",
-            Fence::Ceil => "ceil",
-            Fence::Set => "set",
-            Fence::Group => "paren",
-            Fence::Bracket => "bracket",
-        };
+        let key = keys::fence_key(fence);
         match body {
             Phrase::Ops { first, rest, nested: true } if self.verbosity == Verbosity::Full => {
                 let flat = self.ops(first, rest, false, d).into_noun();

@@ -22,6 +22,7 @@
 
 pub mod en;
 pub mod hangul;
+pub mod keys;
 pub mod ko;
 pub mod particles;
 pub mod phrase;

@@ -118,10 +118,22 @@ pub const PHRASE_KEYS: &[&str] = &[
     "binom",
     "calligraphic",
     "elided",
+    "index_closed",
+    "super_closed",
+    "power_closed",
+    "power_of_closed",
+    "inverse_of",
+    "paren",
+    "bracket",
+    "kronecker",
+    "hadamard",
+    "indicator",
+    "where",
 ];
 
 /// The Korean phrase templates that only Korean needs (steps that continue a clause).
-pub const KO_ONLY_KEYS: &[&str] = &["divide_then", "negate_then"];
+pub const KO_ONLY_KEYS: &[&str] =
+    &["divide_then", "negate_then", "add_to", "subtract_from", "add_then", "subtract_then"];
 
 /// Everything eqmap says, by language.
 #[derive(Debug, Clone, Default, Deserialize)]
