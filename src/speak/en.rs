@@ -81,13 +81,17 @@ impl Reader<'_> {
         self.phrase(key, &[(a, &self.say(pa, d)), (b, &self.say(pb, d))])
     }
 
-    /// "A, B and C".
+    /// "A, B and C"; "A, B, and C" when an item before the last has an "and" of its own, so
+    /// that "swish of the product of x and W, and the product of x and V" is heard as two items.
     fn and_list(&self, mut items: Vec<String>) -> String {
         let Some(last) = items.pop() else { return String::new() };
         if items.is_empty() {
             return last;
         }
-        self.phrase("list_and", &[("a", &items.join(", ")), ("b", &last)])
+        let and = self.phrase("list_and", &[("a", ""), ("b", "")]);
+        let inner = format!(" {} ", and.trim());
+        let key = if items.iter().any(|item| item.contains(&inner)) { "list_and_pause" } else { "list_and" };
+        self.phrase(key, &[("a", &items.join(", ")), ("b", &last)])
     }
 
     fn say(&self, phrase: &Phrase, depth: usize) -> String {
@@ -275,7 +279,7 @@ impl Reader<'_> {
     }
 
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> String {
-        if let Some(key) = keys::whole_product(rest) {
+        if let Some(key) = keys::whole_product(first, rest) {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let said = items.map(|p| self.say(p, d)).collect();
             return self.phrase(key, &[("x", &self.and_list(said))]);

@@ -281,20 +281,46 @@ impl Reader<'_> {
             }
             return clause;
         }
-        let list = self.and_list(self.nouns(factors, d));
+        let nouns = self.nouns(factors, d);
+        let pause = factors.last().is_some_and(|last| self.says_as_steps(last));
+        let list = match nouns.split_last() {
+            Some((last, items)) if pause && !items.is_empty() => {
+                self.phrase("list_and_pause", &[("a", &items.join(", ")), ("b", last)]).into_noun()
+            }
+            _ => self.and_list(nouns),
+        };
         self.phrase("product", &[("x", &list)])
+    }
+
+    /// Whether a factor is a sum said as steps inside the product ("1에 … 더한 것"), whose
+    /// opening 에 would otherwise take the factors before it along.
+    fn says_as_steps(&self, factor: &Phrase) -> bool {
+        match factor {
+            Phrase::Fence { fence: Fence::Group | Fence::Bracket, body } => self.says_as_steps(body),
+            Phrase::Ops { first, rest, nested: true } => {
+                self.verbosity != Verbosity::Full
+                    && keys::whole_product(first, rest).is_none()
+                    && rest.iter().all(|(op, _)| op == "+" || op == "-")
+                    && std::iter::once(first.as_ref()).chain(rest.iter().map(|(_, p)| p)).any(has_parts)
+            }
+            _ => false,
+        }
     }
 
     /// Operator words (`a 더하기 b`); inside brackets, "A와 B의 합" or "A에서 B를 뺀 것".
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> Ko {
-        if let Some(key) = keys::whole_product(rest) {
+        if let Some(key) = keys::whole_product(first, rest) {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let nouns = items.map(|p| self.noun(p, d)).collect();
             return self.phrase(key, &[("x", &self.and_list(nouns))]);
         }
-        if !nested && self.verbosity != Verbosity::Full {
-            if let Some(steps) = self.steps(first, rest, d) {
-                return steps;
+        if self.verbosity != Verbosity::Full {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let heavy = nested && items.clone().any(has_parts);
+            if !nested || heavy {
+                if let Some(steps) = self.steps(first, rest, heavy, d) {
+                    return steps;
+                }
             }
         }
         if nested && rest.iter().all(|(op, _)| op == "+") {
@@ -327,13 +353,17 @@ impl Reader<'_> {
     /// A sum whose terms are operations, as the seed reads steps: "A에 B를 더하고, 거기서 C를 뺀
     /// 것". Operator words ("A 더하기 B") would let a clause's lead swallow what came before it:
     /// in "베타 1과 엠의 곱 더하기 1에서 베타 1을 빼고, 거기에 지 티를 곱한 것" the listener cannot
-    /// tell whether the 1 is added before or after. `None` when every term is one noun.
-    fn steps(&self, first: &Phrase, rest: &[(String, Phrase)], d: usize) -> Option<Ko> {
+    /// tell whether the 1 is added before or after. Inside a larger phrase a sum with a term
+    /// of several parts (`heavy`) is said so too: in "엑스와 0.044715와 엑스의 세제곱의 곱의 합"
+    /// the listener cannot tell where the product ends, in "엑스에 0.044715와 엑스의 세제곱의 곱을
+    /// 더한 것" the sum opens at 에 and closes at 더한 것. `None` when every term is one noun
+    /// and the sum is not heavy.
+    fn steps(&self, first: &Phrase, rest: &[(String, Phrase)], heavy: bool, d: usize) -> Option<Ko> {
         let additive = rest.iter().all(|(op, _)| op == "+" || op == "-");
         let said: Vec<Ko> = rest.iter().map(|(_, p)| self.say(p, d)).collect();
         let first_said = self.say(first, d);
         let clause = |k: &Ko| matches!(k, Ko::Clause { .. });
-        if !additive || !(clause(&first_said) || said.iter().any(clause)) {
+        if !additive || !(heavy || clause(&first_said) || said.iter().any(clause)) {
             return None;
         }
         let mut reading: Option<Ko> = None;
@@ -626,6 +656,21 @@ impl Reader<'_> {
         let slots: Vec<(&str, &str)> = slots.iter().map(|(k, v)| (*k, v.as_str())).collect();
         self.phrase("matrix", &slots)
     }
+}
+
+/// A term that is said in several parts (a product, a call, a large operator, a quotient), so
+/// that in a list of "와" it would not be heard where it ends.
+fn has_parts(term: &Phrase) -> bool {
+    matches!(
+        term,
+        Phrase::Product(_)
+            | Phrase::Apply(_)
+            | Phrase::BigOp(_)
+            | Phrase::Div { .. }
+            | Phrase::Dot(..)
+            | Phrase::Scale { .. }
+            | Phrase::Ops { .. }
+    ) || matches!(term, Phrase::Seq(parts) if parts.len() > 1)
 }
 
 /// Sentences in a row: every one but the last in its connective form.

@@ -19,6 +19,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "role",
     "again",
     "list_and",
+    "list_and_pause",
     "range",
     "etc",
     "dots",
