@@ -239,3 +239,10 @@ fn otimes_is_the_product_it_is() {
     assert!(en(r"\mathrm{Swish}(xW) \otimes (xV)").starts_with("the element-wise product of swish"));
     assert!(ko(r"\sigma(z) \otimes u").ends_with("원소별 곱"));
 }
+
+#[test]
+fn a_full_stop_ending_the_formula_is_not_a_factor() {
+    assert_eq!(en(r"y = 2 x."), "y is 2 x.");
+    assert!(!ko(r"\sigma(x) = \frac{1}{1+\exp(-x)}.").contains("거기에.를"));
+    assert_eq!(en(r"\sum_i x_i."), en(r"\sum_i x_i"));
+}
