@@ -246,3 +246,10 @@ fn a_full_stop_ending_the_formula_is_not_a_factor() {
     assert!(!ko(r"\sigma(x) = \frac{1}{1+\exp(-x)}.").contains("거기에.를"));
     assert_eq!(en(r"\sum_i x_i."), en(r"\sum_i x_i"));
 }
+
+#[test]
+fn a_probability_named_probability_is_said_once() {
+    assert_eq!(ko(r"P(A \mid B)"), "비를 조건으로 한 에이의 확률");
+    assert_eq!(ko(r"P(A)"), "에이의 확률");
+    assert_eq!(ko(r"p(x \mid y)"), "와이를 조건으로 한 엑스의 확률 피");
+}

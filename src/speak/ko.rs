@@ -407,10 +407,14 @@ impl Reader<'_> {
         };
         let entry = apply.key.as_ref().and_then(|k| self.vocab.functions.get(k));
         let said = if let Some(given) = &apply.given {
-            let key = if apply.probability { "probability" } else { "given" };
-            self.phrase(key, &[("given", &self.noun(given, d)), ("x", &x), ("f", &f)])
+            let given = self.noun(given, d);
+            if apply.probability {
+                self.probability("probability", &[("given", &given), ("x", &x)], &f)
+            } else {
+                self.phrase("given", &[("given", &given), ("x", &x), ("f", &f)])
+            }
         } else if apply.probability && apply.args.len() == 1 {
-            self.phrase("probability_plain", &[("x", &x), ("f", &f)])
+            self.probability("probability_plain", &[("x", &x)], &f)
         } else if let Some(verb) = entry.and_then(|e| e.ko_verb.as_deref()) {
             self.phrase("apply_verb", &[("x", &x), ("f", verb)])
         } else {
@@ -430,6 +434,18 @@ impl Reader<'_> {
             Some(over) => self.over(said, &self.noun(over, d)),
             None => said,
         }
+    }
+
+    /// "엑스의 확률 피"; when the function is itself said 확률 (`P(A)`), "에이의 확률", not
+    /// "에이의 확률 확률".
+    fn probability(&self, key: &str, slots: &[(&str, &str)], f: &str) -> Ko {
+        let bare = self.phrase(key, slots).into_noun().trim_end().to_string();
+        if !f.is_empty() && bare.ends_with(f) {
+            return Ko::Noun(bare);
+        }
+        let mut slots = slots.to_vec();
+        slots.push(("f", f));
+        self.phrase(key, &slots)
     }
 
     /// "제이에 대해 …" before a reading.
