@@ -293,8 +293,23 @@ pub struct ReadArgs {
     /// On standard input, read all of it as one formula (by default each line is one).
     #[arg(long)]
     pub whole: bool,
+    /// How much the reading spells out: brief (for those who see the formula), default, or full
+    /// (every bracket and script opened and closed in words).
+    #[arg(long, value_enum, default_value_t = VerbosityArg::Default)]
+    pub verbosity: VerbosityArg,
     #[command(flatten)]
     pub common: Common,
+}
+
+/// How much `read` spells out.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum VerbosityArg {
+    /// For sighted readers: no closing words, no "capital".
+    Brief,
+    /// For listeners.
+    Default,
+    /// Every bracket, script and capital spelled.
+    Full,
 }
 
 /// Arguments of `eqmap parse`.

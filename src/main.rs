@@ -38,7 +38,7 @@ mod serve;
 use clap::Parser;
 use cli::{
     BatchArgs, BatchFormat, Cli, Command, Common, CompareArgs, CompareFormat, EvalArgs, EvalFormat, LangArg,
-    MapArgs, MapFormat, ParseArgs, ParseFormat, ReadArgs, SummaryFormat,
+    MapArgs, MapFormat, ParseArgs, ParseFormat, ReadArgs, SummaryFormat, VerbosityArg,
 };
 use eqmap::batch::{output::Format, pipeline, readers, readers::Reader, summary};
 use eqmap::curriculum::Curriculum;
@@ -479,6 +479,11 @@ fn run_eval(args: EvalArgs) -> io::Result<ExitCode> {
 
 fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
     let lang = lang(&args.common);
+    let verbosity = match args.verbosity {
+        VerbosityArg::Brief => eqmap::speak::Verbosity::Brief,
+        VerbosityArg::Default => eqmap::speak::Verbosity::Default,
+        VerbosityArg::Full => eqmap::speak::Verbosity::Full,
+    };
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
     let mut failed = false;
     let mut stdout = io::stdout().lock();
@@ -492,8 +497,13 @@ fn run_read(args: ReadArgs) -> io::Result<ExitCode> {
         // Resolved within the one depth limit, as map and eval resolve it.
         match eqmap::meaning::resolve_checked(&parsed.root, &table) {
             Ok(term) => {
-                let reading =
-                    eqmap::speak::read_term(&term, &pasted.text, lang, eqmap::speak::Vocabulary::builtin());
+                let reading = eqmap::speak::read_term_at(
+                    &term,
+                    &pasted.text,
+                    lang,
+                    eqmap::speak::Vocabulary::builtin(),
+                    verbosity,
+                );
                 stdout.write_all(format!("{}\n", printable(&reading)).as_bytes())?;
                 stdout.flush()?;
             }

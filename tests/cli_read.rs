@@ -35,7 +35,21 @@ fn read_speaks_english_and_reads_standard_input() {
     let out = stdout_of(&["read", "--lang", "en", "-"], Some("p(x \\mid y)\n"));
     assert_eq!(out, "p of x given y\n");
     let out = stdout_of(&["read", "--lang", "en"], Some("QKᵀ/√dₖ\n"));
-    assert_eq!(out, "the product of Q and K transpose divided by the square root of d k\n");
+    // The numerator is closed: Q K^T over the root, not Q times K^T over the root.
+    assert_eq!(out, "the product of Q and K transpose, all divided by the square root of d k\n");
+}
+
+#[test]
+fn read_takes_a_verbosity() {
+    let formula = "m_t = \\beta_1 m_{t-1} + (1 - \\beta_1) g_t";
+    let brief = stdout_of(&["read", "--lang", "en", "--verbosity", "brief", formula], None);
+    let full = stdout_of(&["read", "--lang", "en", "--verbosity", "full", formula], None);
+    let default = stdout_of(&["read", "--lang", "en", formula], None);
+    assert!(brief.starts_with("m t is "), "{brief}");
+    assert!(default.contains("m sub t minus 1 end sub"), "{default}");
+    assert!(full.contains("open paren 1 minus beta sub 1 end sub close paren"), "{full}");
+    let ko = stdout_of(&["read", "--verbosity", "full", formula], None);
+    assert!(ko.contains("여는 괄호 1 빼기 아래첨자가 1인 베타 닫는 괄호"), "{ko}");
 }
 
 #[test]

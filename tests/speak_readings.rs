@@ -88,7 +88,7 @@ fn structures_read_as_a_teacher_reads_them() {
         (
             r"\frac{p(x,y)}{p(x) p(y)}",
             "엑스와 와이의 피를 엑스의 확률 피와 와이의 확률 피의 곱으로 나눈 것",
-            "p of x and y divided by the product of p of x and p of y",
+            "p of x and y, all divided by the product of p of x and p of y",
         ),
         (
             r"\mathbb{E}[X^2] - \mathbb{E}[X]^2",
@@ -215,4 +215,41 @@ fn capital_and_small_letters_are_heard_apart() {
     assert_eq!(ko(r"\frac{t}{T}"), "티를 대문자 티로 나눈 것");
     assert!(ko(r"\sum_{b=1}^{B} x_b").contains("비가 1부터 대문자 비까지"));
     assert_eq!(en("QK^\\top"), "the product of Q and K transpose");
+}
+
+#[test]
+fn a_sum_inside_a_product_opens_and_closes() {
+    // Korean: the sum opens at 에 and closes at 더한 것, after a pause that keeps the factors
+    // before it out ("에이와 비에 …" would also be (a와 b)에 …).
+    assert_eq!(ko(r"a (b + c d)"), "에이와, 비에 씨 디를 더한 것의 곱");
+    let gelu = ko(r"\sqrt{2/\pi}\left(x + 0.044715 x^3\right)");
+    assert!(gelu.contains("엑스에, 0.044715와 엑스의 세제곱의 곱을 더한 것"), "{gelu}");
+    assert!(!gelu.contains("의 곱의 합의 곱"), "{gelu}");
+    // A sum of single symbols stays "…의 합".
+    assert_eq!(ko(r"\sqrt{1 + \epsilon}"), "1과 엡실론의 합의 제곱근");
+    // English: a comma before the last "and" when an item before it has an "and" of its own.
+    assert_eq!(en(r"f(x W, y)"), "f of the product of x and W, and y");
+    assert_eq!(en(r"f(a, b, c)"), "f of a, b and c");
+}
+
+#[test]
+fn otimes_is_the_product_it_is() {
+    assert_eq!(en(r"A \otimes B"), "the Kronecker product of A and B");
+    // Beside a gate applied, as GLU and SwiGLU write it, the product is element-wise.
+    assert!(en(r"\mathrm{Swish}(xW) \otimes (xV)").starts_with("the element-wise product of swish"));
+    assert!(ko(r"\sigma(z) \otimes u").ends_with("원소별 곱"));
+}
+
+#[test]
+fn a_full_stop_ending_the_formula_is_not_a_factor() {
+    assert_eq!(en(r"y = 2 x."), "y is 2 x.");
+    assert!(!ko(r"\sigma(x) = \frac{1}{1+\exp(-x)}.").contains("거기에.를"));
+    assert_eq!(en(r"\sum_i x_i."), en(r"\sum_i x_i"));
+}
+
+#[test]
+fn a_probability_named_probability_is_said_once() {
+    assert_eq!(ko(r"P(A \mid B)"), "비를 조건으로 한 에이의 확률");
+    assert_eq!(ko(r"P(A)"), "에이의 확률");
+    assert_eq!(ko(r"p(x \mid y)"), "와이를 조건으로 한 엑스의 확률 피");
 }

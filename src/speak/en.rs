@@ -5,9 +5,11 @@
 //! relation or a definition) starts with a capital when its first word is a word, not a
 //! symbol, and ends with a full stop.
 
-use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
+use super::keys;
+use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase};
 use super::template::fill;
 use super::vocab::{Template, Vocabulary};
+use super::Verbosity;
 use crate::lang::Lang;
 
 /// Deeper phrases than this read as elided: a guard for hand-built phrases only. A phrase
@@ -18,12 +20,14 @@ const MAX_DEPTH: usize = 2 * super::MAX_DEPTH;
 /// Words left at the end of a template whose last slot is empty ("the sum over i of ").
 const DANGLING: &[&str] = &[" with respect to", " of"];
 
-/// Large operators that have templates of their own.
-const FAMILIES: &[&str] = &["sum", "prod", "int"];
-
 /// The English reading of a whole formula.
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
-    let text = Reader { vocab }.say(phrase, 0);
+    render_at(phrase, vocab, Verbosity::Default)
+}
+
+/// The English reading of a whole formula at a [`Verbosity`].
+pub fn render_at(phrase: &Phrase, vocab: &Vocabulary, verbosity: Verbosity) -> String {
+    let text = Reader { vocab, verbosity }.say(phrase, 0);
     if !phrase.is_sentence() || text.is_empty() {
         return text;
     }
@@ -44,6 +48,7 @@ fn capitalize(text: &str) -> String {
 
 struct Reader<'a> {
     vocab: &'a Vocabulary,
+    verbosity: Verbosity,
 }
 
 impl Reader<'_> {
@@ -63,7 +68,7 @@ impl Reader<'_> {
     }
 
     fn raw_phrase(&self, key: &str, slots: &[(&str, &str)]) -> String {
-        match self.vocab.phrase(Lang::En, key) {
+        match self.vocab.phrase_at(Lang::En, key, self.verbosity) {
             Some(Template::Text(text)) => fill(text, slots),
             Some(Template::Clause { lead, verb, .. }) => fill(&format!("{lead}{verb}"), slots),
             None => slots.iter().map(|(_, v)| *v).filter(|v| !v.is_empty()).collect::<Vec<_>>().join(" "),
@@ -78,13 +83,17 @@ impl Reader<'_> {
         self.phrase(key, &[(a, &self.say(pa, d)), (b, &self.say(pb, d))])
     }
 
-    /// "A, B and C".
+    /// "A, B and C"; "A, B, and C" when an item before the last has an "and" of its own, so
+    /// that "swish of the product of x and W, and the product of x and V" is heard as two items.
     fn and_list(&self, mut items: Vec<String>) -> String {
         let Some(last) = items.pop() else { return String::new() };
         if items.is_empty() {
             return last;
         }
-        self.phrase("list_and", &[("a", &items.join(", ")), ("b", &last)])
+        let and = self.phrase("list_and", &[("a", ""), ("b", "")]);
+        let inner = format!(" {} ", and.trim());
+        let key = if items.iter().any(|item| item.contains(&inner)) { "list_and_pause" } else { "list_and" };
+        self.phrase(key, &[("a", &items.join(", ")), ("b", &last)])
     }
 
     fn say(&self, phrase: &Phrase, depth: usize) -> String {
@@ -100,15 +109,13 @@ impl Reader<'_> {
             Phrase::Dots => self.phrase("dots", &[]),
             Phrase::Seq(parts) => self.says(parts, d).join(" "),
             Phrase::Shape(dims) => self.shape(dims, d),
-            Phrase::Sub { base, sub, style } => self.two(sub_key(*style), "x", base, "i", sub, d),
-            Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Sub { base, sub, style } => self.two(keys::sub_key(*style, sub), "x", base, "i", sub, d),
+            Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
-            Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
-            Phrase::Inverse { base, matrix } => {
-                self.one(if *matrix { "inverse" } else { "reciprocal" }, base, d)
-            }
+            Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
+            Phrase::Inverse { base, matrix } => self.one(keys::inverse_key(*matrix, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
             Phrase::Div { num, den } => self.divide(num, den, d),
@@ -120,7 +127,7 @@ impl Reader<'_> {
             Phrase::Apply(apply) => self.apply(apply, d),
             Phrase::BigOp(big) => self.big_op(big, d),
             Phrase::Neg(x) => self.one(if x.is_atomic() { "minus" } else { "negate" }, x, d),
-            Phrase::Sign { sign, x } => self.one(sign_key(*sign), x, d),
+            Phrase::Sign { sign, x } => self.one(keys::sign_key(*sign), x, d),
             Phrase::Relation { first, rest } => self.relation(first, rest, d),
             Phrase::Definition { name, params, body } => self.definition(name, params, body, d),
             Phrase::Role { role, x } => self.role(role, x, d),
@@ -151,6 +158,11 @@ impl Reader<'_> {
             Phrase::Accent { accent, body } => self.accent(accent, body, d),
             Phrase::Cases(cases) => self.cases(cases, d),
             Phrase::Matrix(rows) => self.matrix(rows, d),
+            Phrase::Indicator(x) => self.one("indicator", x, d),
+            Phrase::Where { body, name, value } => {
+                let (body, name, value) = (self.say(body, d), self.say(name, d), self.say(value, d));
+                self.phrase("where", &[("x", &body), ("name", &name), ("value", &value)])
+            }
             Phrase::Factorial(x) => self.one("factorial", x, d),
             Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
         }
@@ -187,10 +199,17 @@ impl Reader<'_> {
     fn power(&self, base: &Phrase, exponent: &Phrase, d: usize) -> String {
         // The power of an operation's result is said before it: "the square of the expectation
         // of X", never "the expectation of X squared", which is the expectation of X².
+        // So is the power of a product or a sum: "the square of the product of a and b".
         let result = matches!(
             base,
-            Phrase::Expectation { .. } | Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Gradient { .. }
-        );
+            Phrase::Expectation { .. }
+                | Phrase::Apply(_)
+                | Phrase::BigOp(_)
+                | Phrase::Gradient { .. }
+                | Phrase::Product(_)
+                | Phrase::Seq(_)
+                | Phrase::Div { .. }
+        ) || matches!(base, Phrase::Fence { fence: Fence::Group, body } if !body.is_atomic());
         match exponent {
             Phrase::Number(n) if n == "2" && result => self.one("square_of", base, d),
             Phrase::Number(n) if n == "3" && result => self.one("cube_of", base, d),
@@ -199,9 +218,12 @@ impl Reader<'_> {
             _ if result => self.two("power_of_result", "x", base, "n", exponent, d),
             _ => {
                 // "x to the n", but "x to the power of the sum of l and 1": never "to the the".
+                // An exponent of more than one symbol is closed: "e to the x plus 1 power" is
+                // e^{x+1}, "e to the x, plus 1" would be e^x + 1.
                 let n = self.say(exponent, d);
+                let closed = if exponent.is_compound_script() { "_closed" } else { "" };
                 let key = if n.starts_with("the ") { "power_of" } else { "power" };
-                self.phrase(key, &[("x", &self.say(base, d)), ("n", &n)])
+                self.phrase(&format!("{key}{closed}"), &[("x", &self.say(base, d)), ("n", &n)])
             }
         }
     }
@@ -229,7 +251,18 @@ impl Reader<'_> {
             }
             _ => self.say(den, d),
         };
-        self.phrase("divide", &[("num", &self.say(num, d)), ("den", &den)])
+        // A numerator of several parts is closed: "the sum of a and b, all divided by c" is
+        // (a + b)/c, where "the sum of a and b divided by c" could be a + b/c.
+        let several = matches!(
+            num,
+            Phrase::Product(_)
+                | Phrase::Ops { .. }
+                | Phrase::Div { .. }
+                | Phrase::Apply(_)
+                | Phrase::BigOp(_)
+        ) || matches!(num, Phrase::Fence { .. } | Phrase::Dot(..) | Phrase::Neg(_));
+        let key = if several { "divide_all" } else { "divide" };
+        self.phrase(key, &[("num", &self.say(num, d)), ("den", &den)])
     }
 
     /// "the product of A and B"; after an operation, "softmax of X, times V".
@@ -248,6 +281,11 @@ impl Reader<'_> {
     }
 
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> String {
+        if let Some(key) = keys::whole_product(first, rest) {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let said = items.map(|p| self.say(p, d)).collect();
+            return self.phrase(key, &[("x", &self.and_list(said))]);
+        }
         if nested && rest.iter().all(|(op, _)| op == "+") {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let said = items.map(|p| self.say(p, d)).collect();
@@ -259,16 +297,21 @@ impl Reader<'_> {
             }
         }
         let mut words = vec![self.say(first, d)];
+        let mut previous = first;
         for (op, operand) in rest {
-            words.push(
-                self.vocab
-                    .operators
-                    .get(op)
-                    .map_or_else(|| op.trim_start_matches('\\').to_string(), |w| w.en.clone()),
-            );
+            let word = self
+                .vocab
+                .operators
+                .get(op)
+                .map_or_else(|| op.trim_start_matches('\\').to_string(), |w| w.en.clone());
+            // After a term of several parts, a pause: "the product of a and b, plus c" is ab + c,
+            // where "the product of a and b plus c" could be a(b + c).
+            words.push(if pauses_after(previous) { format!(", {word}") } else { word });
             words.push(self.say(operand, d));
+            previous = operand;
         }
-        let text = words.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        let text =
+            words.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ").replace(" , ", ", ");
         if nested {
             return self.phrase("group", &[("x", &text)]);
         }
@@ -283,9 +326,13 @@ impl Reader<'_> {
             let key = if apply.probability { "probability" } else { "given" };
             return self.phrase(key, &[("given", &self.say(given, d)), ("x", &x), ("f", &f)]);
         }
+        // One argument that is an operation is announced ("cosine of the quantity t divided by
+        // T, times pi") unless its words already open it ("the sum of …").
+        let grouped = matches!(apply.args.as_slice(), [arg] if opens_quietly(arg)) && !x.starts_with("the ");
+        let key = if grouped { "apply_group" } else { "apply" };
         match &apply.over {
             Some(over) => self.phrase("over", &[("over", &self.say(over, d)), ("x", &x), ("f", &f)]),
-            None => self.phrase("apply", &[("x", &x), ("f", &f)]),
+            None => self.phrase(key, &[("x", &x), ("f", &f)]),
         }
     }
 
@@ -293,19 +340,9 @@ impl Reader<'_> {
     fn big_op(&self, big: &BigOp, d: usize) -> String {
         let part = |p: &Option<Box<Phrase>>| p.as_deref().map(|p| self.say(p, d)).unwrap_or_default();
         let (x, var, from, to) = (part(&big.body), part(&big.var), part(&big.from), part(&big.to));
-        let integral = big.op.contains("int");
         let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
-        let over = if over.is_empty() && !integral { var.clone() } else { over };
-        let ranged = !from.is_empty() && !to.is_empty() && (!var.is_empty() || integral);
-        let suffix = if ranged {
-            ""
-        } else if over.is_empty() {
-            "_all"
-        } else {
-            "_over"
-        };
-        let n = part(&big.mean_of);
-        let op = self.op_word(&big.op);
+        let over = keys::big_op_over(big, over, &var);
+        let (n, op) = (part(&big.mean_of), self.op_word(&big.op));
         let slots = [
             ("x", x.as_str()),
             ("var", &var),
@@ -315,24 +352,9 @@ impl Reader<'_> {
             ("n", &n),
             ("op", &op),
         ];
-        if big.mean_of.is_some() {
-            return self.phrase(&format!("mean{suffix}"), &slots);
-        }
-        if big.body.is_none() && suffix == "_all" {
-            return op;
-        }
-        match FAMILIES.iter().find(|f| big.op.contains(**f)) {
-            Some(family) => self.phrase(&format!("{family}{suffix}"), &slots),
-            None => {
-                let key = if ranged {
-                    "big_op_range"
-                } else if suffix == "_all" {
-                    "big_op_all"
-                } else {
-                    "big_op"
-                };
-                self.phrase(key, &slots)
-            }
+        match keys::big_op_key(big, &var, &from, &to, &over) {
+            Some(key) => self.phrase(&key, &slots),
+            None => op,
         }
     }
 
@@ -382,16 +404,16 @@ impl Reader<'_> {
     }
 
     fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> String {
-        let key = match fence {
-            Fence::Norm => "norm",
-            Fence::Abs => "abs",
-            Fence::Det => "det",
-            Fence::Floor => "floor",
-            Fence::Ceil => "ceil",
-            Fence::Set => "set",
-            Fence::Group => return self.say(body, d),
-        };
-        self.one(key, body, d)
+        let key = keys::fence_key(fence);
+        // Inside brackets said aloud (full), a sum is said as written: "open paren a plus b
+        // close paren".
+        match body {
+            Phrase::Ops { first, rest, nested: true } if self.verbosity == Verbosity::Full => {
+                let flat = self.ops(first, rest, false, d);
+                self.phrase(key, &[("x", &flat)])
+            }
+            _ => self.one(key, body, d),
+        }
     }
 
     fn real_space(&self, dims: &[Phrase], d: usize) -> String {
@@ -480,26 +502,16 @@ impl Reader<'_> {
     }
 }
 
-fn sub_key(style: SubStyle) -> &'static str {
-    match style {
-        SubStyle::Index => "index",
-        SubStyle::Label => "label",
-        SubStyle::Joined => "joined",
-        SubStyle::Entry => "entry",
-        SubStyle::At => "at",
-        SubStyle::Before => "before",
-        SubStyle::After => "after",
-        SubStyle::UpTo => "up_to",
-    }
+/// Whether a term of a sum is long enough that the operator after it needs a pause.
+fn pauses_after(term: &Phrase) -> bool {
+    matches!(term, Phrase::Product(_) | Phrase::Div { .. } | Phrase::Apply(_) | Phrase::BigOp(_))
 }
 
-fn sign_key(sign: Sign) -> &'static str {
-    match sign {
-        Sign::Plus => "plus",
-        Sign::PlusMinus => "plus_minus",
-        Sign::MinusPlus => "minus_plus",
-        Sign::Not => "not",
-    }
+/// Whether an argument is an operation whose start the words do not mark (a division, a row of
+/// factors), so that "of" needs "the quantity".
+fn opens_quietly(arg: &Phrase) -> bool {
+    matches!(arg, Phrase::Div { .. } | Phrase::Product(_) | Phrase::Scale { .. })
+        || matches!(arg, Phrase::Seq(parts) if parts.len() > 1)
 }
 
 /// A name the vocabulary does not know: an acronym spelled out (FFN → "F F N"), a camel-case

@@ -8,9 +8,11 @@
 //! ([`super::particles`]).
 
 use super::hangul;
+use super::keys;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
 use super::template::fill;
 use super::vocab::{KoStyle, Template, Vocabulary};
+use super::Verbosity;
 use crate::lang::Lang;
 
 /// Deeper phrases than this read as elided: a guard for hand-built phrases only. A phrase
@@ -18,12 +20,14 @@ use crate::lang::Lang;
 /// around a part).
 const MAX_DEPTH: usize = 2 * super::MAX_DEPTH;
 
-/// Large operators that sum, multiply or integrate (their templates are clauses).
-const FAMILIES: &[&str] = &["sum", "prod", "int"];
-
 /// The Korean reading of a whole formula, ending in a full stop when it is a sentence.
 pub fn render(phrase: &Phrase, vocab: &Vocabulary) -> String {
-    let reader = Reader { vocab };
+    render_at(phrase, vocab, Verbosity::Default)
+}
+
+/// The Korean reading of a whole formula at a [`Verbosity`].
+pub fn render_at(phrase: &Phrase, vocab: &Vocabulary, verbosity: Verbosity) -> String {
+    let reader = Reader { vocab, verbosity };
     let text = reader.noun(phrase, 0);
     if phrase.is_sentence() && !text.is_empty() {
         format!("{text}.")
@@ -53,6 +57,7 @@ impl Ko {
 
 struct Reader<'a> {
     vocab: &'a Vocabulary,
+    verbosity: Verbosity,
 }
 
 impl Reader<'_> {
@@ -66,7 +71,7 @@ impl Reader<'_> {
 
     /// A template filled with `slots`.
     fn phrase(&self, key: &str, slots: &[(&str, &str)]) -> Ko {
-        match self.vocab.phrase(Lang::Ko, key) {
+        match self.vocab.phrase_at(Lang::Ko, key, self.verbosity) {
             Some(Template::Text(text)) => Ko::Noun(fill(text, slots)),
             Some(Template::Clause { lead, verb, .. }) => {
                 Ko::Clause { lead: fill(lead, slots), stem: fill(verb, slots) }
@@ -80,7 +85,7 @@ impl Reader<'_> {
     /// A step that continues `previous`: "…나누고, 거기에 …" or "…나눈 다음, …".
     fn then(&self, previous: Ko, key: &str, slots: &[(&str, &str)]) -> Ko {
         let (Ko::Clause { lead, stem }, Some(Template::Clause { lead: next, verb, join })) =
-            (&previous, self.vocab.phrase(Lang::Ko, key))
+            (&previous, self.vocab.phrase_at(Lang::Ko, key, self.verbosity))
         else {
             let before = previous.into_noun();
             return Ko::Noun(format!("{before} {}", self.phrase(key, slots).into_noun()));
@@ -116,14 +121,12 @@ impl Reader<'_> {
             Phrase::Seq(parts) => Ko::Noun(self.nouns(parts, d).join(" ")),
             Phrase::Shape(dims) => Ko::Noun(self.shape(dims, d)),
             Phrase::Sub { base, sub, style } => self.sub(base, sub, *style, d),
-            Phrase::Super { base, sup } => self.two("super_index", "x", base, "i", sup, d),
+            Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
-            Phrase::Transpose(x) => self.one(if x.is_atomic() { "transpose" } else { "transpose_of" }, x, d),
-            Phrase::Inverse { base, matrix } => {
-                self.one(if *matrix { "inverse" } else { "reciprocal" }, base, d)
-            }
+            Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
+            Phrase::Inverse { base, matrix } => self.one(keys::inverse_key(*matrix, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
             Phrase::Div { num, den } => self.divide(num, den, d),
@@ -162,6 +165,8 @@ impl Reader<'_> {
             Phrase::Accent { accent, body } => self.accent(accent, body, d),
             Phrase::Cases(cases) => Ko::Noun(self.cases(cases, d)),
             Phrase::Matrix(rows) => self.matrix(rows, d),
+            Phrase::Indicator(cond) => self.phrase("indicator", &[("cond", &self.when(cond, d))]),
+            Phrase::Where { body, name, value } => self.where_clause(body, name, value, d),
             Phrase::Factorial(x) => self.one("factorial", x, d),
             Phrase::Binom(n, k) => self.two("binom", "n", n, "k", k, d),
         }
@@ -217,18 +222,10 @@ impl Reader<'_> {
         self.nouns(dims, d).join(&by)
     }
 
+    /// A subscript; one of more than one symbol is closed as a relative clause ("아래첨자가 티
+    /// 빼기 1인 엠"), so that it does not sound like `m_t - 1` ("엠 티 빼기 1").
     fn sub(&self, base: &Phrase, sub: &Phrase, style: SubStyle, d: usize) -> Ko {
-        let key = match style {
-            SubStyle::Index => "index",
-            SubStyle::Label => "label",
-            SubStyle::Joined => "joined",
-            SubStyle::Entry => "entry",
-            SubStyle::At => "at",
-            SubStyle::Before => "before",
-            SubStyle::After => "after",
-            SubStyle::UpTo => "up_to",
-        };
-        self.two(key, "x", base, "i", sub, d)
+        self.two(keys::sub_key(style, sub), "x", base, "i", sub, d)
     }
 
     fn prime(&self, base: &Phrase, count: u8, d: usize) -> Ko {
@@ -264,6 +261,9 @@ impl Reader<'_> {
     /// "A를 B로 나눈 것"; after a clause, "…하고, B로 나눈 것".
     fn divide(&self, num: &Phrase, den: &Phrase, d: usize) -> Ko {
         let den = self.noun(den, d);
+        if self.verbosity == Verbosity::Full {
+            return self.phrase("divide", &[("num", &self.noun(num, d)), ("den", &den)]);
+        }
         match self.say(num, d) {
             clause @ Ko::Clause { .. } => self.then(clause, "divide_then", &[("den", &den)]),
             Ko::Noun(num) => self.phrase("divide", &[("num", &num), ("den", &den)]),
@@ -283,12 +283,48 @@ impl Reader<'_> {
             }
             return clause;
         }
-        let list = self.and_list(self.nouns(factors, d));
+        let nouns = self.nouns(factors, d);
+        let pause = factors.last().is_some_and(|last| self.says_as_steps(last));
+        let list = match nouns.split_last() {
+            Some((last, items)) if pause && !items.is_empty() => {
+                self.phrase("list_and_pause", &[("a", &items.join(", ")), ("b", last)]).into_noun()
+            }
+            _ => self.and_list(nouns),
+        };
         self.phrase("product", &[("x", &list)])
+    }
+
+    /// Whether a factor is a sum said as steps inside the product ("1에 … 더한 것"), whose
+    /// opening 에 would otherwise take the factors before it along.
+    fn says_as_steps(&self, factor: &Phrase) -> bool {
+        match factor {
+            Phrase::Fence { fence: Fence::Group | Fence::Bracket, body } => self.says_as_steps(body),
+            Phrase::Ops { first, rest, nested: true } => {
+                self.verbosity != Verbosity::Full
+                    && keys::whole_product(first, rest).is_none()
+                    && rest.iter().all(|(op, _)| op == "+" || op == "-")
+                    && std::iter::once(first.as_ref()).chain(rest.iter().map(|(_, p)| p)).any(has_parts)
+            }
+            _ => false,
+        }
     }
 
     /// Operator words (`a 더하기 b`); inside brackets, "A와 B의 합" or "A에서 B를 뺀 것".
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> Ko {
+        if let Some(key) = keys::whole_product(first, rest) {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let nouns = items.map(|p| self.noun(p, d)).collect();
+            return self.phrase(key, &[("x", &self.and_list(nouns))]);
+        }
+        if self.verbosity != Verbosity::Full {
+            let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+            let heavy = nested && items.clone().any(has_parts);
+            if !nested || heavy {
+                if let Some(steps) = self.steps(first, rest, heavy, d) {
+                    return steps;
+                }
+            }
+        }
         if nested && rest.iter().all(|(op, _)| op == "+") {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let nouns = items.map(|p| self.noun(p, d)).collect();
@@ -316,6 +352,52 @@ impl Reader<'_> {
         Ko::Noun(text)
     }
 
+    /// A sum whose terms are operations, as the seed reads steps: "A에 B를 더하고, 거기서 C를 뺀
+    /// 것". Operator words ("A 더하기 B") would let a clause's lead swallow what came before it:
+    /// in "베타 1과 엠의 곱 더하기 1에서 베타 1을 빼고, 거기에 지 티를 곱한 것" the listener cannot
+    /// tell whether the 1 is added before or after. Inside a larger phrase a sum with a term
+    /// of several parts (`heavy`) is said so too: in "엑스와 0.044715와 엑스의 세제곱의 곱의 합"
+    /// the listener cannot tell where the product ends, in "엑스에 0.044715와 엑스의 세제곱의 곱을
+    /// 더한 것" the sum opens at 에 and closes at 더한 것. `None` when every term is one noun
+    /// and the sum is not heavy.
+    fn steps(&self, first: &Phrase, rest: &[(String, Phrase)], heavy: bool, d: usize) -> Option<Ko> {
+        let additive = rest.iter().all(|(op, _)| op == "+" || op == "-");
+        let said: Vec<Ko> = rest.iter().map(|(_, p)| self.say(p, d)).collect();
+        let first_said = self.say(first, d);
+        let clause = |k: &Ko| matches!(k, Ko::Clause { .. });
+        if !additive || !(heavy || clause(&first_said) || said.iter().any(clause)) {
+            return None;
+        }
+        let mut reading: Option<Ko> = None;
+        let mut left = Some(first_said.into_noun());
+        for ((op, _), term) in rest.iter().zip(said) {
+            let b = term.into_noun();
+            let minus = op == "-";
+            reading = Some(match (reading, left.take()) {
+                (None, Some(a)) => {
+                    self.phrase(if minus { "subtract_from" } else { "add_to" }, &[("a", &a), ("b", &b)])
+                }
+                (Some(previous), _) => {
+                    self.then(previous, if minus { "subtract_then" } else { "add_then" }, &[("b", &b)])
+                }
+                (None, None) => Ko::Noun(b),
+            });
+        }
+        reading
+    }
+
+    /// "…의 곱, 여기서 유는 …이다"; after a sentence, "…이다. 여기서 유는 …이다".
+    fn where_clause(&self, body: &Phrase, name: &Phrase, value: &Phrase, d: usize) -> Ko {
+        let (name, value) = (self.noun(name, d), self.noun(value, d));
+        let mut body = self.noun(body, d);
+        if body.ends_with('다') {
+            body.push('.');
+        } else {
+            body.push(',');
+        }
+        self.phrase("where", &[("x", &body), ("name", &name), ("value", &value)])
+    }
+
     /// A function applied, in the style the vocabulary gives it.
     fn apply(&self, apply: &Apply, d: usize) -> Ko {
         let f = self.noun(&apply.func, d);
@@ -327,10 +409,14 @@ impl Reader<'_> {
         };
         let entry = apply.key.as_ref().and_then(|k| self.vocab.functions.get(k));
         let said = if let Some(given) = &apply.given {
-            let key = if apply.probability { "probability" } else { "given" };
-            self.phrase(key, &[("given", &self.noun(given, d)), ("x", &x), ("f", &f)])
+            let given = self.noun(given, d);
+            if apply.probability {
+                self.probability("probability", &[("given", &given), ("x", &x)], &f)
+            } else {
+                self.phrase("given", &[("given", &given), ("x", &x), ("f", &f)])
+            }
         } else if apply.probability && apply.args.len() == 1 {
-            self.phrase("probability_plain", &[("x", &x), ("f", &f)])
+            self.probability("probability_plain", &[("x", &x)], &f)
         } else if let Some(verb) = entry.and_then(|e| e.ko_verb.as_deref()) {
             self.phrase("apply_verb", &[("x", &x), ("f", verb)])
         } else {
@@ -352,6 +438,18 @@ impl Reader<'_> {
         }
     }
 
+    /// "엑스의 확률 피"; when the function is itself said 확률 (`P(A)`), "에이의 확률", not
+    /// "에이의 확률 확률".
+    fn probability(&self, key: &str, slots: &[(&str, &str)], f: &str) -> Ko {
+        let bare = self.phrase(key, slots).into_noun().trim_end().to_string();
+        if !f.is_empty() && bare.ends_with(f) {
+            return Ko::Noun(bare);
+        }
+        let mut slots = slots.to_vec();
+        slots.push(("f", f));
+        self.phrase(key, &slots)
+    }
+
     /// "제이에 대해 …" before a reading.
     fn over(&self, said: Ko, over: &str) -> Ko {
         match said {
@@ -366,44 +464,27 @@ impl Reader<'_> {
     /// A sum, product, integral, mean, or another large operator (max, argmax, ⋃).
     fn big_op(&self, big: &BigOp, d: usize) -> Ko {
         let part = |p: &Option<Box<Phrase>>| p.as_deref().map(|p| self.noun(p, d)).unwrap_or_default();
-        let (x, var, from, to) = (part(&big.body), part(&big.var), part(&big.from), part(&big.to));
-        let integral = big.op.contains("int");
-        let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
-        let over = if over.is_empty() && !integral { var.clone() } else { over };
-        let ranged = !from.is_empty() && !to.is_empty() && (!var.is_empty() || integral);
-        let suffix = if ranged {
-            ""
-        } else if over.is_empty() {
-            "_all"
-        } else {
-            "_over"
+        let var = match big.var.as_deref() {
+            // "아이와 제이가 1부터 브이까지 변할 때".
+            Some(Phrase::List(items)) => self.and_list(self.nouns(items, d)),
+            _ => part(&big.var),
         };
-        let n = part(&big.mean_of);
-        let slots =
-            [("x", x.as_str()), ("var", &var), ("from", &from), ("to", &to), ("over", &over), ("n", &n)];
-        if big.mean_of.is_some() {
-            return self.phrase(&format!("mean{suffix}"), &slots);
-        }
-        let family = FAMILIES.iter().find(|f| big.op.contains(**f));
-        if big.body.is_none() && suffix == "_all" {
-            return Ko::Noun(self.op_word(&big.op));
-        }
-        match family {
-            Some(family) => self.phrase(&format!("{family}{suffix}"), &slots),
-            None => {
-                let op = self.op_word(&big.op);
-                let key = if ranged {
-                    "big_op_range"
-                } else if suffix == "_all" {
-                    "big_op_all"
-                } else {
-                    "big_op"
-                };
-                self.phrase(
-                    key,
-                    &[("x", &x), ("var", &var), ("from", &from), ("to", &to), ("over", &over), ("op", &op)],
-                )
-            }
+        let (x, from, to) = (part(&big.body), part(&big.from), part(&big.to));
+        let over = big.over.as_deref().map(|p| self.over_text(p, d)).unwrap_or_default();
+        let over = keys::big_op_over(big, over, &var);
+        let (n, op) = (part(&big.mean_of), self.op_word(&big.op));
+        let slots = [
+            ("x", x.as_str()),
+            ("var", &var),
+            ("from", &from),
+            ("to", &to),
+            ("over", &over),
+            ("n", &n),
+            ("op", &op),
+        ];
+        match keys::big_op_key(big, &var, &from, &to, &over) {
+            Some(key) => self.phrase(&key, &slots),
+            None => Ko::Noun(op),
         }
     }
 
@@ -423,13 +504,7 @@ impl Reader<'_> {
     }
 
     fn sign(&self, sign: Sign, x: &Phrase, d: usize) -> Ko {
-        let key = match sign {
-            Sign::Plus => "plus",
-            Sign::PlusMinus => "plus_minus",
-            Sign::MinusPlus => "minus_plus",
-            Sign::Not => "not",
-        };
-        self.one(key, x, d)
+        self.one(keys::sign_key(sign), x, d)
     }
 
     /// Relations in a row: "A는 B이고, 이것은 C와 같다". A `subordinate` relation takes the
@@ -490,16 +565,17 @@ impl Reader<'_> {
     }
 
     fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> Ko {
-        let key = match fence {
-            Fence::Norm => "norm",
-            Fence::Abs => "abs",
-            Fence::Det => "det",
-            Fence::Floor => "floor",
-            Fence::Ceil => "ceil",
-            Fence::Set => "set",
-            Fence::Group => return self.say(body, d),
-        };
-        self.one(key, body, d)
+        let key = keys::fence_key(fence);
+        match body {
+            Phrase::Ops { first, rest, nested: true } if self.verbosity == Verbosity::Full => {
+                let flat = self.ops(first, rest, false, d).into_noun();
+                self.phrase(key, &[("x", &flat)])
+            }
+            _ if matches!(fence, Fence::Group | Fence::Bracket) && self.verbosity != Verbosity::Full => {
+                self.say(body, d)
+            }
+            _ => self.one(key, body, d),
+        }
     }
 
     fn real_space(&self, dims: &[Phrase], d: usize) -> Ko {
@@ -598,6 +674,21 @@ impl Reader<'_> {
         let slots: Vec<(&str, &str)> = slots.iter().map(|(k, v)| (*k, v.as_str())).collect();
         self.phrase("matrix", &slots)
     }
+}
+
+/// A term that is said in several parts (a product, a call, a large operator, a quotient), so
+/// that in a list of "와" it would not be heard where it ends.
+fn has_parts(term: &Phrase) -> bool {
+    matches!(
+        term,
+        Phrase::Product(_)
+            | Phrase::Apply(_)
+            | Phrase::BigOp(_)
+            | Phrase::Div { .. }
+            | Phrase::Dot(..)
+            | Phrase::Scale { .. }
+            | Phrase::Ops { .. }
+    ) || matches!(term, Phrase::Seq(parts) if parts.len() > 1)
 }
 
 /// Sentences in a row: every one but the last in its connective form.

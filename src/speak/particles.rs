@@ -119,7 +119,15 @@ fn number_ending(digits: &str) -> Ending {
 /// The ending of Latin text: one letter (or an all-capital acronym) by the Korean name of its
 /// last letter (엘, 엠, 엔, 알 end in consonants); a word by a rough rule for loanwords.
 fn latin_ending(text: &str) -> Ending {
-    let word: String = text.chars().rev().take_while(char::is_ascii_alphabetic).collect();
+    let reversed: String = text.chars().rev().take_while(char::is_ascii_alphabetic).collect();
+    let written: String = reversed.chars().rev().collect();
+    // A name whose sound the spelling does not tell (clip is 클립, SwiGLU 스위글루) is said by
+    // the vocabulary's `[pronunciations]`.
+    let said = super::vocab::Vocabulary::builtin().pronunciation(&written);
+    if let Some(said) = said {
+        return ending_of(said);
+    }
+    let word = reversed;
     let letter = word.chars().next().unwrap_or('a');
     let is_name = word.len() == 1 || word.chars().all(|c| c.is_ascii_uppercase());
     if is_name {
@@ -133,7 +141,8 @@ fn latin_ending(text: &str) -> Ending {
     // (스코어, 맥스).
     match letter.to_ascii_lowercase() {
         'l' => Ending::Rieul,
-        'm' | 'n' => Ending::Consonant,
+        // "norm", "sin", "clip" (클립), "web" (웹): a final m, n, p or b is a consonant.
+        'm' | 'n' | 'p' | 'b' => Ending::Consonant,
         'g' if word.starts_with("gn") => Ending::Consonant,
         _ => Ending::Vowel,
     }
@@ -184,6 +193,11 @@ mod tests {
             ("score", Topic, "score는"),
             ("model", Instrument, "model로"),
             ("(x)", Object, "(x)를"),
+            ("clip", Object, "clip을"),
+            ("RMSNorm", Topic, "RMSNorm은"),
+            ("SwiGLU", Topic, "SwiGLU는"),
+            ("GeGLU", Object, "GeGLU를"),
+            ("logit", Object, "logit을"),
         ];
         for (word, particle, expected) in cases {
             assert_eq!(attach(word, particle), expected, "{word}");

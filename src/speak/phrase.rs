@@ -251,6 +251,17 @@ pub enum Phrase {
         /// What it applies to.
         body: Box<Phrase>,
     },
+    /// A long reading with one part said apart: "… tanh of u, where u is …".
+    Where {
+        /// The reading, with `name` in the part's place.
+        body: Box<Phrase>,
+        /// The free letter that names the part.
+        name: Box<Phrase>,
+        /// The part.
+        value: Box<Phrase>,
+    },
+    /// `\mathbb{1}_{[k \neq i]}`: one where the condition holds, zero elsewhere.
+    Indicator(Box<Phrase>),
     /// `\begin{cases}`: values with their conditions (`None`: otherwise).
     Cases(Vec<(Phrase, Option<Phrase>)>),
     /// A matrix, by rows.
@@ -364,6 +375,8 @@ pub enum Fence {
     Set,
     /// `(a + b)` inside something larger.
     Group,
+    /// `[a + b]`: a square bracket that groups (said apart from a parenthesis only at full).
+    Bracket,
 }
 
 /// A sign other than minus.
@@ -390,8 +403,19 @@ impl Phrase {
     pub fn is_sentence(&self) -> bool {
         match self {
             Phrase::Relation { .. } | Phrase::Definition { .. } | Phrase::Mapping { .. } => true,
+            Phrase::Where { .. } => true,
             Phrase::Statements(items) => items.iter().any(Phrase::is_sentence),
             _ => false,
+        }
+    }
+
+    /// Whether a script or an exponent is more than one symbol, so that a listener needs to hear
+    /// where it ends: `t-1` of `m_{t-1}` is, `i`, `ij` and `\text{model}` are not.
+    pub fn is_compound_script(&self) -> bool {
+        match self {
+            Phrase::Seq(parts) => !parts.iter().all(Phrase::is_atomic),
+            Phrase::Neg(x) => !x.is_atomic(),
+            other => !other.is_atomic(),
         }
     }
 

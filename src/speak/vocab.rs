@@ -4,6 +4,7 @@
 //! The code knows the *structure* of a reading (a sum has a variable, limits and a body); the
 //! vocabulary says how each structure and symbol is said, in Korean and in English.
 
+use super::Verbosity;
 use crate::lang::Lang;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -18,6 +19,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "role",
     "again",
     "list_and",
+    "list_and_pause",
     "range",
     "etc",
     "dots",
@@ -117,10 +119,22 @@ pub const PHRASE_KEYS: &[&str] = &[
     "binom",
     "calligraphic",
     "elided",
+    "index_closed",
+    "super_closed",
+    "power_closed",
+    "power_of_closed",
+    "inverse_of",
+    "paren",
+    "bracket",
+    "kronecker",
+    "hadamard",
+    "indicator",
+    "where",
 ];
 
 /// The Korean phrase templates that only Korean needs (steps that continue a clause).
-pub const KO_ONLY_KEYS: &[&str] = &["divide_then", "negate_then"];
+pub const KO_ONLY_KEYS: &[&str] =
+    &["divide_then", "negate_then", "add_to", "subtract_from", "add_then", "subtract_then"];
 
 /// Everything eqmap says, by language.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -162,6 +176,10 @@ pub struct Vocabulary {
     /// Structure templates.
     #[serde(default)]
     pub phrases: Phrases,
+    /// How Latin names a Korean reading leaves as written are said (`clip` = "클립"), for the
+    /// particle after them.
+    #[serde(default)]
+    pub pronunciations: HashMap<String, String>,
 }
 
 /// One thing said in both languages.
@@ -245,6 +263,18 @@ pub struct Phrases {
     /// English templates.
     #[serde(default)]
     pub en: HashMap<String, Template>,
+    /// Korean templates that replace `ko`'s at [`Verbosity::Full`].
+    #[serde(default)]
+    pub ko_full: HashMap<String, Template>,
+    /// English templates that replace `en`'s at [`Verbosity::Full`].
+    #[serde(default)]
+    pub en_full: HashMap<String, Template>,
+    /// Korean templates that replace `ko`'s at [`Verbosity::Brief`].
+    #[serde(default)]
+    pub ko_brief: HashMap<String, Template>,
+    /// English templates that replace `en`'s at [`Verbosity::Brief`].
+    #[serde(default)]
+    pub en_brief: HashMap<String, Template>,
 }
 
 /// A template: text with `{slots}`, or (in Korean) a clause that ends in a verb.
@@ -302,6 +332,26 @@ impl Vocabulary {
             Lang::Ko => self.phrases.ko.get(key),
             Lang::En => self.phrases.en.get(key),
         }
+    }
+
+    /// How a Latin name is said in Korean, when the vocabulary knows it (exactly as written, or
+    /// in lower case).
+    pub fn pronunciation(&self, written: &str) -> Option<&str> {
+        let found = self.pronunciations.get(written);
+        found.or_else(|| self.pronunciations.get(&written.to_lowercase())).map(String::as_str)
+    }
+
+    /// The template for `key` at `verbosity`: the level's own when it has one, else the
+    /// default's.
+    pub fn phrase_at(&self, lang: Lang, key: &str, verbosity: Verbosity) -> Option<&Template> {
+        let own = match (lang, verbosity) {
+            (_, Verbosity::Default) => None,
+            (Lang::Ko, Verbosity::Full) => self.phrases.ko_full.get(key),
+            (Lang::En, Verbosity::Full) => self.phrases.en_full.get(key),
+            (Lang::Ko, Verbosity::Brief) => self.phrases.ko_brief.get(key),
+            (Lang::En, Verbosity::Brief) => self.phrases.en_brief.get(key),
+        };
+        own.or_else(|| self.phrase(lang, key))
     }
 
     /// Whether `name` (a binding name) stands for a probability when applied.

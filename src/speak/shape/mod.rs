@@ -9,15 +9,18 @@
 //!
 //! - `mod.rs`: the entry point, relations, lists and leaves;
 //! - `product.rs`: rows of factors (`a b / c`), calls, operators and large operators;
-//! - `parts.rs`: symbols and their scripts, fractions, roots, brackets, environments.
+//! - `parts.rs`: symbols and their scripts, fractions, roots, brackets, environments;
+//! - `clauses.rs`: a long reading split, one part said apart ("where u is …").
 //!
 //! Recursion is bounded by [`MAX_DEPTH`]: deeper parts read as elided.
 
+mod clauses;
 mod parts;
 mod product;
 
 use super::phrase::{Name, NameClass, Phrase, Sign};
 use super::vocab::Vocabulary;
+use super::Verbosity;
 use crate::meaning::tree::{infix_name, Joint};
 use crate::meaning::{Term, TermKind};
 use crate::syntax::ast::{Font, InfixOp, Node, NodeKind, PrefixOp};
@@ -39,17 +42,36 @@ pub struct Shaper<'a> {
     source: &'a str,
     /// Capital letters whose small letter the formula also writes (`T` of `\frac{t}{T}`).
     both_cases: Vec<String>,
+    /// How much the reading spells out.
+    verbosity: Verbosity,
 }
 
 impl<'a> Shaper<'a> {
     /// A shaper with the vocabulary, for the formula `term` parsed from `source`.
     pub fn new(vocab: &'a Vocabulary, source: &'a str, term: &Term) -> Self {
-        Shaper { vocab, source, both_cases: capitals_with_small_letters(term) }
+        Shaper { vocab, source, both_cases: capitals_with_small_letters(term), verbosity: Verbosity::Default }
+    }
+
+    /// The same shaper at `verbosity`: at full every capital is named and every bracket kept, at
+    /// brief no capital is named.
+    pub fn at(mut self, verbosity: Verbosity) -> Self {
+        self.verbosity = verbosity;
+        self
     }
 
     /// The phrase of a whole formula: like [`Shaper::shape`], and the subject of a top-level
     /// equation gets its role word (`L` → "the loss L").
     pub fn top(&self, root: &Term) -> Phrase {
+        let phrase = self.top_phrase(root);
+        if self.verbosity == Verbosity::Full {
+            return phrase;
+        }
+        let used: Vec<String> = root.occurrences().iter().map(|(_, o)| o.base_name.to_string()).collect();
+        clauses::split_long(phrase, &used)
+    }
+
+    /// The phrase of a whole formula before long readings are split.
+    fn top_phrase(&self, root: &Term) -> Phrase {
         match self.shape(root, 0) {
             Phrase::Relation { first, rest } => Phrase::Relation { first: self.role(*first), rest },
             Phrase::Statements(items) => Phrase::Statements(
@@ -178,12 +200,22 @@ impl<'a> Shaper<'a> {
             Font::Blackboard if name == "R" => return Phrase::RealSpace(Vec::new()),
             Font::Blackboard => NameClass::Blackboard,
             Font::Calligraphic | Font::Script => NameClass::Calligraphic,
-            _ if self.both_cases.iter().any(|c| c == name) => NameClass::Capital,
+            _ if self.names_capital(name) => NameClass::Capital,
             _ if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_alphabetic()) => NameClass::Letter,
             _ if names::is_greek(name) => NameClass::Greek,
             _ => NameClass::Symbol,
         };
         Phrase::Name(Name { key: name.to_string(), class })
+    }
+
+    /// Whether a capital letter is said "capital X": at full always, at brief never, by default
+    /// when the formula also writes its small letter.
+    fn names_capital(&self, name: &str) -> bool {
+        match self.verbosity {
+            Verbosity::Brief => false,
+            Verbosity::Full => name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()),
+            Verbosity::Default => self.both_cases.iter().any(|c| c == name),
+        }
     }
 
     /// Operands joined by operators of one level: a sum, a relation, a list.

@@ -6,6 +6,7 @@ use super::Shaper;
 use crate::meaning::tree::{Occurrence, Script};
 use crate::meaning::{kind_of_term, ScriptRole, SymbolKind, Term, TermKind};
 use crate::speak::phrase::{Fence, Name, NameClass, Phrase, SubStyle};
+use crate::speak::Verbosity;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 
 /// Words that open a condition in `cases`: `\text{if } x > 0`.
@@ -75,7 +76,11 @@ impl Shaper<'_> {
                 Phrase::Sub { base, sub: self.shape(&script.term, d).boxed(), style: SubStyle::Label }
             }
             (ScriptRole::Layer, true) => {
-                let inner = unparenthesised(&script.term);
+                // At full the parentheses are said: `m^{(t)}` is not `m^{t}`.
+                let inner = match self.verbosity {
+                    Verbosity::Full => &script.term,
+                    _ => unparenthesised(&script.term),
+                };
                 let layer = self.shape(inner, d).boxed();
                 if mentions_layer_letter(inner) {
                     Phrase::Layer { base, layer }
@@ -118,6 +123,9 @@ impl Shaper<'_> {
         if let Some(dims) = self.real_space(term, sup, d) {
             return dims;
         }
+        if let (Some(cond), None, true) = (sub, sup, self.is_indicator(base)) {
+            return Phrase::Indicator(self.shape(unfenced(&cond.term), d).boxed());
+        }
         let mut phrase = match (&base.kind, sub) {
             (TermKind::Fenced { open: Delim::DoubleBar, body }, Some(p)) => {
                 Phrase::PNorm { p: self.shape(&p.term, d).boxed(), body: self.shape(body, d).boxed() }
@@ -156,6 +164,13 @@ impl Shaper<'_> {
             }
             _ => Phrase::Super { base: base_phrase, sup: self.shape(&sup.term, d).boxed() },
         }
+    }
+
+    /// Whether a base is the indicator's one: `\mathbb{1}`, `\mathbbm{1}`, `\mathds{1}`, `𝟙`.
+    fn is_indicator(&self, base: &Term) -> bool {
+        let written: String =
+            base.node.span.text(self.source).chars().filter(|c| !c.is_whitespace()).collect();
+        INDICATORS.contains(&written.as_str())
     }
 
     /// `\mathbb{R}^{n \times d}`: the real space of those sizes.
@@ -212,13 +227,21 @@ impl Shaper<'_> {
             (Delim::Paren | Delim::Bracket, Some((a, b))) if close.is_some_and(|c| c != open) => {
                 Phrase::Interval(self.shape(a, d).boxed(), self.shape(b, d).boxed())
             }
-            (Delim::Paren | Delim::Bracket, _) => match self.shape(body, d) {
-                Phrase::Ops { first, rest, .. } => {
-                    let ops = Phrase::Ops { first, rest, nested: true };
-                    Phrase::Fence { fence: Fence::Group, body: ops.boxed() }
+            (Delim::Paren | Delim::Bracket, _) => {
+                // A group is kept where it is heard: around a sum always, around anything at
+                // full (where brackets are said).
+                let fence = if open == Delim::Bracket { Fence::Bracket } else { Fence::Group };
+                match self.shape(body, d) {
+                    Phrase::Ops { first, rest, .. } => {
+                        let ops = Phrase::Ops { first, rest, nested: true };
+                        Phrase::Fence { fence, body: ops.boxed() }
+                    }
+                    other if self.verbosity == Verbosity::Full => {
+                        Phrase::Fence { fence, body: other.boxed() }
+                    }
+                    other => other,
                 }
-                other => other,
-            },
+            }
             (Delim::DoubleBar, _) => Phrase::Fence { fence: Fence::Norm, body: inner() },
             (Delim::Bar, _) if kind_of_term(body) == SymbolKind::Matrix => {
                 Phrase::Fence { fence: Fence::Det, body: inner() }
@@ -325,6 +348,17 @@ pub(super) fn letter_run(node: &Node) -> Option<String> {
         })
         .collect::<Option<Vec<&str>>>()
         .map(|letters| letters.concat())
+}
+
+/// How papers write the indicator's one.
+const INDICATORS: &[&str] = &["\\mathbb{1}", "\\mathbb1", "\\mathbbm{1}", "\\mathds{1}", "\\mathbf{1}", "𝟙"];
+
+/// A condition without the brackets around it: `k \neq i` of `[k \neq i]`.
+fn unfenced<'t, 'n>(term: &'t Term<'n>) -> &'t Term<'n> {
+    match &term.kind {
+        TermKind::Fenced { body, .. } => body,
+        _ => term,
+    }
 }
 
 /// What a layer script holds inside its parentheses: `l+1` of `h^{(l+1)}`.

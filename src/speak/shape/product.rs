@@ -23,12 +23,30 @@ enum Join {
 /// Letters that name sizes, for `n \times d` read as "n by d".
 const SIZE_LETTERS: &[&str] = &["n", "m", "d", "N", "M", "T", "H", "B"];
 
+/// A full stop or comma that ends a displayed formula (`y = 2x.`) is the sentence's
+/// punctuation, not a factor: "the product of 2, x and ." read it aloud.
+fn without_final_stop<'f, 'a>(factors: &'f [Factor<'a>]) -> &'f [Factor<'a>] {
+    match factors.split_last() {
+        Some((last, rest))
+            if !rest.is_empty() && matches!(last.op, Some(InfixOp::Juxt)) && is_stop(&last.term) =>
+        {
+            rest
+        }
+        _ => factors,
+    }
+}
+
+fn is_stop(term: &Term) -> bool {
+    matches!(&term.node.kind, NodeKind::Punct { text } if matches!(text.as_str(), "." | "," | ";"))
+}
+
 /// Large operators whose subscript is a lower limit, not a variable.
 const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
 
 impl Shaper<'_> {
     /// A row of factors: `Q/K/V` as a list, else read left to right.
     pub(super) fn row_of_factors(&self, factors: &[Factor], d: usize) -> Phrase {
+        let factors = without_final_stop(factors);
         match slash_list(factors) {
             Some(list) => list,
             None => self.factors(factors, d),
@@ -171,6 +189,13 @@ impl Shaper<'_> {
         if integral && op.to.is_none() && op.from.is_some() {
             op.over = op.from.take();
         }
+        if op.var.is_none() && op.from.is_none() {
+            if let Some((vars, from)) = op.over.as_deref().and_then(index_list) {
+                op.var = Some(vars.boxed());
+                op.from = Some(from.boxed());
+                op.over = None;
+            }
+        }
         Phrase::BigOp(op)
     }
 
@@ -299,6 +324,20 @@ pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
         }
         (num, den) => Phrase::Div { num: super::nested(num).boxed(), den: super::nested(den).boxed() },
     }
+}
+
+/// `i, j = 1` below a `\sum`: the variables i and j, all starting at 1 ("the sum over i and j
+/// from 1 to V", never "over i, and j is 1").
+fn index_list(over: &Phrase) -> Option<(Phrase, Phrase)> {
+    let Phrase::Statements(items) = over else { return None };
+    let (last, names) = items.split_last()?;
+    let Phrase::Relation { first, rest } = last else { return None };
+    let [(relation, from)] = rest.as_slice() else { return None };
+    if relation != "=" || names.is_empty() || !names.iter().all(Phrase::is_atomic) || !first.is_atomic() {
+        return None;
+    }
+    let vars = names.iter().cloned().chain(std::iter::once(first.as_ref().clone())).collect();
+    Some((Phrase::List(vars), from.clone()))
 }
 
 /// Whether a product starts with the letter d (`dy` in `\frac{dy}{dx}`).

@@ -1,0 +1,145 @@
+//! Which template each structure takes, decided once for both languages: the English and Korean
+//! readers ([`super::en`], [`super::ko`]) differ in words and word order, not in which phrase of
+//! `data/speech.toml` a structure is said with.
+
+use super::phrase::{BigOp, Fence, Phrase, Sign, SubStyle};
+
+/// Large operators with templates of their own (sum, product, integral).
+const FAMILIES: &[&str] = &["sum", "prod", "int"];
+
+/// Operators whose operands read as one product: "the Kronecker product of a and b".
+const WHOLE_PRODUCTS: &[(&str, &str)] = &[("\\otimes", "kronecker"), ("\\odot", "hadamard")];
+
+/// The template of a subscript: one of more than one symbol is closed ("m sub t minus 1 end
+/// sub", "아래첨자가 티 빼기 1인 엠"), never "m sub t minus 1", which is also `m_t - 1`.
+pub fn sub_key(style: SubStyle, sub: &Phrase) -> &'static str {
+    let named = matches!(style, SubStyle::Index | SubStyle::Label | SubStyle::Joined);
+    if named && sub.is_compound_script() {
+        return "index_closed";
+    }
+    match style {
+        SubStyle::Index => "index",
+        SubStyle::Label => "label",
+        SubStyle::Joined => "joined",
+        SubStyle::Entry => "entry",
+        SubStyle::At => "at",
+        SubStyle::Before => "before",
+        SubStyle::After => "after",
+        SubStyle::UpTo => "up_to",
+    }
+}
+
+/// The template of a superscript that names (`W^Q`), closed when it is more than one symbol.
+pub fn super_key(sup: &Phrase) -> &'static str {
+    if sup.is_compound_script() {
+        "super_closed"
+    } else {
+        "super_index"
+    }
+}
+
+/// The template of a sign other than minus.
+pub fn sign_key(sign: Sign) -> &'static str {
+    match sign {
+        Sign::Plus => "plus",
+        Sign::PlusMinus => "plus_minus",
+        Sign::MinusPlus => "minus_plus",
+        Sign::Not => "not",
+    }
+}
+
+/// The template of a bracket with meaning.
+pub fn fence_key(fence: Fence) -> &'static str {
+    match fence {
+        Fence::Norm => "norm",
+        Fence::Abs => "abs",
+        Fence::Det => "det",
+        Fence::Floor => "floor",
+        Fence::Ceil => "ceil",
+        Fence::Set => "set",
+        Fence::Group => "paren",
+        Fence::Bracket => "bracket",
+    }
+}
+
+/// "K transpose" of one symbol, "the transpose of …" of more.
+pub fn transpose_key(x: &Phrase) -> &'static str {
+    if x.is_atomic() {
+        "transpose"
+    } else {
+        "transpose_of"
+    }
+}
+
+/// The inverse of a matrix or the reciprocal of a number; of a product, "the inverse of …".
+pub fn inverse_key(matrix: bool, base: &Phrase) -> &'static str {
+    match (matrix, base.is_atomic()) {
+        (true, true) => "inverse",
+        (true, false) => "inverse_of",
+        (false, _) => "reciprocal",
+    }
+}
+
+/// Functions that gate: a `\otimes` beside one of them applied is the gated linear units'
+/// element-wise product (`\mathrm{Swish}(xW) \otimes xV`, as GLU and SwiGLU write it), not a
+/// Kronecker product — the gating rule of `data/rules.toml` reads it so too.
+const GATES: &[&str] = &["sigma", "sigmoid", "swish", "silu", "gelu", "relu", "tanh"];
+
+/// The template of a row joined by one product operator throughout (`a \otimes b`).
+pub fn whole_product(first: &Phrase, rest: &[(String, Phrase)]) -> Option<&'static str> {
+    let (op, _) = rest.first()?;
+    let (_, key) = WHOLE_PRODUCTS.iter().find(|(o, _)| o == op)?;
+    if !rest.iter().all(|(o, _)| o == op) {
+        return None;
+    }
+    let mut operands = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+    let gated = op == "\\otimes" && operands.any(is_gate);
+    Some(if gated { "hadamard" } else { *key })
+}
+
+/// A gate function applied (`\sigma(z)`, `\mathrm{Swish}(xW)`).
+fn is_gate(phrase: &Phrase) -> bool {
+    match phrase {
+        Phrase::Apply(apply) => {
+            apply.key.as_deref().is_some_and(|k| GATES.iter().any(|g| g.eq_ignore_ascii_case(k)))
+        }
+        Phrase::Fence { fence: Fence::Group, body } => is_gate(body),
+        _ => false,
+    }
+}
+
+/// The template of a large operator, from which of its parts are said (`var`, `from`, `to`,
+/// `over` as read); `None` for a bare operator, said by its word alone.
+pub fn big_op_key(big: &BigOp, var: &str, from: &str, to: &str, over: &str) -> Option<String> {
+    let integral = big.op.contains("int");
+    let ranged = !from.is_empty() && !to.is_empty() && (!var.is_empty() || integral);
+    let suffix = if ranged {
+        ""
+    } else if over.is_empty() {
+        "_all"
+    } else {
+        "_over"
+    };
+    if big.mean_of.is_some() {
+        return Some(format!("mean{suffix}"));
+    }
+    if big.body.is_none() && suffix == "_all" {
+        return None;
+    }
+    Some(match FAMILIES.iter().find(|f| big.op.contains(**f)) {
+        Some(family) => format!("{family}{suffix}"),
+        None if ranged => "big_op_range".to_string(),
+        None if suffix == "_all" => "big_op_all".to_string(),
+        None => "big_op".to_string(),
+    })
+}
+
+/// The `over` a large operator is said with: its own subscript, else its variable (not for an
+/// integral, whose variable is its differential).
+pub fn big_op_over(big: &BigOp, over: String, var: &str) -> String {
+    if over.is_empty() && !big.op.contains("int") {
+        var.to_string()
+    } else {
+        over
+    }
+}
