@@ -17,6 +17,10 @@ use crate::lang::Lang;
 /// around a part).
 const MAX_DEPTH: usize = 2 * super::MAX_DEPTH;
 
+/// Where the rest of a product goes while its nested template is filled (no reading holds it:
+/// control characters never reach a reading).
+const HOLE: &str = "\u{1}";
+
 /// Words left at the end of a template whose last slot is empty ("the sum over i of ").
 const DANGLING: &[&str] = &[" with respect to", " of"];
 
@@ -266,18 +270,33 @@ impl Reader<'_> {
     }
 
     /// "the product of A and B"; after an operation, "softmax of X, times V".
+    /// A product: "the product of a, b and c"; each leading operation (a call, a large operator,
+    /// a quotient) is said first and the rest after it ("tanh of u, times v"). The nested
+    /// "first, times the rest" is built as prefixes and suffixes around the innermost rest, so a
+    /// row of n operations costs time linear in what is said, not n copies of a growing rest.
     fn product(&self, factors: &[Phrase], d: usize) -> String {
-        let Some((first, rest)) = factors.split_first() else { return String::new() };
-        let operation = matches!(first, Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Div { .. });
-        if operation && !rest.is_empty() {
-            let rest = match rest {
-                [one] => self.say(one, d),
-                more => self.product(more, d),
-            };
-            return self.phrase("product_then", &[("first", &self.say(first, d)), ("x", &rest)]);
+        let operation = |p: &Phrase| matches!(p, Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Div { .. });
+        let leading =
+            factors.iter().take_while(|p| operation(p)).count().min(factors.len().saturating_sub(1));
+        let (operations, tail) = factors.split_at(leading);
+        let innermost = match tail {
+            [one] if leading > 0 => self.say(one, d),
+            _ => self.phrase("product", &[("x", &self.and_list(self.says(tail, d)))]),
+        };
+        if operations.is_empty() {
+            return innermost;
         }
-        let list = self.and_list(self.says(factors, d));
-        self.phrase("product", &[("x", &list)])
+        let mut prefix = String::new();
+        let mut suffixes = Vec::with_capacity(operations.len());
+        for first in operations {
+            let template = self.raw_phrase("product_then", &[("first", &self.say(first, d)), ("x", HOLE)]);
+            let (before, after) = template.split_once(HOLE).unwrap_or((template.as_str(), ""));
+            prefix.push_str(before);
+            suffixes.push(after.to_string());
+        }
+        prefix.push_str(&innermost);
+        suffixes.iter().rev().for_each(|after| prefix.push_str(after));
+        prefix.trim_end().to_string()
     }
 
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> String {
