@@ -478,7 +478,7 @@ impl Resolver<'_> {
             NodeKind::Scripts { base, .. } => base.as_ref(),
             _ => callee,
         };
-        if !self.is_name(base) {
+        if !self.is_name(base) && !named_in_text(base, body) {
             return false;
         }
         let full = super::binding_name(callee);
@@ -716,6 +716,17 @@ fn is_parameter(sub: &Node) -> bool {
 fn condition_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
     rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" || r == "\\parallel" || r == "\\|"))
+}
+
+/// `\textrm{Binomial}(n, p)`: one word of text right before a list of arguments is a name
+/// applied to them, though text words are prose elsewhere (`\text{for all } x`).
+fn named_in_text(base: &Node, body: &Node) -> bool {
+    let NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, text } = &base.kind else {
+        return false;
+    };
+    let one_word = !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric());
+    let list = matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))));
+    one_word && list
 }
 
 /// Whether a group's content sets two things apart with a double bar (`P \| Q`).
