@@ -508,8 +508,7 @@ impl Resolver<'_> {
             // `\mathbf{x}(t)`: a bold vector at a step.
             return true;
         }
-        let list = matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))))
-            || condition_inside(body);
+        let list = is_argument_list(body) || condition_inside(body);
         if list {
             return true;
         }
@@ -725,8 +724,12 @@ fn named_in_text(base: &Node, body: &Node) -> bool {
         return false;
     };
     let one_word = !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric());
-    let list = matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))));
-    one_word && list
+    one_word && is_argument_list(body)
+}
+
+/// Whether a group's content is a list of several things (`s, a`, `n, p`): no product has one.
+fn is_argument_list(body: &Node) -> bool {
+    matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))))
 }
 
 /// Whether a group's content sets two things apart with a double bar (`P \| Q`).
