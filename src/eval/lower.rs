@@ -141,6 +141,12 @@ impl<'a> Lowerer<'a> {
             TermKind::Accent { .. } | TermKind::Binom { .. } | TermKind::Factorial(_) | TermKind::Rows(_) => {
                 Err(unsupported(&node_label(term.node), span))
             }
+            // Words of prose inside a value (`P(X = 1 \textrm{ and } Y = 3)`): the first word is
+            // what cannot be computed.
+            TermKind::Prose(clauses) => {
+                let words = clauses.iter().find_map(|c| c.words.as_ref()).map_or(term.node, |w| w.node);
+                Err(unsupported(&node_label(words), words.span))
+            }
         }
     }
 

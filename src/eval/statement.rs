@@ -20,6 +20,10 @@ pub fn statement_terms<'t, 'n>(root: &'t Term<'n>) -> Vec<&'t Term<'n>> {
         TermKind::Rows(rows) if root.node.environment().is_none_or(|env| !env.ends_with("matrix")) => {
             rows.iter().flatten().flat_map(statement_terms).collect()
         }
+        // `\nabla L = 0 \text{ and hence } X^\top y = X^\top X w`: each clause is a statement.
+        TermKind::Prose(clauses) => {
+            clauses.iter().filter_map(|c| c.term.as_ref()).flat_map(statement_terms).collect()
+        }
         _ => vec![root],
     }
 }

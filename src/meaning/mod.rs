@@ -17,9 +17,11 @@
 mod agree;
 mod applied;
 mod bigops;
+mod chains;
 mod kinds;
 pub mod notation;
 mod outline;
+mod prose;
 mod resolve;
 mod roles;
 pub mod score;

@@ -55,6 +55,8 @@ pub struct Notation {
     pub divergences: Names,
     /// Functions of vectors (normalisations, softmax, layers), whose arguments are arrays.
     pub vector_functions: Names,
+    /// Words of prose, lower case (`and`, `if`, `s.t.`): text made only of them is prose.
+    pub prose_words: Names,
 }
 
 impl Notation {
@@ -91,6 +93,7 @@ impl Notation {
             random_variable_operators: Names::default(),
             divergences: Names::default(),
             vector_functions: Names::default(),
+            prose_words: Names::default(),
         }
     }
 }

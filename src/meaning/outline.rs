@@ -168,6 +168,16 @@ fn write_term(out: &mut String, term: &Term, depth: usize) {
             }
             out.push(')');
         }
+        TermKind::Prose(clauses) => {
+            out.push_str("(prose");
+            for clause in clauses {
+                for part in clause.words.iter().chain(&clause.term) {
+                    out.push(' ');
+                    write_term(out, part, d);
+                }
+            }
+            out.push(')');
+        }
     }
     if let TermKind::Symbol(occurrence) = &term.kind {
         for script in &occurrence.scripts {

@@ -16,13 +16,13 @@
 
 use super::agree::{
     arrays_around_hadamard, capitals_beside_matrices, count_index, mean_beside_a_covariance,
-    same_kind_as_vectors, sizes_beside_sizes, sizes_times_sizes, vectors_after_matrices, vectors_inside,
+    sizes_times_sizes, vectors_after_matrices, vectors_inside,
 };
-use super::bigops::{give_body, open_big_op};
 use super::roles::Place;
-use super::tree::{Application, Factor, Joint, OperatorApplication, ScriptRole, Term, TermKind};
+use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
 use super::SymbolTable;
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span, WordStyle};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Span, WordStyle};
+use std::ops::Not;
 
 /// How deep resolution goes for a nesting limit of `max_depth` (the table's,
 /// [`SymbolTable::max_depth`]). Resolution takes a step for each node on the way down (at most
@@ -178,78 +178,13 @@ impl<'t> Resolver<'t> {
         place: Place,
         d: usize,
     ) -> Term<'n> {
-        let Some(link) = rest.first() else { return self.term(first, place, d) };
-        if matches!(link.op, InfixOp::Juxt | InfixOp::Multiplicative(_)) {
-            let items: Vec<Item<'n>> = std::iter::once((None, Span::default(), first))
-                .chain(rest.iter().map(|l| (Some(&l.op), l.op_span, &l.operand)))
-                .collect();
-            return self.row(node, &items, place, d);
+        if rest.is_empty() {
+            return self.term(first, place, d);
         }
-        self.joined(node, first, rest, place, d)
-    }
-
-    /// Operands joined by additive operators, relations or separators. A large operator left
-    /// without a body before an additive sign takes the signed operand after it (`\sum_i -x_i`).
-    fn joined<'n>(
-        &self,
-        node: &'n Node,
-        first: &'n Node,
-        rest: &'n [crate::syntax::ast::Link],
-        place: Place,
-        d: usize,
-    ) -> Term<'n> {
-        let side_place = |op: &InfixOp| match op {
-            InfixOp::Relation(r) if r == "\\sim" => Place::Distribution,
-            _ => place,
-        };
-        let first_place = match rest.first().map(|l| &l.op) {
-            Some(InfixOp::Relation(r)) if r == "\\sim" => Place::Random,
-            _ => place,
-        };
-        let mut first = self.term(first, first_place, d);
-        let mut joints: Vec<Joint<'n>> = Vec::with_capacity(rest.len());
-        let mut after_dots = false;
-        for link in rest {
-            let mut term = self.term(&link.operand, side_place(&link.op), d);
-            if after_dots {
-                // `x_1, \dots, x_n`, `\text{head}_1, \dots, \text{head}_h`: the last index is a count.
-                count_index(&mut term);
-            }
-            after_dots = matches!(link.operand.kind, NodeKind::Dots { .. });
-            let sign = match &link.op {
-                InfixOp::Additive(op) if op == "-" => Some(PrefixOp::Minus),
-                InfixOp::Additive(op) if op == "+" => Some(PrefixOp::Plus),
-                _ => None,
-            };
-            let previous = joints.last_mut().map_or(&mut first, |j| &mut j.term);
-            if let Some(op) = sign.filter(|_| open_big_op(previous)) {
-                let span = link.op_span.join(term.span);
-                let signed = Term::new(TermKind::Sign { op, operand: term.boxed() }, span, &link.operand);
-                give_body(previous, signed);
-                continue;
-            }
-            joints.push(Joint { op: &link.op, op_span: link.op_span, term });
+        match super::chains::row_items(node) {
+            Some(items) => self.row(node, &items, place, d),
+            None => self.joined(node, first, rest, place, d),
         }
-        if joints.is_empty() {
-            first.span = node.span;
-            return first;
-        }
-        if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
-            defined_by(&mut first, &joint.term);
-        }
-        // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
-        let same_kind = joints
-            .iter()
-            .all(|j| matches!(j.op, InfixOp::Additive(_)) || *j.op == InfixOp::Relation("=".into()));
-        if same_kind {
-            // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
-            // `y_t = W h_t + b_y`.
-            let mut operands: Vec<&mut Term> =
-                std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
-            same_kind_as_vectors(&mut operands);
-            sizes_beside_sizes(&mut operands);
-        }
-        Term::of(TermKind::Chain { first: first.boxed(), rest: joints }, node)
     }
 
     /// A row of factors, left to right (see the module comment).
@@ -257,6 +192,10 @@ impl<'t> Resolver<'t> {
         if self.too_deep(d, items_span(items)) {
             return Term::new(TermKind::Leaf, items_span(items), node);
         }
+        if let Some(clauses) = self.prose(node, items, place, d) {
+            return clauses;
+        }
+        let items = without_final_stop(items);
         if let Some(((op, op_span, first), tail)) = items.split_first() {
             if let (NodeKind::Prefix { op: sign, operand }, false) = (&first.kind, tail.is_empty()) {
                 let hoisted: Vec<Item<'n>> =
@@ -299,6 +238,19 @@ impl<'t> Resolver<'t> {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),
         }
+    }
+
+    /// A row cut at its words of prose into clauses, each read as a row of its own.
+    fn prose<'n>(&self, node: &'n Node, items: &[Item<'n>], place: Place, d: usize) -> Option<Term<'n>> {
+        let (head, cuts) =
+            super::prose::cut_row(items, |n| super::prose::is_prose_word(n, self.notation, |m| self.is_name(m)))?;
+        let clause = |items: &[Item<'n>]| (!items.is_empty()).then(|| self.row(node, items, place, d + 1));
+        let first = head.is_empty().not().then(|| Clause { words: None, term: clause(head) });
+        let rest = cuts
+            .into_iter()
+            .map(|(words, body)| Clause { words: Some(Term::of(TermKind::Leaf, words)), term: clause(body) });
+        let clauses = first.into_iter().chain(rest).collect();
+        Some(Term::new(TermKind::Prose(clauses), items_span(items), node))
     }
 
     /// Whether item `i` of a row is what the row divides by: it follows the row's only `/` and
@@ -702,7 +654,7 @@ impl<'t> Resolver<'t> {
 
 /// A name written as a word (`\mathrm{head}_i`) that an equation gives a value: its kind is
 /// the value's, not a function's.
-fn defined_by(lhs: &mut Term, rhs: &Term) {
+pub(super) fn defined_by(lhs: &mut Term, rhs: &Term) {
     let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
     if !matches!(occurrence.base.kind, NodeKind::Word { .. }) || occurrence.evidence < super::Evidence::Known
     {
@@ -712,6 +664,16 @@ fn defined_by(lhs: &mut Term, rhs: &Term) {
     if !matches!(kind, super::SymbolKind::Unknown | super::SymbolKind::Function) {
         occurrence.kind = kind;
         occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// A row without the full stop or comma that ends a displayed formula (`y = 2x.`, `k \le x.`):
+/// that is the sentence's punctuation, not a factor.
+fn without_final_stop<'r, 'n>(items: &'r [Item<'n>]) -> &'r [Item<'n>] {
+    let is_stop = |node: &Node| matches!(&node.kind, NodeKind::Punct { text } if matches!(text.as_str(), "." | "," | ";"));
+    match items.split_last() {
+        Some(((Some(InfixOp::Juxt), _, last), rest)) if !rest.is_empty() && is_stop(last) => rest,
+        _ => items,
     }
 }
 

@@ -43,7 +43,7 @@ impl Resolver<'_> {
             // Text that is no known name (`\text{for }`, `\text{otherwise}`) is prose.
             NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, text } => {
                 has(&self.notation.function_names, text)
-                    || text.len() <= 4 && !text.contains(' ') && !is_prose(text)
+                    || text.len() <= 4 && !text.contains(' ') && !super::prose::is_connectives(text, self.notation)
             }
             NodeKind::Word { .. } => true,
             NodeKind::Accent { body, .. } => self.is_name(body),
@@ -478,7 +478,7 @@ impl Resolver<'_> {
             NodeKind::Scripts { base, .. } => base.as_ref(),
             _ => callee,
         };
-        if !self.is_name(base) && !named_in_text(base, body) {
+        if !self.is_name(base) && !named_in_text(base, body, self.notation) {
             return false;
         }
         let full = super::binding_name(callee);
@@ -633,41 +633,6 @@ fn transposed(symbol: &mut Term) {
     }
 }
 
-/// Words of prose in formulas: `\text{if}`, `\text{for all}`, `\text{s.t.}`.
-fn is_prose(text: &str) -> bool {
-    const PROSE: &[&str] = &[
-        "if",
-        "for",
-        "and",
-        "or",
-        "else",
-        "otherwise",
-        "others",
-        "when",
-        "with",
-        "where",
-        "subject",
-        "such",
-        "s.t",
-        "s.t.",
-        "st",
-        "all",
-        "some",
-        "then",
-        "is",
-        "are",
-        "of",
-        "to",
-        "on",
-        "in",
-        "at",
-        "by",
-        "as",
-        "not",
-    ];
-    PROSE.contains(&text.trim().to_ascii_lowercase().as_str())
-}
-
 /// The font of a name.
 fn font_of_name(node: &Node) -> Font {
     match &node.kind {
@@ -717,14 +682,18 @@ fn condition_inside(body: &Node) -> bool {
     rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" || r == "\\parallel" || r == "\\|"))
 }
 
-/// `\textrm{Binomial}(n, p)`: one word of text right before a list of arguments is a name
-/// applied to them, though text words are prose elsewhere (`\text{for all } x`).
-fn named_in_text(base: &Node, body: &Node) -> bool {
+/// `\textrm{Binomial}(n, p)`, `\textrm{leaky ReLU}(x)`: a name written in text right before a
+/// parenthesis is applied to it (a letter alone only to a list of arguments), though text words
+/// are prose elsewhere (`\text{for all } x`, `\text{and}(a + b)`).
+fn named_in_text(base: &Node, body: &Node, notation: &super::notation::Notation) -> bool {
     let NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, text } = &base.kind else {
         return false;
     };
-    let one_word = !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric());
-    one_word && is_argument_list(body)
+    let name = !text.is_empty()
+        && text.trim() == text.as_str()
+        && text.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+        && !super::prose::is_connectives(text, notation);
+    name && (text.chars().count() >= 2 || is_argument_list(body))
 }
 
 /// Whether a group's content is a list of several things (`s, a`, `n, p`): no product has one.

@@ -180,7 +180,7 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         TermKind::Rows(_) if term.node.environment().is_some_and(|env| env.ends_with("matrix")) => {
             SymbolKind::Matrix
         }
-        TermKind::Rows(_) => SymbolKind::Unknown,
+        TermKind::Rows(_) | TermKind::Prose(_) => SymbolKind::Unknown,
     }
 }
 

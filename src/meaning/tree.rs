@@ -126,6 +126,19 @@ pub enum TermKind<'n> {
     },
     /// Rows of cells (an environment, or top-level `&` and `\\`).
     Rows(Vec<Vec<Term<'n>>>),
+    /// Clauses joined by words of prose: `\|x\| > 0 \textrm{ for all } x \neq 0` is the
+    /// clause `\|x\| > 0`, then "for all" and the clause `x \neq 0`.
+    Prose(Vec<Clause<'n>>),
+}
+
+/// One clause of [`TermKind::Prose`]: the words before it and what it states.
+#[derive(Debug, Clone)]
+pub struct Clause<'n> {
+    /// The words of prose before it (`\text{ for all }`, a leaf); `None` for the first clause
+    /// when the prose does not open with words.
+    pub words: Option<Term<'n>>,
+    /// What it states; `None` when the words end the formula (`x = 5 \textrm{ bits}`).
+    pub term: Option<Term<'n>>,
 }
 
 /// One factor of a [`TermKind::Product`], with the operator before it.
@@ -373,6 +386,9 @@ impl<'n> Term<'n> {
                 label.iter().for_each(|l| visit(l));
             }
             TermKind::Rows(rows) => rows.iter().flatten().for_each(visit),
+            TermKind::Prose(clauses) => {
+                clauses.iter().flat_map(|c| c.words.iter().chain(&c.term)).for_each(visit)
+            }
         }
     }
 
@@ -427,6 +443,9 @@ impl<'n> Term<'n> {
                 label.iter_mut().for_each(|l| visit(l));
             }
             TermKind::Rows(rows) => rows.iter_mut().flatten().for_each(visit),
+            TermKind::Prose(clauses) => {
+                clauses.iter_mut().flat_map(|c| c.words.iter_mut().chain(&mut c.term)).for_each(visit)
+            }
         }
     }
 

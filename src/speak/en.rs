@@ -136,6 +136,7 @@ impl Reader<'_> {
             Phrase::Definition { name, params, body } => self.definition(name, params, body, d),
             Phrase::Role { role, x } => self.role(role, x, d),
             Phrase::Statements(items) => self.statements(items, d),
+            Phrase::Prose(clauses) => self.prose(clauses, d),
             Phrase::List(items) => self.and_list(self.says(items, d)),
             Phrase::Range { first, last: Some(last) } => self.two("range", "a", first, "b", last, d),
             Phrase::Range { first, last: None } => match first.as_ref() {
@@ -420,6 +421,22 @@ impl Reader<'_> {
             }
         }
         said.join(", ")
+    }
+
+    /// Clauses joined by words of prose: "the norm of x is greater than 0, for all x is not equal
+    /// to 0" (the comma marks where a clause ends).
+    fn prose(&self, clauses: &[(Option<String>, Phrase)], d: usize) -> String {
+        let parts = clauses.iter().map(|(words, clause)| {
+            let words = words.as_deref().map(|w| self.vocab.prose_words(w, Lang::En));
+            let said = self.say(clause, d);
+            words
+                .into_iter()
+                .chain(Some(said.as_str()))
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+        parts.filter(|p| !p.is_empty()).collect::<Vec<_>>().join(", ")
     }
 
     fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> String {

@@ -143,6 +143,7 @@ impl Reader<'_> {
             Phrase::Definition { name, params, body } => self.definition(name, params, body, d),
             Phrase::Role { role, x } => self.role(role, x, d),
             Phrase::Statements(items) => Ko::Noun(self.statements(items, d)),
+            Phrase::Prose(clauses) => Ko::Noun(self.prose(clauses, d)),
             Phrase::List(items) => Ko::Noun(self.nouns(items, d).join(", ")),
             Phrase::Range { first, last } => self.range(first, last.as_deref(), d),
             Phrase::Fence { fence, body } => self.fence(*fence, body, d),
@@ -557,6 +558,34 @@ impl Reader<'_> {
         parts.collect::<Vec<_>>().join(", ")
     }
 
+    /// Clauses joined by words of prose: "그리고" joins two sentences ("…크고, …"), "if" makes
+    /// its clause a "when" clause ("…클 때"), other words are said before their clause.
+    fn prose(&self, clauses: &[(Option<String>, Phrase)], d: usize) -> String {
+        let mut parts: Vec<(String, bool)> = Vec::new();
+        for (words, clause) in clauses {
+            let said = self.noun(clause, d);
+            let sentence = clause.is_sentence();
+            let words = words.as_deref().map(|w| self.vocab.prose_words(w, Lang::Ko));
+            let part = match (words, parts.last_mut()) {
+                (Some("그리고"), Some(last)) if last.1 && sentence => {
+                    last.0 = hangul::connective(&last.0);
+                    said
+                }
+                (Some("만약"), _) if sentence => hangul::when_clause(&said),
+                (words, _) => words
+                    .into_iter()
+                    .chain(Some(said.as_str()))
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            if !part.is_empty() {
+                parts.push((part, sentence));
+            }
+        }
+        parts.into_iter().map(|(text, _)| text).collect::<Vec<_>>().join(", ")
+    }
+
     fn range(&self, first: &Phrase, last: Option<&Phrase>, d: usize) -> Ko {
         match last {
             Some(last) => self.two("range", "a", first, "b", last, d),
@@ -642,6 +671,25 @@ impl Reader<'_> {
     fn when(&self, cond: &Phrase, d: usize) -> String {
         match cond {
             Phrase::Relation { first, rest } => hangul::when_clause(&self.relation(first, rest, true, d)),
+            // `k \le x < k+1 \textrm{ with } 0 \le k`: conditions joined ("…작고, …같을 때").
+            Phrase::Prose(clauses) if clauses.iter().all(|(_, c)| matches!(c, Phrase::Relation { .. })) => {
+                let last = clauses.len().saturating_sub(1);
+                let said = clauses.iter().enumerate().map(|(k, (words, clause))| {
+                    let Phrase::Relation { first, rest } = clause else { return String::new() };
+                    let sentence = self.relation(first, rest, true, d);
+                    let said = if k == last {
+                        hangul::when_clause(&sentence)
+                    } else {
+                        hangul::connective(&sentence)
+                    };
+                    let joining = words.as_deref().is_none_or(|w| matches!(w, "and" | "with"));
+                    match words.as_deref().filter(|_| !joining) {
+                        Some(words) => format!("{} {said}", self.vocab.prose_words(words, Lang::Ko)),
+                        None => said,
+                    }
+                });
+                said.collect::<Vec<_>>().join(", ")
+            }
             other => hangul::when_clause(&format!("{}이다", self.noun(other, d))),
         }
     }

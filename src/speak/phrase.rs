@@ -160,6 +160,9 @@ pub enum Phrase {
     },
     /// Statements side by side: `Q \in …, K \in …`.
     Statements(Vec<Phrase>),
+    /// Clauses joined by words of prose, each with the words before it as written (trimmed):
+    /// `\|x\| > 0 \textrm{ for all } x \neq 0`.
+    Prose(Vec<(Option<String>, Phrase)>),
     /// A list: `Q, K, V`.
     List(Vec<Phrase>),
     /// A list written with dots: `head_1, \dots, head_H`.
@@ -405,6 +408,7 @@ impl Phrase {
             Phrase::Relation { .. } | Phrase::Definition { .. } | Phrase::Mapping { .. } => true,
             Phrase::Where { .. } => true,
             Phrase::Statements(items) => items.iter().any(Phrase::is_sentence),
+            Phrase::Prose(clauses) => clauses.iter().any(|(_, clause)| clause.is_sentence()),
             _ => false,
         }
     }

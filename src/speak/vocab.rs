@@ -176,6 +176,9 @@ pub struct Vocabulary {
     /// Structure templates.
     #[serde(default)]
     pub phrases: Phrases,
+    /// Words of prose between clauses (`and hence`, `for all`), by their lower-case text.
+    #[serde(default)]
+    pub prose: HashMap<String, Words>,
     /// How Latin names a Korean reading leaves as written are said (`clip` = "클립"), for the
     /// particle after them.
     #[serde(default)]
@@ -332,6 +335,12 @@ impl Vocabulary {
             Lang::Ko => self.phrases.ko.get(key),
             Lang::En => self.phrases.en.get(key),
         }
+    }
+
+    /// How words of prose written in a formula are said in `lang`: the vocabulary's words, else
+    /// as written.
+    pub fn prose_words<'w>(&'w self, written: &'w str, lang: Lang) -> &'w str {
+        self.prose.get(&written.to_lowercase()).map_or(written, |w| w.get(lang))
     }
 
     /// How a Latin name is said in Korean, when the vocabulary knows it (exactly as written, or

@@ -22,7 +22,7 @@ const FREE_LETTERS: &[&str] = &["u", "v", "w", "s", "r"];
 pub(super) fn split_long(phrase: Phrase, used: &[String]) -> Phrase {
     // A chain of relations ("a is b, which is c") would hear the part far from its place.
     let chain = matches!(&phrase, Phrase::Relation { rest, .. } if rest.len() > 1);
-    if weight(&phrase) < LONG || chain || matches!(phrase, Phrase::Statements(_)) {
+    if weight(&phrase) < LONG || chain || matches!(phrase, Phrase::Statements(_) | Phrase::Prose(_)) {
         return phrase;
     }
     let Some(letter) = FREE_LETTERS.iter().find(|l| !used.iter().any(|u| u == *l)) else {

@@ -74,17 +74,24 @@ impl<'a> Shaper<'a> {
     fn top_phrase(&self, root: &Term) -> Phrase {
         match self.shape(root, 0) {
             Phrase::Relation { first, rest } => Phrase::Relation { first: self.role(*first), rest },
-            Phrase::Statements(items) => Phrase::Statements(
-                items
-                    .into_iter()
-                    .map(|item| match item {
-                        Phrase::Relation { first, rest } => {
-                            Phrase::Relation { first: self.role(*first), rest }
-                        }
-                        other => other,
-                    })
-                    .collect(),
-            ),
+            Phrase::Statements(items) => {
+                Phrase::Statements(items.into_iter().map(|item| self.with_role(item)).collect())
+            }
+            // `\mathcal{L} = … \text{ where } …`: the first clause's subject takes its role word.
+            Phrase::Prose(mut clauses) => {
+                if let Some((None, first)) = clauses.first_mut() {
+                    *first = self.with_role(std::mem::replace(first, Phrase::Empty));
+                }
+                Phrase::Prose(clauses)
+            }
+            other => other,
+        }
+    }
+
+    /// A relation whose subject takes its role word.
+    fn with_role(&self, phrase: Phrase) -> Phrase {
+        match phrase {
+            Phrase::Relation { first, rest } => Phrase::Relation { first: self.role(*first), rest },
             other => other,
         }
     }
@@ -136,6 +143,15 @@ impl<'a> Shaper<'a> {
             TermKind::Wrapped(body) => self.shape(body, d),
             TermKind::Annotated { body, label } => self.annotated(body, label.as_deref(), d),
             TermKind::Rows(rows) => self.rows(term.node.environment(), rows, d),
+            TermKind::Prose(clauses) => Phrase::Prose(
+                clauses
+                    .iter()
+                    .map(|c| {
+                        let words = c.words.as_ref().map(|w| prose_words(w.node));
+                        (words, c.term.as_ref().map_or(Phrase::Empty, |t| self.shape(t, d)))
+                    })
+                    .collect(),
+            ),
         }
     }
 
@@ -355,5 +371,13 @@ fn op_name(op: &InfixOp) -> String {
             _ => stacked.relation.to_string(),
         },
         other => infix_name(other).to_string(),
+    }
+}
+
+/// The words of prose as written, without the space around them (`\text{ for all }` → "for all").
+fn prose_words(node: &crate::syntax::ast::Node) -> String {
+    match &node.kind {
+        NodeKind::Word { text, .. } => text.split_whitespace().collect::<Vec<_>>().join(" "),
+        _ => String::new(),
     }
 }

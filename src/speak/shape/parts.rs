@@ -377,8 +377,25 @@ fn mentions_layer_letter(term: &Term) -> bool {
 /// The condition of a case without its leading "if"; `None` for "otherwise".
 fn strip_condition_word(condition: Phrase) -> Option<Phrase> {
     let word_is = |p: &Phrase, words: &[&str]| matches!(p, Phrase::Name(Name { key, class: NameClass::Word }) if words.contains(&key.trim()));
+    let lead_is = |clauses: &[(Option<String>, Phrase)], words: &[&str]| {
+        clauses
+            .first()
+            .and_then(|(w, _)| w.as_deref())
+            .is_some_and(|w| words.contains(&w.to_lowercase().as_str()))
+    };
     match condition {
         p if word_is(&p, OTHERWISE_WORDS) => None,
+        Phrase::Prose(clauses) if lead_is(&clauses, OTHERWISE_WORDS) => None,
+        // `\text{if } x > 0`: the clause after the word.
+        Phrase::Prose(mut clauses) if lead_is(&clauses, CONDITION_WORDS) => match clauses.len() {
+            1 => clauses.pop().map(|(_, clause)| clause),
+            _ => {
+                if let Some(first) = clauses.first_mut() {
+                    first.0 = None;
+                }
+                Some(Phrase::Prose(clauses))
+            }
+        },
         Phrase::Product(factors) | Phrase::Seq(factors)
             if factors.first().is_some_and(|f| word_is(f, CONDITION_WORDS)) =>
         {

@@ -23,30 +23,12 @@ enum Join {
 /// Letters that name sizes, for `n \times d` read as "n by d".
 const SIZE_LETTERS: &[&str] = &["n", "m", "d", "N", "M", "T", "H", "B"];
 
-/// A full stop or comma that ends a displayed formula (`y = 2x.`) is the sentence's
-/// punctuation, not a factor: "the product of 2, x and ." read it aloud.
-fn without_final_stop<'f, 'a>(factors: &'f [Factor<'a>]) -> &'f [Factor<'a>] {
-    match factors.split_last() {
-        Some((last, rest))
-            if !rest.is_empty() && matches!(last.op, Some(InfixOp::Juxt)) && is_stop(&last.term) =>
-        {
-            rest
-        }
-        _ => factors,
-    }
-}
-
-fn is_stop(term: &Term) -> bool {
-    matches!(&term.node.kind, NodeKind::Punct { text } if matches!(text.as_str(), "." | "," | ";"))
-}
-
 /// Large operators whose subscript is a lower limit, not a variable.
 const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
 
 impl Shaper<'_> {
     /// A row of factors: `Q/K/V` as a list, else read left to right.
     pub(super) fn row_of_factors(&self, factors: &[Factor], d: usize) -> Phrase {
-        let factors = without_final_stop(factors);
         match slash_list(factors) {
             Some(list) => list,
             None => self.factors(factors, d),

@@ -1,0 +1,309 @@
+//! Operands joined by additive operators, relations or separators, and the clauses that words
+//! of prose cut such a chain into.
+//!
+//! `\|x\| > 0 \textrm{ for all } x \neq 0` is one chain to the parser, whose middle operand is
+//! the row `0 \textrm{ for all } x`. Read as a teacher reads it, it is two statements, `\|x\| > 0`
+//! and, after "for all", `x \neq 0`: the chain is cut at the words before anything is resolved,
+//! so each clause is read as a chain of its own, in the place it stands ([`TermKind::Prose`]).
+
+use super::agree::{count_index, same_kind_as_vectors, sizes_beside_sizes};
+use super::bigops::{give_body, open_big_op};
+use super::prose;
+use super::resolve::Item;
+use super::roles::Place;
+use super::tree::{Clause, Joint, Term, TermKind};
+use super::Resolver;
+use crate::syntax::ast::{InfixOp, Link, Node, NodeKind, PrefixOp, Span};
+
+/// An operator with its span.
+type Op<'n> = (&'n InfixOp, Span);
+
+/// The operands of one clause, each after its operator.
+type Links<'r, 'n> = Vec<(Option<Op<'n>>, Operand<'r, 'n>)>;
+
+/// An operand of a chain: a node, or a run of a row's items that prose cut off.
+#[derive(Clone, Copy)]
+enum Operand<'r, 'n> {
+    Node(&'n Node),
+    Items(&'r [Item<'n>]),
+}
+
+/// The items of a row (a chain whose first operator is side by side or multiplicative).
+pub(super) fn row_items(node: &Node) -> Option<Vec<Item<'_>>> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
+    let link = rest.first()?;
+    if !matches!(link.op, InfixOp::Juxt | InfixOp::Multiplicative(_)) {
+        return None;
+    }
+    let items = std::iter::once((None, Span::default(), first.as_ref()))
+        .chain(rest.iter().map(|l| (Some(&l.op), l.op_span, &l.operand)))
+        .collect();
+    Some(items)
+}
+
+/// Whether an operator compares a random variable with a value: `X = 1`, `X \le x`.
+fn compares(op: Option<Op>) -> bool {
+    const COMPARISONS: &[&str] = &["=", "\\neq", "<", ">", "\\le", "\\leq", "\\ge", "\\geq", "\\in"];
+    matches!(op, Some((InfixOp::Relation(r), _)) if COMPARISONS.contains(&r.as_str()))
+}
+
+impl Resolver<'_> {
+    /// Operands joined by additive operators, relations or separators; clauses when words of
+    /// prose stand between them.
+    pub(super) fn joined<'n>(
+        &self,
+        node: &'n Node,
+        first: &'n Node,
+        rest: &'n [Link],
+        place: Place,
+        d: usize,
+    ) -> Term<'n> {
+        let mut operands: Vec<(Option<Op<'n>>, &'n Node)> = std::iter::once((None, first))
+            .chain(rest.iter().map(|l| (Some((&l.op, l.op_span)), &l.operand)))
+            .collect();
+        // `x < 0,` in a case: the comma that ends a displayed line is punctuation, not a list.
+        if let [_, .., (Some((InfixOp::Separator(_), _)), last)] = operands.as_slice() {
+            if matches!(last.kind, NodeKind::Empty) {
+                operands.pop();
+            }
+        }
+        let is_prose = |n: &Node| prose::is_prose_word(n, self.notation, |m| self.is_name(m));
+        let rows: Vec<Option<Vec<Item<'n>>>> = operands
+            .iter()
+            .map(|(_, n)| row_items(n).filter(|items| prose::cut_row(items, is_prose).is_some()))
+            .collect();
+        if rows.iter().all(Option::is_none) {
+            let links: Links<'_, 'n> = operands.iter().map(|(op, n)| (*op, Operand::Node(n))).collect();
+            return self.clause(node, &links, node.span, place, d);
+        }
+        let mut cuts: Vec<(Option<&'n Node>, Links<'_, 'n>)> = vec![(None, Vec::new())];
+        for ((op, n), row) in operands.iter().zip(&rows) {
+            let Some((head, words)) = row.as_deref().and_then(|items| prose::cut_row(items, is_prose)) else {
+                if let Some(last) = cuts.last_mut() {
+                    last.1.push((*op, Operand::Node(n)));
+                }
+                continue;
+            };
+            if let Some(last) = cuts.last_mut().filter(|_| !head.is_empty() || op.is_some()) {
+                last.1.push((*op, Operand::Items(head)));
+            }
+            for (word, body) in words {
+                let after = if body.is_empty() { Vec::new() } else { vec![(None, Operand::Items(body))] };
+                cuts.push((Some(word), after));
+            }
+        }
+        let mut clauses: Vec<Clause<'n>> = Vec::new();
+        for (words, links) in cuts.into_iter().filter(|(words, links)| words.is_some() || !links.is_empty()) {
+            let words = words.map(|w| Term::of(TermKind::Leaf, w));
+            let term = (!links.is_empty()).then(|| self.clause(node, &links, links_span(&links), place, d));
+            match term {
+                // A clause that prose deeper inside cut again: its clauses are this chain's.
+                Some(Term { kind: TermKind::Prose(inner), .. }) => {
+                    let mut inner = inner.into_iter();
+                    if let Some(head) = inner.next() {
+                        clauses.push(Clause { words: words.or(head.words), term: head.term });
+                    }
+                    clauses.extend(inner);
+                }
+                term => clauses.push(Clause { words, term }),
+            }
+        }
+        Term::of(TermKind::Prose(clauses), node)
+    }
+
+    /// One chain of operands. A large operator left without a body before an additive sign
+    /// takes the signed operand after it (`\sum_i -x_i`).
+    fn clause<'n>(
+        &self,
+        node: &'n Node,
+        links: &[(Option<Op<'n>>, Operand<'_, 'n>)],
+        span: Span,
+        place: Place,
+        d: usize,
+    ) -> Term<'n> {
+        let is_sim = |op: Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if r == "\\sim");
+        // `P(X = 1)`, `P(Y \le y \mid X = x)`: what an event compares is a random variable, what
+        // it is compared with a value (or, after `\in`, a set of them).
+        let event = place == Place::Event && links.iter().skip(1).any(|(op, _)| compares(*op));
+        let side_place = |op: Option<Op>| match op {
+            op if is_sim(op) => Place::Distribution,
+            Some((InfixOp::Relation(r), _)) if event && r == "\\in" => Place::Event,
+            _ if event => Place::Plain,
+            _ => place,
+        };
+        let first_place = match links.get(1).map(|l| l.0) {
+            Some(op) if is_sim(op) => Place::Random,
+            _ if event => Place::Random,
+            _ => place,
+        };
+        let Some(((_, head), tail)) = links.split_first() else {
+            return Term::new(TermKind::Leaf, span, node);
+        };
+        let mut first = self.operand(node, *head, first_place, d);
+        let mut joints: Vec<Joint<'n>> = Vec::with_capacity(tail.len());
+        let mut after_dots = false;
+        for (op, operand) in tail {
+            let Some((op, op_span)) = *op else { continue };
+            let mut term = self.operand(node, *operand, side_place(Some((op, op_span))), d);
+            if after_dots {
+                // `x_1, \dots, x_n`, `\text{head}_1, \dots, \text{head}_h`: the last index is a count.
+                count_index(&mut term);
+            }
+            after_dots = matches!(operand, Operand::Node(n) if matches!(n.kind, NodeKind::Dots { .. }));
+            let sign = match op {
+                InfixOp::Additive(s) if s == "-" => Some(PrefixOp::Minus),
+                InfixOp::Additive(s) if s == "+" => Some(PrefixOp::Plus),
+                _ => None,
+            };
+            let previous = joints.last_mut().map_or(&mut first, |j| &mut j.term);
+            if let Some(sign) = sign.filter(|_| open_big_op(previous)) {
+                let at = op_span.join(term.span);
+                let source = match operand {
+                    Operand::Node(n) => n,
+                    Operand::Items(_) => node,
+                };
+                give_body(
+                    previous,
+                    Term::new(TermKind::Sign { op: sign, operand: term.boxed() }, at, source),
+                );
+                continue;
+            }
+            joints.push(Joint { op, op_span, term });
+        }
+        if joints.is_empty() {
+            first.span = span;
+            return first;
+        }
+        let (mut first, mut joints) = match lift_prose(node, first, joints) {
+            Ok(clauses) => return clauses,
+            Err(operands) => operands,
+        };
+        if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
+            super::resolve::defined_by(&mut first, &joint.term);
+        }
+        // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
+        let same_kind = joints
+            .iter()
+            .all(|j| matches!(j.op, InfixOp::Additive(_)) || *j.op == InfixOp::Relation("=".into()));
+        if same_kind {
+            // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
+            // `y_t = W h_t + b_y`.
+            let mut operands: Vec<&mut Term> =
+                std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
+            same_kind_as_vectors(&mut operands);
+            sizes_beside_sizes(&mut operands);
+        }
+        Term::new(TermKind::Chain { first: first.boxed(), rest: joints }, span, node)
+    }
+
+    /// The term of one operand.
+    fn operand<'n>(&self, node: &'n Node, operand: Operand<'_, 'n>, place: Place, d: usize) -> Term<'n> {
+        match operand {
+            Operand::Node(n) => self.term(n, place, d),
+            Operand::Items([]) => {
+                Term::new(TermKind::Leaf, Span { start: node.span.end, end: node.span.end }, node)
+            }
+            Operand::Items(items) => self.row(node, items, place, d),
+        }
+    }
+}
+
+/// The span of a clause's operands, from the first to the last.
+fn links_span(links: &[(Option<Op>, Operand)]) -> Span {
+    let span = |o: &Operand| match o {
+        Operand::Node(n) => Some(n.span),
+        Operand::Items(items) => match (items.first(), items.last()) {
+            (Some(a), Some(b)) => Some(a.2.span.join(b.2.span)),
+            _ => None,
+        },
+    };
+    let mut spans = links.iter().filter_map(|(_, o)| span(o));
+    let first = spans.next().unwrap_or_default();
+    spans.fold(first, Span::join)
+}
+
+/// A chain with an operand that words of prose deeper inside cut into clauses (`k + 1
+/// \textrm{ with } 0` inside `x < … \le k`), cut there too: the clause before the words goes on
+/// with the chain, the words open the next. Gives the operands back when none was cut.
+fn lift_prose<'n>(
+    node: &'n Node,
+    first: Term<'n>,
+    joints: Vec<Joint<'n>>,
+) -> Result<Term<'n>, (Term<'n>, Vec<Joint<'n>>)> {
+    let is_prose = |t: &Term| matches!(t.kind, TermKind::Prose(_));
+    if !is_prose(&first) && !joints.iter().any(|j| is_prose(&j.term)) {
+        return Err((first, joints));
+    }
+    let operands =
+        std::iter::once((None, first)).chain(joints.into_iter().map(|j| (Some((j.op, j.op_span)), j.term)));
+    let mut clauses: Vec<Clause<'n>> = Vec::new();
+    let mut open = Open::default();
+    for (op, term) in operands {
+        let at = term.span;
+        let parts = match term.kind {
+            TermKind::Prose(parts) => parts,
+            kind => {
+                open.push(op, Term { kind, ..term });
+                continue;
+            }
+        };
+        for (k, part) in parts.into_iter().enumerate() {
+            let op = op.filter(|_| k == 0);
+            if let Some(words) = part.words {
+                if let Some(op) = op {
+                    // `a = \text{if} …`: the operator's operand is not there.
+                    open.push(
+                        Some(op),
+                        Term::new(TermKind::Leaf, Span { start: at.start, end: at.start }, node),
+                    );
+                }
+                clauses.extend(std::mem::take(&mut open).close(node));
+                open.words = Some(words);
+                if let Some(term) = part.term {
+                    open.push(None, term);
+                }
+            } else if let Some(term) = part.term {
+                open.push(op, term);
+            }
+        }
+    }
+    clauses.extend(open.close(node));
+    Ok(Term::of(TermKind::Prose(clauses), node))
+}
+
+/// A clause being built: the words before it, its first operand and the joints after it.
+#[derive(Default)]
+struct Open<'n> {
+    words: Option<Term<'n>>,
+    first: Option<Term<'n>>,
+    joints: Vec<Joint<'n>>,
+}
+
+impl<'n> Open<'n> {
+    /// Adds an operand, after the operator before it (the first operand's is dropped).
+    fn push(&mut self, op: Option<Op<'n>>, term: Term<'n>) {
+        match (&self.first, op) {
+            (None, _) => self.first = Some(term),
+            (Some(_), Some((op, op_span))) => self.joints.push(Joint { op, op_span, term }),
+            (Some(_), None) => self.joints.push(Joint { op: side_by_side(), op_span: Span::default(), term }),
+        }
+    }
+
+    /// The finished clause, if it holds anything.
+    fn close(self, node: &'n Node) -> Option<Clause<'n>> {
+        let term = self.first.map(|first| match self.joints.is_empty() {
+            true => first,
+            false => {
+                let span = self.joints.iter().fold(first.span, |s, j| s.join(j.term.span));
+                Term::new(TermKind::Chain { first: first.boxed(), rest: self.joints }, span, node)
+            }
+        });
+        (self.words.is_some() || term.is_some()).then_some(Clause { words: self.words, term })
+    }
+}
+
+/// The operator of two operands side by side.
+fn side_by_side() -> &'static InfixOp {
+    static JUXT: InfixOp = InfixOp::Juxt;
+    &JUXT
+}
