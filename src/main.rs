@@ -301,26 +301,34 @@ fn parse_text(
             eqmap::report::mathml::to_mathml_mapped(&parsed.root, &|span| pasted.original(span))
         ),
         ParseFormat::Json => {
-            let value = parse_json(&input.text, pasted, parsed);
-            let text = if many { eqmap::json::compact(&value) } else { eqmap::json::pretty(&value) };
-            format!("{text}\n")
+            let latex = eqmap::syntax::print::to_latex(&parsed.root);
+            let warnings = pasted.all_warnings(&parsed.warnings);
+            let record = parse_record(&input.text, pasted, parsed, &latex, &warnings);
+            let mut text = if many { eqmap::json::compact(&record) } else { eqmap::json::pretty(&record) };
+            text.push('\n');
+            text
         }
     }
 }
 
-/// What `parse --format json` prints for one formula (`eqmap serve` answers with it too).
-pub(crate) fn parse_json(
-    formula: &str,
-    pasted: &eqmap::paste::Pasted,
-    parsed: &eqmap::Parsed,
-) -> serde_json::Value {
-    serde_json::json!({
-        "formula": formula,
-        "read": pasted.text,
-        "latex": eqmap::syntax::print::to_latex(&parsed.root),
-        "tree": parsed.root,
-        "warnings": pasted.all_warnings(&parsed.warnings),
-    })
+/// What `parse --format json` prints for one formula (`eqmap serve` answers with it too), the
+/// tree streamed: `latex` is the tree printed back, `warnings` the pasted text's and the
+/// parser's together.
+pub(crate) fn parse_record<'a>(
+    formula: &'a str,
+    pasted: &'a eqmap::paste::Pasted,
+    parsed: &'a eqmap::Parsed,
+    latex: &'a str,
+    warnings: &'a [eqmap::syntax::error::Warning],
+) -> eqmap::report::tree_json::ParseRecord<'a> {
+    eqmap::report::tree_json::ParseRecord {
+        formula,
+        read: &pasted.text,
+        latex,
+        tree: &parsed.root,
+        warnings,
+        mathml: None,
+    }
 }
 
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
