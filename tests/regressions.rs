@@ -339,7 +339,7 @@ fn delimiter_commands_count_as_nesting() {
 /// of this file: the test runs on the stack the binary gives a thread at the default limit.
 #[test]
 fn a_long_row_of_divisions_is_read_without_overflowing_the_stack() {
-    let stack = 18 * 1024 * 1024;
+    let stack = eqmap::syntax::depth::stack_for(eqmap::syntax::depth::DEFAULT_MAX_DEPTH);
     let worker = std::thread::Builder::new().stack_size(stack).spawn(|| {
         let formula = "/".repeat(100_000);
         let parsed = parse_with(&formula, &Limits::default()).ok()?;
