@@ -34,6 +34,24 @@ pub struct Cli {
     pub lang: Option<LangArg>,
 }
 
+impl Cli {
+    /// The nesting limit the command works to (`--max-depth`; the default where it takes
+    /// none), which sizes the stacks of the threads that do the work.
+    pub fn max_depth(&self) -> usize {
+        let common = match &self.command {
+            Some(Command::Map(args)) => &args.common,
+            Some(Command::Compare(args)) => &args.common,
+            Some(Command::Parse(args)) => &args.common,
+            Some(Command::Read(args)) => &args.common,
+            Some(Command::Eval(args)) => &args.common,
+            Some(Command::Grad(args)) => &args.common,
+            Some(Command::Batch(args)) => &args.common,
+            Some(Command::Serve(_)) | None => return eqmap::syntax::depth::DEFAULT_MAX_DEPTH,
+        };
+        common.max_depth
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {

@@ -56,23 +56,42 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: eqmap::alloc::Allocator = eqmap::alloc::Allocator;
 
-/// Stack of the thread that does the work: the layers after the parser walk trees recursively,
-/// and a tree as deep as `--max-depth` allows (at most `Limits::MAX_DEPTH_CEILING`) must fit,
-/// in a debug build too. Only the pages used are committed.
-pub(crate) const WORK_STACK_BYTES: usize = eqmap::syntax::depth::STACK_AT_CEILING;
+/// Stack of a thread that does the work for a command whose nesting limit is `max_depth`: the
+/// layers after the parser walk trees recursively, and a tree as deep as `--max-depth` allows
+/// (at most `Limits::MAX_DEPTH_CEILING`) must fit, in a debug build too. Sized from the limit
+/// in use, not the ceiling, so that batch's threads start within a small address space at the
+/// default limit. Only the pages used are committed.
+pub(crate) fn work_stack_bytes(max_depth: usize) -> usize {
+    eqmap::syntax::depth::stack_for(max_depth)
+}
+
+/// "for --max-depth N" when the limit is not the default, to say why a stack is as large as it is.
+pub(crate) fn for_depth(max_depth: usize) -> String {
+    if max_depth == eqmap::syntax::depth::DEFAULT_MAX_DEPTH {
+        String::new()
+    } else {
+        format!(" (for --max-depth {})", max_depth.min(Limits::MAX_DEPTH_CEILING))
+    }
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(cli::flags_before_double_dash(std::env::args_os().collect()));
     // Whether to colour is decided here, per stream (on a terminal, without NO_COLOR); the
     // library colours only what it is told to.
     colored::control::set_override(true);
-    let worker =
-        std::thread::Builder::new().name("eqmap".into()).stack_size(WORK_STACK_BYTES).spawn(move || run(cli));
+    let max_depth = cli.max_depth();
+    let stack = work_stack_bytes(max_depth);
+    let worker = std::thread::Builder::new().name("eqmap".into()).stack_size(stack).spawn(move || run(cli));
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => ExitCode::from(101),
         Err(error) => {
-            eprintln!("eqmap: cannot start: {error}");
+            eprintln!(
+                "eqmap: cannot start the work thread with {} MiB of stack{}: {error}; allow more address space{}",
+                stack >> 20,
+                for_depth(max_depth),
+                if max_depth > eqmap::syntax::depth::DEFAULT_MAX_DEPTH { " or lower --max-depth" } else { "" }
+            );
             ExitCode::from(2)
         }
     }
@@ -301,26 +320,34 @@ fn parse_text(
             eqmap::report::mathml::to_mathml_mapped(&parsed.root, &|span| pasted.original(span))
         ),
         ParseFormat::Json => {
-            let value = parse_json(&input.text, pasted, parsed);
-            let text = if many { eqmap::json::compact(&value) } else { eqmap::json::pretty(&value) };
-            format!("{text}\n")
+            let latex = eqmap::syntax::print::to_latex(&parsed.root);
+            let warnings = pasted.all_warnings(&parsed.warnings);
+            let record = parse_record(&input.text, pasted, parsed, &latex, &warnings);
+            let mut text = if many { eqmap::json::compact(&record) } else { eqmap::json::pretty(&record) };
+            text.push('\n');
+            text
         }
     }
 }
 
-/// What `parse --format json` prints for one formula (`eqmap serve` answers with it too).
-pub(crate) fn parse_json(
-    formula: &str,
-    pasted: &eqmap::paste::Pasted,
-    parsed: &eqmap::Parsed,
-) -> serde_json::Value {
-    serde_json::json!({
-        "formula": formula,
-        "read": pasted.text,
-        "latex": eqmap::syntax::print::to_latex(&parsed.root),
-        "tree": parsed.root,
-        "warnings": pasted.all_warnings(&parsed.warnings),
-    })
+/// What `parse --format json` prints for one formula (`eqmap serve` answers with it too), the
+/// tree streamed: `latex` is the tree printed back, `warnings` the pasted text's and the
+/// parser's together.
+pub(crate) fn parse_record<'a>(
+    formula: &'a str,
+    pasted: &'a eqmap::paste::Pasted,
+    parsed: &'a eqmap::Parsed,
+    latex: &'a str,
+    warnings: &'a [eqmap::syntax::error::Warning],
+) -> eqmap::report::tree_json::ParseRecord<'a> {
+    eqmap::report::tree_json::ParseRecord {
+        formula,
+        read: &pasted.text,
+        latex,
+        tree: &parsed.root,
+        warnings,
+        mathml: None,
+    }
 }
 
 fn run_parse(args: ParseArgs) -> io::Result<ExitCode> {
@@ -597,12 +624,17 @@ fn run_batch(args: BatchArgs) -> io::Result<ExitCode> {
         jobs => jobs.unwrap_or(0),
     };
     // The worker threads walk trees as deep as the main work thread does, so they get its stack.
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).stack_size(WORK_STACK_BYTES);
+    let max_depth = args.common.max_depth;
+    let stack = work_stack_bytes(max_depth);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).stack_size(stack);
     if let Err(error) = pool.build_global() {
         let threads = if jobs == 0 { available } else { jobs };
+        let deeper = max_depth > eqmap::syntax::depth::DEFAULT_MAX_DEPTH;
         eprintln!(
-            "eqmap: cannot start {threads} worker threads of {} MiB of stack each: {error}",
-            WORK_STACK_BYTES >> 20
+            "eqmap: cannot start {threads} worker threads of {} MiB of stack each{}: {error}; lower --jobs{}, or allow more address space",
+            stack >> 20,
+            for_depth(max_depth),
+            if deeper { " or --max-depth" } else { "" }
         );
         return Ok(ExitCode::from(2));
     }

@@ -169,3 +169,49 @@ fn control_characters_in_text_never_reach_text_outputs_raw() {
         assert!(csv.contains(guarded), "{guarded} in {csv}");
     }
 }
+
+/// Runs the binary as [`run`] does, under an address-space limit of `kib` KiB (`ulimit -v`).
+fn run_within(dir: &Path, kib: u64, args: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_eqmap"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).to_string(),
+        String::from_utf8_lossy(&output.stderr).to_string(),
+    )
+}
+
+#[test]
+fn batch_starts_within_a_256_mib_address_space_at_the_default_depth() {
+    // The worker threads' stacks are sized from the depth limit in use (18 MiB at the default
+    // 256 levels); they were 64 MiB each, for the ceiling, and batch could not start at all.
+    let dir = scratch("address-space");
+    let deep = format!("{}x{}", r"\sqrt{".repeat(250), "}".repeat(250));
+    std::fs::write(dir.join("in.txt"), format!("x + y\n\\frac{{a}}{{b}}\n{deep}\nQK^\\top\n"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (code, stdout, stderr) = run_within(&dir, 256 * 1024, &["batch", "--lang", "en", "in.txt"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout.lines().count(), 4, "one record per formula: {stdout}");
+    assert!(!stdout.contains("\"error\""), "{stdout}");
+    // At the ceiling a thread needs 64.5 MiB: within 256 MiB it may not start, and then says
+    // why and what to lower.
+    let args = ["batch", "--lang", "en", "--max-depth", "1000", "in.txt"];
+    let (code, stdout, stderr) = run_within(&dir, 256 * 1024, &args);
+    match code {
+        Some(0) => assert_eq!(stdout.lines().count(), 4, "{stdout}"),
+        _ => {
+            assert_eq!(code, Some(2), "{stderr}");
+            assert!(stderr.contains("MiB of stack each (for --max-depth 1000)"), "{stderr}");
+            assert!(stderr.contains("lower --jobs or --max-depth"), "{stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

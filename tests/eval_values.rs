@@ -265,3 +265,49 @@ fn an_array_read_at_positions_is_its_entry() {
     s.bind_json("x", "[1, 2, 3]").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
     assert_close(&entries(&run(&mut s, &["\\mathbf{x}(2) + \\mathbf{x}(3)"])), &[5.0], "x(2) + x(3)");
 }
+
+/// The factors of a long mixed product, left to right: matrices that do not commute, a
+/// transpose, `\cdot`, `/`, `\odot`, a vector times a matrix, and a softmax first.
+fn long_product(times: usize) -> Vec<String> {
+    let mut factors = vec![r"\mathrm{softmax}(M)".to_string()];
+    for k in 0..times {
+        factors.push(["A", r"\cdot B", "/ s", r"\odot C", "B^\\top", "A"][k % 6].to_string());
+    }
+    factors.push("v".to_string());
+    factors.push("A".to_string());
+    factors
+}
+
+#[test]
+fn a_product_past_256_factors_is_the_same_steps_left_to_right() {
+    // Past 64 factors a product is one n-ary node computed in a loop (a flat product is no
+    // nesting); grouped by hand with parentheses it is nested binary nodes. Both must give
+    // the same numbers bit for bit: the same operations in the same order.
+    let mut s = session(None, false);
+    bind(&mut s, "A", &matrix(2, 2, |r, c| [0.9, 0.2, -0.1, 1.05][r * 2 + c]));
+    bind(&mut s, "B", &matrix(2, 2, |r, c| [1.0, -0.15, 0.1, 0.95][r * 2 + c]));
+    bind(&mut s, "C", &matrix(2, 2, |r, c| [1.01, 0.99, 1.0, 1.02][r * 2 + c]));
+    bind(&mut s, "M", &matrix(2, 2, |r, c| [0.3, -0.2, 0.5, 0.1][r * 2 + c]));
+    s.bind_json("v", "[1.0, -0.5]").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    s.bind_json("s", "1.01").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    for times in [60, 62, 63, 64, 100, 300] {
+        let factors = long_product(times);
+        let flat_formula = factors.join(" ");
+        // ((f1 f2) f3) …: 250 levels of parentheses at most, under the depth limit.
+        let mut grouped = factors[0].clone();
+        for chunk in factors[1..].chunks(2) {
+            grouped = format!("{{{grouped} {}}}", chunk.join(" "));
+        }
+        let flat = entries(&run(&mut s, &[flat_formula.as_str()]));
+        let nested = entries(&run(&mut s, &[grouped.as_str()]));
+        assert_eq!(flat.len(), 2, "{times} factors: a vector times a matrix is a vector");
+        assert_eq!(flat, nested, "{times} factors");
+    }
+    // Matrices do not commute: the order is kept (A^300 v, v^T A^300 with A = [[1, 1], [0, 1]]).
+    bind(&mut s, "A", &matrix(2, 2, |r, c| [1.0, 1.0, 0.0, 1.0][r * 2 + c]));
+    s.bind_json("v", "[0, 1]").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    let right = format!("{}v", "A ".repeat(300));
+    assert_eq!(entries(&run(&mut s, &[right.as_str()])), vec![300.0, 1.0]);
+    let left = format!("v^\\top {}", "A ".repeat(300));
+    assert_eq!(entries(&run(&mut s, &[left.as_str()])), vec![0.0, 1.0]);
+}

@@ -298,6 +298,37 @@ fn max_min_norms_sums_and_products() {
 }
 
 #[test]
+fn a_product_past_256_factors_is_differentiated_through_every_step() {
+    // Past 64 factors a product is one n-ary node computed in a loop; each step goes on the
+    // tape as the binary node it stands for would, so the backward pass sees the same steps.
+    let m = |e: [f64; 4]| Value::Matrix(DMatrix::from_row_slice(2, 2, &e));
+    let binds = [
+        ("A", m([0.99, 0.02, -0.01, 1.005])),
+        ("B", m([1.0, -0.015, 0.01, 0.995])),
+        ("C", m([1.001, 0.999, 1.0, 1.002])),
+        ("x", Value::Vector(DVector::from_row_slice(&[1.0, -0.5]))),
+        ("s", Value::Scalar(1.001)),
+    ];
+    for times in [70, 300] {
+        let factors = ["A", "\\cdot B", "/ s", "\\odot C", "B^\\top"];
+        let product: Vec<&str> = (0..times).map(|k| factors[k % factors.len()]).collect();
+        let line = format!("x^\\top {} x", product.join(" "));
+        // The cotangent: ones, of the value's shape (`\\odot` broadcasts the vector).
+        let value = session(&binds, &[]).evaluate(&line).ok().and_then(|o| o.value);
+        let g = value.map(|v| match v {
+            Value::Vector(v) => Value::Vector(v.map(|_| 1.0)),
+            Value::Matrix(m) => Value::Matrix(m.map(|_| 1.0)),
+            other => other,
+        });
+        let g = g.filter(|g| !matches!(g, Value::Scalar(_)));
+        let wrt = ["A", "B", "C", "x", "s"];
+        let gradients = grad(&[line.as_str()], &binds, &[], &wrt, g.as_ref()).gradients;
+        assert_eq!(gradients.len(), wrt.len(), "{times} factors: a gradient for each");
+        check(&[line.as_str()], &binds, &[], &wrt, g.as_ref());
+    }
+}
+
+#[test]
 fn free_indices_concat_trace_det_and_literals() {
     let mut r = rng(7);
     let (q, k) = (sample(&mut r, &[3, 2], 0.0), sample(&mut r, &[4, 2], 0.0));

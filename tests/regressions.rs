@@ -329,3 +329,23 @@ fn delimiter_commands_count_as_nesting() {
     let outcome = on_small_stack(move || parse_with(&text, &Limits::default()).map(|_| ()));
     assert!(matches!(outcome, Err(error) if matches!(error.kind, ParseErrorKind::TooDeep { .. })));
 }
+
+/// `/` repeated 100,000 times is one flat row (found by the repeated-token family once the
+/// work threads' stacks were sized from the default limit, 18 MiB): the reading nests a
+/// division in a division per `/`, and the long-reading pass (`speak::shape::clauses`) walked
+/// that phrase recursively, 100,000 calls deep, and overflowed the stack in `read` and `map`.
+/// It walks without recursion now. The renderers still recurse once per division, up to their
+/// guard (`syntax::depth::WALK_GUARD`, about 1.8 MiB in a release build), past the small stack
+/// of this file: the test runs on the stack the binary gives a thread at the default limit.
+#[test]
+fn a_long_row_of_divisions_is_read_without_overflowing_the_stack() {
+    let stack = eqmap::syntax::depth::stack_for(eqmap::syntax::depth::DEFAULT_MAX_DEPTH);
+    let worker = std::thread::Builder::new().stack_size(stack).spawn(|| {
+        let formula = "/".repeat(100_000);
+        let parsed = parse_with(&formula, &Limits::default()).ok()?;
+        let table = eqmap::meaning::SymbolTable::from_formula(&parsed.root);
+        Some(eqmap::speak::read(&parsed.root, &formula, &table, Lang::En))
+    });
+    let reading = worker.map(std::thread::JoinHandle::join).ok().and_then(Result::ok).flatten();
+    assert!(reading.is_some_and(|r| r.contains("all divided by")));
+}

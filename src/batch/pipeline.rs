@@ -63,7 +63,7 @@ pub fn run<W: Write>(
                 return emit(done, &mut writer, &mut summary);
             }
             // The chunk is mapped on rayon's threads, whose stack the caller sizes (the binary
-            // gives them `syntax::depth::STACK_AT_CEILING`), never on this one: rayon runs a
+            // gives them `syntax::depth::stack_for` the limit in use), never on this one: rayon runs a
             // parallel iterator it does not split (one unit) on the calling thread, where a
             // formula at the depth ceiling overflowed the default stack.
             let mapping = scope.spawn(move || rayon::scope(|_| process_chunk(&chunk, knowledge, options)));

@@ -41,6 +41,19 @@ impl Inferrer<'_> {
         Ok(())
     }
 
+    /// Counts one step more than the node being inferred: an operation of a long product
+    /// ([`super::expr::ExprKind::Fold`]) past its first, as the binary node it stands for.
+    pub(super) fn count_step(&mut self, span: Span) -> Result<(), EvalError> {
+        self.steps = self.steps.saturating_add(1);
+        if self.steps > self.max_steps {
+            return Err(EvalError::new(
+                EvalErrorKind::TooMuchWork { steps: None, limit: self.max_steps },
+                span,
+            ));
+        }
+        Ok(())
+    }
+
     /// Notes an operation whose cost (the product of `sizes`, times `times` operations) is
     /// known from the sizes already and passes the step limit: a product n·m·k, an inverse n³
     /// (evaluation counts the same, as it runs). [`Inferrer::refuse_costly`] refuses it, after

@@ -35,6 +35,11 @@ pub enum ExprKind {
     Neg(Box<Expr>),
     /// `a op b`.
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a op₁ b op₂ c …`: a long product (a flat run of factors past the lowering's
+    /// `FLAT_CHAIN`), computed left to right in a loop, each step as [`ExprKind::Binary`]
+    /// computes it: `((a op₁ b) op₂ c) …`. Nested `Binary` nodes would nest as deep as the
+    /// product is long; this is one level however long it is.
+    Fold(Box<Expr>, Vec<(BinOp, Expr)>),
     /// `a^b`: a power of a number, entrywise on a vector, a matrix power on a square matrix
     /// (`A^{-1}` is the inverse).
     Power(Box<Expr>, Box<Expr>),

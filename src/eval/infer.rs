@@ -230,6 +230,7 @@ impl<'e> Inferrer<'e> {
             ExprKind::Neg(a) => self.infer(a),
             ExprKind::Transpose(a) => Ok(shape::transpose(&self.infer(a)?)),
             ExprKind::Binary(op, a, b) => self.binary(expr, *op, a, b),
+            ExprKind::Fold(first, rest) => self.fold(expr, first, rest),
             ExprKind::Power(base, exponent) => self.power(base, exponent, span),
             ExprKind::Call(builtin, args) => self.call(*builtin, args, span),
             ExprKind::UserCall(name, args) => self.user_call(name, args, span),
@@ -336,26 +337,66 @@ impl<'e> Inferrer<'e> {
 
     fn binary(&mut self, expr: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Inferred {
         let (left, right) = (self.infer(a)?, self.infer(b)?);
+        let inner = self.frame_ref().and_then(|f| f.inner.get(&a.id)).copied();
+        let (shape, inner) = self.step(op, left, right, inner, b, expr.span)?;
+        if let Some(inner) = inner {
+            self.frame().inner.insert(expr.id, inner);
+        }
+        Ok(shape)
+    }
+
+    /// A long product ([`ExprKind::Fold`]): the steps of [`Inferrer::binary`] in a loop, each
+    /// with its span (the first factor to its own) and a step counted as its node would be.
+    fn fold(&mut self, expr: &Expr, first: &Expr, rest: &[(BinOp, Expr)]) -> Inferred {
+        let mut acc = self.infer(first)?;
+        let mut inner = self.frame_ref().and_then(|f| f.inner.get(&first.id)).copied();
+        let mut span = first.span;
+        for (index, (op, b)) in rest.iter().enumerate() {
+            if index > 0 {
+                self.count_step(span)?;
+            }
+            let right = self.infer(b)?;
+            span = span.join(b.span);
+            (acc, inner) = self.step(*op, acc, right, inner, b, span)?;
+        }
+        if let Some(inner) = inner {
+            self.frame().inner.insert(expr.id, inner);
+        }
+        Ok(acc)
+    }
+
+    /// The shape of `left op right`, `b` the right operand, `inner` the inner dimension of the
+    /// product `left` is (if it is one of matrices); with the inner dimension of this one.
+    fn step(
+        &mut self,
+        op: BinOp,
+        left: SymShape,
+        right: SymShape,
+        inner: Option<DimId>,
+        b: &Expr,
+        span: Span,
+    ) -> Result<(SymShape, Option<DimId>), EvalError> {
         let (ls, rs) = (shape::show(&self.dims, &left), shape::show(&self.dims, &right));
-        let fail = |c| mismatch(op.symbol(), ls.clone(), rs.clone(), c, expr.span);
+        let fail = |c| mismatch(op.symbol(), ls.clone(), rs.clone(), c, span);
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Hadamard | BinOp::Div => {
                 let result = shape::broadcast(&mut self.dims, &left, &right).map_err(fail)?;
                 if op == BinOp::Div {
-                    self.link_scale(a, b);
+                    self.link_scale(inner, b);
                 }
-                Ok(result)
+                Ok((result, None))
             }
-            BinOp::Kron => Ok(shape::kron(&mut self.dims, &left, &right)),
+            BinOp::Kron => Ok((shape::kron(&mut self.dims, &left, &right), None)),
             BinOp::Mul => {
                 if matches!(b.kind, ExprKind::Transpose(_)) {
                     if let Some(outer) = shape::outer(&left, &right) {
-                        return Ok(outer);
+                        return Ok((outer, None));
                     }
                 }
-                if let (Shape::Matrix(_, inner), Shape::Matrix(..)) = (&left, &right) {
-                    self.frame().inner.insert(expr.id, *inner);
-                }
+                let inner = match (&left, &right) {
+                    (Shape::Matrix(_, inner), Shape::Matrix(..)) => Some(*inner),
+                    _ => None,
+                };
                 let hint = self.transpose_hint(&left, &right, b);
                 let product = shape::matmul(&mut self.dims, &left, &right).map_err(|c| {
                     let error = fail(c);
@@ -365,9 +406,9 @@ impl<'e> Inferrer<'e> {
                     }
                 })?;
                 if let (Shape::Matrix(r, k), Shape::Matrix(_, c)) = (&left, &right) {
-                    self.refuse_past_budget(&[*r, *k, *c], 1, expr.span)?;
+                    self.refuse_past_budget(&[*r, *k, *c], 1, span)?;
                 }
-                Ok(product)
+                Ok((product, inner))
             }
         }
     }
@@ -386,9 +427,9 @@ impl<'e> Inferrer<'e> {
         Some(Hint::Transpose(format!("{text}^\\top")))
     }
 
-    /// `AB / \sqrt{d}`: d names the inner dimension of the product.
-    fn link_scale(&mut self, numerator: &Expr, denominator: &Expr) {
-        let Some(inner) = self.frame_ref().and_then(|f| f.inner.get(&numerator.id)).copied() else { return };
+    /// `AB / \sqrt{d}`: d names the inner dimension of the product (`inner`, the numerator's).
+    fn link_scale(&mut self, inner: Option<DimId>, denominator: &Expr) {
+        let Some(inner) = inner else { return };
         let name = match &denominator.kind {
             ExprKind::Call(Builtin::Sqrt, args) => match args.first().map(|a| &a.kind) {
                 Some(ExprKind::Symbol(name, _)) => name.clone(),

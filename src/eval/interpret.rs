@@ -228,10 +228,9 @@ impl<'e> Machine<'e> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (left, right) = (self.eval(frame, a)?, self.eval(frame, b)?);
-                let outer = *op == BinOp::Mul && matches!(b.kind, ExprKind::Transpose(_));
-                self.charge(builtins::binary_cost(*op, &left, &right, outer), span)?;
-                builtins::binary(*op, left, right, outer, limit).map_err(|k| at(k, span))
+                self.binary(*op, left, right, b, span)
             }
+            ExprKind::Fold(first, rest) => self.fold(frame, first, rest),
             ExprKind::Power(base, exponent) => {
                 let b = self.eval(frame, base)?;
                 let e = scalar(self.eval(frame, exponent)?, exponent.span)?;
@@ -257,6 +256,47 @@ impl<'e> Machine<'e> {
             ExprKind::Annotated(body, _) => self.eval(frame, body),
             ExprKind::Range(..) => Err(at(EvalErrorKind::Unsupported { what: "\\dots".into() }, span)),
         }
+    }
+
+    /// `left op right`, `b` the right operand as written (`u v^\top` is an outer product);
+    /// `span` is the operation's.
+    fn binary(&mut self, op: BinOp, left: Value, right: Value, b: &Expr, span: Span) -> Evaluated {
+        let outer = op == BinOp::Mul && matches!(b.kind, ExprKind::Transpose(_));
+        self.charge(builtins::binary_cost(op, &left, &right, outer), span)?;
+        builtins::binary(op, left, right, outer, self.limit).map_err(|k| at(k, span))
+    }
+
+    /// A long product, left to right: each step as the nested [`ExprKind::Binary`] it stands
+    /// for would compute it (the softmax first factor included), with its span (the first
+    /// factor to this one) and its step, in a loop.
+    fn fold(&mut self, frame: &mut Frame, first: &Expr, rest: &[(BinOp, Expr)]) -> Evaluated {
+        let mut span = first.span;
+        let (mut acc, done) = match rest.first() {
+            Some((BinOp::Mul, b)) if self.trace.is_none() && is_softmax_matrix_call(first) => {
+                span = span.join(b.span);
+                (self.softmax_product(frame, first, b, span)?, 1)
+            }
+            _ => (self.eval(frame, first)?, 0),
+        };
+        for (index, (op, b)) in rest.iter().enumerate().skip(done) {
+            if index > 0 {
+                self.count_step(span)?;
+            }
+            let right = self.eval(frame, b)?;
+            span = span.join(b.span);
+            acc = self.binary(*op, acc, right, b, span)?;
+        }
+        Ok(acc)
+    }
+
+    /// One step more: an operation of a [`ExprKind::Fold`] past its first counts as the
+    /// binary node it stands for would.
+    fn count_step(&mut self, span: Span) -> Result<(), EvalError> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(at(EvalErrorKind::TooMuchWork { steps: None, limit: self.max_steps }, span));
+        }
+        Ok(())
     }
 
     fn symbol(&mut self, frame: &Frame, name: &str, span: Span) -> Evaluated {

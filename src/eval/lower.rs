@@ -17,8 +17,10 @@ use crate::meaning::tree::{Application, BigOperator, Factor, Joint, OperatorAppl
 use crate::meaning::{binding_name, Resolver, ScriptRole, SymbolKind, SymbolTable, Term, TermKind};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 
-/// The most operators of a flat sum folded left to right as written; a longer one is
-/// lowered as a balanced tree (see [`Lowerer::balanced_sum`]).
+/// The most operators of a flat sum or product lowered as nested binary nodes, left to right
+/// as written; a longer sum is lowered as a balanced tree (see [`Lowerer::balanced_sum`]), a
+/// longer product as one [`ExprKind::Fold`], computed left to right in a loop (matrices do not
+/// commute, and `/` and products of vectors do not regroup).
 const FLAT_CHAIN: usize = 64;
 
 /// What is known where a formula is read.
@@ -432,12 +434,15 @@ impl<'a> Lowerer<'a> {
         self.make(ExprKind::Binary(op, Box::new(left), Box::new(right)), span)
     }
 
-    /// Factors, left to right.
+    /// Factors, left to right: nested binary nodes, or past [`FLAT_CHAIN`] operators one
+    /// [`ExprKind::Fold`] that computes the same steps in a loop.
     fn product(&mut self, factors: &[Factor]) -> Lowered {
         let mut iter = factors.iter();
         let first =
             iter.next().ok_or_else(|| EvalError::new(EvalErrorKind::NothingToEvaluate, Span::default()))?;
         let mut acc = self.term(&first.term)?;
+        let long = factors.len() > FLAT_CHAIN + 1;
+        let mut steps = Vec::new();
         for factor in iter {
             let op = match factor.op {
                 Some(InfixOp::Multiplicative(op)) => {
@@ -446,10 +451,18 @@ impl<'a> Lowerer<'a> {
                 _ => BinOp::Mul,
             };
             let rhs = self.term(&factor.term)?;
+            if long {
+                steps.push((op, rhs));
+                continue;
+            }
             let joined = acc.span.join(rhs.span);
             acc = self.make(ExprKind::Binary(op, Box::new(acc), Box::new(rhs)), joined);
         }
-        Ok(acc)
+        if steps.is_empty() {
+            return Ok(acc);
+        }
+        let span = steps.iter().fold(acc.span, |span, (_, e)| span.join(e.span));
+        Ok(self.make(ExprKind::Fold(Box::new(acc), steps), span))
     }
 
     /// A large operator: a sum, a product, a maximum or minimum over an index, with its body.

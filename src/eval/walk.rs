@@ -15,6 +15,9 @@ pub fn children(expr: &Expr) -> Vec<&Expr> {
         }
         ExprKind::Member(_, a) => vec![a],
         ExprKind::Binary(_, a, b) | ExprKind::Power(a, b) | ExprKind::Range(_, a, b) => vec![a, b],
+        ExprKind::Fold(first, rest) => {
+            std::iter::once(first.as_ref()).chain(rest.iter().map(|(_, e)| e)).collect()
+        }
         ExprKind::Call(_, args) | ExprKind::UserCall(_, args) => args.iter().collect(),
         ExprKind::Index(base, indices) => std::iter::once(base.as_ref()).chain(indices).collect(),
         ExprKind::Reduce(r) => r.lower.iter().chain(r.upper.iter()).chain([&r.body]).collect(),

@@ -242,8 +242,9 @@ impl<'t> Resolver<'t> {
 
     /// A row cut at its words of prose into clauses, each read as a row of its own.
     fn prose<'n>(&self, node: &'n Node, items: &[Item<'n>], place: Place, d: usize) -> Option<Term<'n>> {
-        let (head, cuts) =
-            super::prose::cut_row(items, |n| super::prose::is_prose_word(n, self.notation, |m| self.is_name(m)))?;
+        let (head, cuts) = super::prose::cut_row(items, |n| {
+            super::prose::is_prose_word(n, self.notation, |m| self.is_name(m))
+        })?;
         let clause = |items: &[Item<'n>]| (!items.is_empty()).then(|| self.row(node, items, place, d + 1));
         let first = head.is_empty().not().then(|| Clause { words: None, term: clause(head) });
         let rest = cuts

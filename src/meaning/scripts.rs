@@ -43,7 +43,9 @@ impl Resolver<'_> {
             // Text that is no known name (`\text{for }`, `\text{otherwise}`) is prose.
             NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, text } => {
                 has(&self.notation.function_names, text)
-                    || text.len() <= 4 && !text.contains(' ') && !super::prose::is_connectives(text, self.notation)
+                    || text.len() <= 4
+                        && !text.contains(' ')
+                        && !super::prose::is_connectives(text, self.notation)
             }
             NodeKind::Word { .. } => true,
             NodeKind::Accent { body, .. } => self.is_name(body),

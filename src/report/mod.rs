@@ -13,3 +13,4 @@ pub mod grad;
 pub mod mathml;
 pub mod slotmap;
 pub mod tree;
+pub mod tree_json;

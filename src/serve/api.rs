@@ -215,12 +215,14 @@ fn read(formula: &str, lang: Lang) -> Result<Answer, Answer> {
 fn parse(formula: &str, lang: Lang) -> Result<Answer, Answer> {
     let (pasted, parsed) = eqmap::paste::parse(formula, &Limits::default())
         .map_err(|error| parse_failure(formula, error, lang))?;
-    let mut value = crate::parse_json(formula, &pasted, &parsed);
-    if let Json::Object(fields) = &mut value {
-        let markup = mathml::to_mathml_mapped(&parsed.root, &|span| pasted.original(span));
-        fields.insert("mathml".into(), json!(markup));
-    }
-    Ok(Answer::ok(eqmap::json::pretty(&value)))
+    let latex = eqmap::syntax::print::to_latex(&parsed.root);
+    let warnings = pasted.all_warnings(&parsed.warnings);
+    let markup = mathml::to_mathml_mapped(&parsed.root, &|span| pasted.original(span));
+    let record = crate::parse_record(formula, &pasted, &parsed, &latex, &warnings);
+    Ok(Answer::ok(eqmap::json::pretty(&eqmap::report::tree_json::ParseRecord {
+        mathml: Some(&markup),
+        ..record
+    })))
 }
 
 fn eval(formula: &str, body: &Body, lang: Lang) -> Result<Answer, Answer> {

@@ -62,7 +62,7 @@ pub fn run(args: ServeArgs) -> io::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(cores)
         .max_blocking_threads(4 * cores + 4)
-        .thread_stack_size(crate::WORK_STACK_BYTES)
+        .thread_stack_size(crate::work_stack_bytes(eqmap::syntax::depth::DEFAULT_MAX_DEPTH))
         .enable_all()
         .build()?;
     let timeout = Duration::from_millis(args.timeout_ms.max(1));

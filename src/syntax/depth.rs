@@ -43,12 +43,29 @@ pub const DEFAULT_MAX_DEPTH: usize = 256;
 /// through all of them. A larger limit is lowered to this one.
 pub const MAX_DEPTH_CEILING: usize = 1_000;
 
-/// The stack of a thread that takes formulas up to [`MAX_DEPTH_CEILING`] levels deep through
-/// every layer (parse, map, read, eval, grad), in a debug build too: the binary's work thread,
-/// batch's threads and the server's. Only the pages used are committed. At the default limit a
-/// 1.5 MiB stack suffices for the library (`tests/regressions.rs`; the deepest formulas measured
-/// use about 1 MiB).
-pub const STACK_AT_CEILING: usize = 64 * 1024 * 1024;
+/// The stack a thread needs per level of the limit in use, to take a formula that deep through
+/// every layer (parse, map, read, eval, grad), in a debug build too: [`stack_for`].
+pub const STACK_PER_LEVEL: usize = 64 * 1024;
+
+/// The stack a thread needs below the first level: the frames of the command, of batch's
+/// pipeline and of each layer's entry.
+pub const STACK_BASE: usize = 2 * 1024 * 1024;
+
+/// The stack of a thread that takes formulas up to `max_depth` levels deep (at most
+/// [`MAX_DEPTH_CEILING`]) through every layer, in a debug build too: [`STACK_BASE`] and
+/// [`STACK_PER_LEVEL`] a level. The binary's work thread, batch's threads and the server's
+/// get it for the limit in use: 18 MiB at the default limit, so that batch starts its threads
+/// within a 256 MiB address space; 64.5 MiB at the ceiling. Only the pages used are committed.
+/// In a release build the deepest formulas at the default limit use about 1 MiB
+/// (`tests/regressions.rs` runs them on 1.5 MiB).
+pub const fn stack_for(max_depth: usize) -> usize {
+    let levels = if max_depth < MAX_DEPTH_CEILING { max_depth } else { MAX_DEPTH_CEILING };
+    STACK_BASE + levels * STACK_PER_LEVEL
+}
+
+/// The stack of a thread that takes formulas up to [`MAX_DEPTH_CEILING`] levels deep:
+/// [`stack_for`] the ceiling.
+pub const STACK_AT_CEILING: usize = stack_for(MAX_DEPTH_CEILING);
 
 /// The guard of recursive walks over trees that the limit already bounds: four times the
 /// ceiling and some, past any tree the parser accepts and past the steps meaning's resolution

@@ -315,40 +315,20 @@ impl<'e> Recorder<'e> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (left, right) = (self.eval(frame, a)?, self.eval(frame, b)?);
-                let outer = *op == BinOp::Mul && matches!(b.kind, ExprKind::Transpose(_));
-                let sizes = match (op, self.tape.value(left), self.tape.value(right)) {
-                    (BinOp::Mul, Value::Matrix(m), Value::Matrix(n)) if m.ncols() == n.nrows() => {
-                        Some((m.nrows(), n.ncols()))
+                self.binary(frame, *op, left, right, b, span)
+            }
+            ExprKind::Fold(first, rest) => {
+                // A long product: the steps of nested binary nodes, in a loop.
+                let (mut acc, mut at) = (self.eval(frame, first)?, first.span);
+                for (index, (op, b)) in rest.iter().enumerate() {
+                    if index > 0 {
+                        self.charge(2, at)?;
                     }
-                    _ => None,
-                };
-                if let Some((r, c)) = sizes {
-                    // The product of matrices from the tape's own values, with no copies of them.
-                    let cost =
-                        builtins::binary_cost(*op, self.tape.value(left), self.tape.value(right), outer);
-                    self.charge(cost, span)?;
-                    check_size(NumShape::Matrix(r, c), limit).map_err(|k| at(k, span))?;
-                    let value = match (self.tape.value(left), self.tape.value(right)) {
-                        (Value::Matrix(m), Value::Matrix(n)) => Value::Matrix(m * n),
-                        _ => Value::Scalar(f64::NAN),
-                    };
-                    return self.tape.push(value, Op::Mul(left, right, outer), span);
+                    let right = self.eval(frame, b)?;
+                    at = at.join(b.span);
+                    acc = self.binary(frame, *op, acc, right, b, at)?;
                 }
-                if let Some(node) = self.scaled(frame, *op, left, right, span)? {
-                    return Ok(node);
-                }
-                let (x, y) = (self.value(left), self.value(right));
-                self.charge(builtins::binary_cost(*op, &x, &y, outer), span)?;
-                let value = builtins::binary(*op, x, y, outer, limit).map_err(|k| at(k, span))?;
-                let op = match op {
-                    BinOp::Add => Op::Add(left, right),
-                    BinOp::Sub => Op::Sub(left, right),
-                    BinOp::Mul => Op::Mul(left, right, outer),
-                    BinOp::Hadamard => Op::Hadamard(left, right),
-                    BinOp::Kron => Op::Kron(left, right),
-                    BinOp::Div => Op::Div(left, right),
-                };
-                self.tape.push(value, op, span)
+                Ok(acc)
             }
             ExprKind::Power(base, exponent) => {
                 let b = self.eval(frame, base)?;
@@ -392,6 +372,53 @@ impl<'e> Recorder<'e> {
             && !self.leaves.values().any(|n| *n == id)
             && !self.expanded.values().any(|n| *n == id)
             && !self.members.values().any(|n| *n == id)
+    }
+
+    /// `left op right`, recorded: `b` is the right operand as written (`u v^\top` is an
+    /// outer product), `span` the operation's.
+    fn binary(
+        &mut self,
+        frame: &Frame,
+        op: BinOp,
+        left: NodeId,
+        right: NodeId,
+        b: &Expr,
+        span: Span,
+    ) -> Recorded {
+        let limit = self.limit;
+        let outer = op == BinOp::Mul && matches!(b.kind, ExprKind::Transpose(_));
+        let sizes = match (op, self.tape.value(left), self.tape.value(right)) {
+            (BinOp::Mul, Value::Matrix(m), Value::Matrix(n)) if m.ncols() == n.nrows() => {
+                Some((m.nrows(), n.ncols()))
+            }
+            _ => None,
+        };
+        if let Some((r, c)) = sizes {
+            // The product of matrices from the tape's own values, with no copies of them.
+            let cost = builtins::binary_cost(op, self.tape.value(left), self.tape.value(right), outer);
+            self.charge(cost, span)?;
+            check_size(NumShape::Matrix(r, c), limit).map_err(|k| at(k, span))?;
+            let value = match (self.tape.value(left), self.tape.value(right)) {
+                (Value::Matrix(m), Value::Matrix(n)) => Value::Matrix(m * n),
+                _ => Value::Scalar(f64::NAN),
+            };
+            return self.tape.push(value, Op::Mul(left, right, outer), span);
+        }
+        if let Some(node) = self.scaled(frame, op, left, right, span)? {
+            return Ok(node);
+        }
+        let (x, y) = (self.value(left), self.value(right));
+        self.charge(builtins::binary_cost(op, &x, &y, outer), span)?;
+        let value = builtins::binary(op, x, y, outer, limit).map_err(|k| at(k, span))?;
+        let op = match op {
+            BinOp::Add => Op::Add(left, right),
+            BinOp::Sub => Op::Sub(left, right),
+            BinOp::Mul => Op::Mul(left, right, outer),
+            BinOp::Hadamard => Op::Hadamard(left, right),
+            BinOp::Kron => Op::Kron(left, right),
+            BinOp::Div => Op::Div(left, right),
+        };
+        self.tape.push(value, op, span)
     }
 
     /// `a / c` with c a positive constant and a a product or a sum no one else reads (the

@@ -22,7 +22,8 @@ const FREE_LETTERS: &[&str] = &["u", "v", "w", "s", "r"];
 pub(super) fn split_long(phrase: Phrase, used: &[String]) -> Phrase {
     // A chain of relations ("a is b, which is c") would hear the part far from its place.
     let chain = matches!(&phrase, Phrase::Relation { rest, .. } if rest.len() > 1);
-    if weight(&phrase) < LONG || chain || matches!(phrase, Phrase::Statements(_) | Phrase::Prose(_)) {
+    if !weighs_at_least(&phrase, LONG) || chain || matches!(phrase, Phrase::Statements(_) | Phrase::Prose(_))
+    {
         return phrase;
     }
     let Some(letter) = FREE_LETTERS.iter().find(|l| !used.iter().any(|u| u == *l)) else {
@@ -30,15 +31,27 @@ pub(super) fn split_long(phrase: Phrase, used: &[String]) -> Phrase {
     };
     let name = Phrase::Name(Name { key: letter.to_string(), class: NameClass::Letter });
     let mut body = phrase;
-    match take_argument(&mut body, &name, 0) {
+    match take_argument(&mut body, &name) {
         Some(value) => Phrase::Where { body: body.boxed(), name: name.boxed(), value: value.boxed() },
         None => body,
     }
 }
 
-/// How many parts a phrase has, through the containers walked.
-fn weight(phrase: &Phrase) -> usize {
-    1 + children(phrase).iter().map(|c| weight(c)).sum::<usize>()
+/// Whether a phrase has at least `parts` parts, through the containers walked: counted
+/// without recursion, and only as far as `parts`. A phrase can nest deeper than the formula
+/// (`a / b / c …` is a division in a division per `/` of one flat row), so no walk here
+/// recurses.
+fn weighs_at_least(phrase: &Phrase, parts: usize) -> bool {
+    let mut counted = 0;
+    let mut stack = vec![phrase];
+    while let Some(part) = stack.pop() {
+        counted += 1;
+        if counted >= parts {
+            return true;
+        }
+        stack.extend(children(part));
+    }
+    false
 }
 
 /// The parts of the containers walked.
@@ -60,20 +73,43 @@ fn children(phrase: &Phrase) -> Vec<&Phrase> {
 }
 
 /// Takes the first heavy argument of a call below the top (pre-order), leaving `name` in its
-/// place.
-fn take_argument(phrase: &mut Phrase, name: &Phrase, depth: usize) -> Option<Phrase> {
-    if let Phrase::Apply(apply) = phrase {
-        if let [arg] = apply.args.as_mut_slice() {
-            // A condition (`P(X \in S)`) stays: "where u is X is in S" is no noun.
-            if depth > 0 && weight(arg) >= HEAVY && !arg.is_sentence() {
-                return Some(std::mem::replace(arg, name.clone()));
+/// place: the call is found without recursion, then reached along its path.
+fn take_argument(phrase: &mut Phrase, name: &Phrase) -> Option<Phrase> {
+    let path = heavy_argument_path(phrase)?;
+    let mut at = phrase;
+    for index in path {
+        at = children_mut(at).into_iter().nth(index)?;
+    }
+    match at {
+        Phrase::Apply(apply) => match apply.args.as_mut_slice() {
+            [arg] => Some(std::mem::replace(arg, name.clone())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The positions (among [`children`] at each level) from `root` down to the first call below
+/// the top, in pre-order, whose one argument is heavy and no sentence (a condition,
+/// `P(X \in S)`, stays: "where u is X is in S" is no noun).
+fn heavy_argument_path(root: &Phrase) -> Option<Vec<usize>> {
+    // Each entry: a phrase, its depth, and its position among its parent's children.
+    let mut stack = vec![(root, 0usize, 0usize)];
+    let mut path: Vec<usize> = Vec::new();
+    while let Some((phrase, depth, index)) = stack.pop() {
+        path.truncate(depth.saturating_sub(1));
+        if depth > 0 {
+            path.push(index);
+        }
+        if let Phrase::Apply(apply) = phrase {
+            if let [arg] = apply.args.as_slice() {
+                if depth > 0 && weighs_at_least(arg, HEAVY) && !arg.is_sentence() {
+                    return Some(path);
+                }
             }
         }
-    }
-    for child in children_mut(phrase) {
-        if let Some(found) = take_argument(child, name, depth + 1) {
-            return Some(found);
-        }
+        let below = children(phrase);
+        stack.extend(below.into_iter().enumerate().rev().map(|(i, child)| (child, depth + 1, i)));
     }
     None
 }
