@@ -8,6 +8,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod index;
 pub mod keys;
 pub mod pattern;
 pub mod rules;
@@ -17,7 +18,9 @@ mod keys_tests;
 
 use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use keys::{for_each_key, operator_key, Key, KeyMap};
+use index::Candidate;
+pub use index::RuleSet;
+use keys::ChainKeys;
 use pattern::{Bindings, ChainView, Match};
 use rules::{Focus, Matcher, Rule};
 
@@ -103,98 +106,6 @@ pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleS
     ids
 }
 
-/// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
-type Candidate = (usize, usize, usize);
-
-/// Rules with their patterns indexed, so that each node is tried only against the patterns
-/// that could match it: non-chain patterns by their index key, chain patterns by their anchor
-/// (see [`keys`] and [`pattern::Pattern::chain_anchor`]).
-#[derive(Debug, Clone)]
-pub struct RuleSet {
-    /// The rules, in file order.
-    pub rules: Vec<Rule>,
-    by_key: KeyMap<Vec<(usize, usize)>>,
-    /// Non-chain patterns that are one metavariable: tried on every node.
-    anywhere: Vec<(usize, usize)>,
-    /// Chain patterns by their anchor's key: (rule, pattern, the anchor's position).
-    chains_by_anchor: KeyMap<Vec<Candidate>>,
-    /// Chain patterns without an anchor: tried on every run.
-    chains_free: Vec<(usize, usize)>,
-    others: Vec<usize>,
-}
-
-impl RuleSet {
-    /// Indexes `rules`.
-    pub fn new(rules: Vec<Rule>) -> RuleSet {
-        let mut set = RuleSet {
-            rules: Vec::new(),
-            by_key: KeyMap::default(),
-            anywhere: Vec::new(),
-            chains_by_anchor: KeyMap::default(),
-            chains_free: Vec::new(),
-            others: Vec::new(),
-        };
-        for (rule_index, rule) in rules.iter().enumerate() {
-            let Matcher::Patterns(patterns) = &rule.matcher else {
-                set.others.push(rule_index);
-                continue;
-            };
-            for (pattern_index, pattern) in patterns.iter().enumerate() {
-                match (pattern.is_chain(), pattern.chain_anchor()) {
-                    (true, Some((at, key))) => {
-                        set.chains_by_anchor.entry(key).push((rule_index, pattern_index, at))
-                    }
-                    (true, None) => set.chains_free.push((rule_index, pattern_index)),
-                    (false, _) => set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index)),
-                }
-            }
-        }
-        set.anywhere = set.by_key.remove(Key::ANY).unwrap_or_default();
-        set.rules = rules;
-        set
-    }
-
-    /// The shipped rules.
-    pub fn shipped() -> Result<RuleSet, rules::RuleError> {
-        Ok(RuleSet::new(rules::load_rules(rules::DEFAULT_RULES)?))
-    }
-
-    /// Puts into `found`, in rule order, the patterns that could match `node` (whose chain
-    /// view is `view`, if it is a chain).
-    fn candidates(&self, node: &Node, view: Option<&ChainView>, found: &mut Vec<Candidate>) {
-        found.clear();
-        let mut add = |key: Key| {
-            if let Some(list) = self.by_key.get(key) {
-                found.extend(list.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
-            }
-        };
-        for_each_key(node, &mut add);
-        found.extend(self.anywhere.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
-        if let Some(view) = view {
-            for (position, (op, operand)) in view.links().enumerate() {
-                let mut add_runs = |key: Key| {
-                    for &(rule, pattern, at) in self.chains_by_anchor.get(key).into_iter().flatten() {
-                        if let Some(offset) = position.checked_sub(at) {
-                            found.push((rule, pattern, offset));
-                        }
-                    }
-                };
-                for_each_key(operand, &mut add_runs);
-                if let Some(op) = op {
-                    add_runs(operator_key(op));
-                }
-                for &(rule, pattern) in &self.chains_free {
-                    found.push((rule, pattern, position));
-                }
-            }
-        }
-        if found.len() > 1 {
-            found.sort_unstable();
-            found.dedup();
-        }
-    }
-}
-
 /// Walks a tree, collecting the rules' firings.
 struct Walker<'a> {
     source: &'a str,
@@ -205,6 +116,8 @@ struct Walker<'a> {
     candidates: Vec<Candidate>,
     /// Reused for each chain node's view.
     view: ChainView<'a>,
+    /// Reused for the keys of each chain node's operands and operators.
+    chain_keys: ChainKeys,
     /// Rules that fired on the node being walked through its base or operand (`\hat{y}_i` by
     /// `\hat{y}`): not fired again on that base or operand, so a slot is not listed twice.
     fired_around: Vec<usize>,
@@ -219,6 +132,7 @@ impl<'a> Walker<'a> {
             firings: Vec::with_capacity(8),
             candidates: Vec::with_capacity(8),
             view: ChainView::default(),
+            chain_keys: ChainKeys::default(),
             fired_around: Vec::new(),
         }
     }
@@ -249,8 +163,11 @@ impl<'a> Walker<'a> {
         let is_call = |callee: &Node, _argument: &Node| meaning.is_callee(callee);
         let mut view = std::mem::take(&mut self.view);
         let is_chain = view.fill(node, &is_call);
+        if is_chain {
+            self.chain_keys.fill(&view);
+        }
         let mut candidates = std::mem::take(&mut self.candidates);
-        self.rules.candidates(node, is_chain.then_some(&view), &mut candidates);
+        self.rules.candidates(node, is_chain.then_some(&self.chain_keys), &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {
