@@ -16,23 +16,35 @@ use crate::syntax::ast::Node;
 /// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
 pub(super) type Candidate = (usize, usize, usize);
 
-/// A chain pattern as the index files it.
+/// Chain patterns as the index files them: those under one key with the same anchor and the
+/// same keys of a run (`$P($A \mid $B)`, `$P($A, $B \mid $C)`, …) share one test.
 #[derive(Debug, Clone)]
-struct ChainEntry {
-    rule: usize,
-    pattern: usize,
-    /// The anchor's position in the pattern (0 for a pattern without an anchor).
+struct ChainGroup {
+    /// The anchor's position in the patterns (0 for patterns without an anchor).
     at: usize,
     /// What a run must have, in keys, to be tried.
     run: RunKeys,
+    /// (rule, pattern) of each pattern of the group, in the order they were filed.
+    patterns: Vec<(usize, usize)>,
 }
 
-impl ChainEntry {
-    /// The candidate of this pattern for the run that has its anchor at `position`, if the
-    /// run could match.
-    fn candidate(&self, chain: &ChainKeys, position: usize) -> Option<Candidate> {
-        let offset = position.checked_sub(self.at)?;
-        self.run.admits(chain, offset).then_some((self.rule, self.pattern, offset))
+impl ChainGroup {
+    /// Puts into `found` the candidates of these patterns for the run that has their anchor
+    /// at `position`, if the run could match.
+    fn add_candidates(&self, chain: &ChainKeys, position: usize, found: &mut Vec<Candidate>) {
+        let Some(offset) = position.checked_sub(self.at) else { return };
+        if self.run.admits(chain, offset) {
+            found.extend(self.patterns.iter().map(|&(rule, pattern)| (rule, pattern, offset)));
+        }
+    }
+}
+
+/// Files the chain pattern (`rule`, `pattern`) in `groups`: with the group of the same anchor
+/// and run keys, or in a new one.
+fn file_chain(groups: &mut Vec<ChainGroup>, at: usize, run: RunKeys, rule: usize, pattern: usize) {
+    match groups.iter_mut().find(|group| group.at == at && group.run == run) {
+        Some(group) => group.patterns.push((rule, pattern)),
+        None => groups.push(ChainGroup { at, run, patterns: vec![(rule, pattern)] }),
     }
 }
 
@@ -47,12 +59,15 @@ pub struct RuleSet {
     /// Non-chain patterns that are one metavariable: tried on every node.
     anywhere: Vec<(usize, usize)>,
     /// Chain patterns by their anchor's key.
-    chains_by_anchor: KeyMap<Vec<ChainEntry>>,
+    chains_by_anchor: KeyMap<Vec<ChainGroup>>,
     /// Chain patterns without an anchor: tried on every run.
-    chains_free: Vec<ChainEntry>,
-    /// The rules that match symbols by kind, operators and environments by name, and
-    /// balanced evidence: tried on every node outside the index.
-    pub(super) others: Vec<usize>,
+    chains_free: Vec<ChainGroup>,
+    /// The rules that match symbols by kind, by index.
+    pub(super) symbol_rules: Vec<usize>,
+    /// The rules that match operators as the meaning layer resolved them, by index.
+    pub(super) operator_rules: Vec<usize>,
+    /// The rules that match environments by name, by index.
+    pub(super) environment_rules: Vec<usize>,
 }
 
 impl RuleSet {
@@ -64,12 +79,27 @@ impl RuleSet {
             anywhere: Vec::new(),
             chains_by_anchor: KeyMap::default(),
             chains_free: Vec::new(),
-            others: Vec::new(),
+            symbol_rules: Vec::new(),
+            operator_rules: Vec::new(),
+            environment_rules: Vec::new(),
         };
         for (rule_index, rule) in rules.iter().enumerate() {
-            let Matcher::Patterns(patterns) = &rule.matcher else {
-                set.others.push(rule_index);
-                continue;
+            let patterns = match &rule.matcher {
+                Matcher::Patterns(patterns) => patterns,
+                Matcher::Symbol(_) => {
+                    set.symbol_rules.push(rule_index);
+                    continue;
+                }
+                Matcher::Operator(_) => {
+                    set.operator_rules.push(rule_index);
+                    continue;
+                }
+                Matcher::Environment(_) => {
+                    set.environment_rules.push(rule_index);
+                    continue;
+                }
+                // Balanced evidence is not found on nodes (`annotate::balanced_firings`).
+                Matcher::Ambiguity => continue,
             };
             for (pattern_index, pattern) in patterns.iter().enumerate() {
                 if !pattern.is_chain() {
@@ -77,16 +107,12 @@ impl RuleSet {
                     continue;
                 }
                 let anchor = pattern.chain_anchor();
-                let entry = ChainEntry {
-                    rule: rule_index,
-                    pattern: pattern_index,
-                    at: anchor.map_or(0, |(at, _)| at),
-                    run: pattern.run_keys(),
+                let groups = match anchor {
+                    Some((_, key)) => set.chains_by_anchor.entry(key),
+                    None => &mut set.chains_free,
                 };
-                match anchor {
-                    Some((_, key)) => set.chains_by_anchor.entry(key).push(entry),
-                    None => set.chains_free.push(entry),
-                }
+                let at = anchor.map_or(0, |(at, _)| at);
+                file_chain(groups, at, pattern.run_keys(), rule_index, pattern_index);
             }
         }
         set.anywhere = set.by_key.remove(Key::ANY).unwrap_or_default();
@@ -113,14 +139,17 @@ impl RuleSet {
         if let Some(chain) = chain {
             for position in 0..chain.len() {
                 let mut add_runs = |key: Key| {
-                    let entries = self.chains_by_anchor.get(key).into_iter().flatten();
-                    found.extend(entries.filter_map(|entry| entry.candidate(chain, position)));
+                    for group in self.chains_by_anchor.get(key).into_iter().flatten() {
+                        group.add_candidates(chain, position, found);
+                    }
                 };
                 chain.operand(position).iter().copied().for_each(&mut add_runs);
                 if let Some(op) = chain.operator(position) {
                     add_runs(op);
                 }
-                found.extend(self.chains_free.iter().filter_map(|entry| entry.candidate(chain, position)));
+                for group in &self.chains_free {
+                    group.add_candidates(chain, position, found);
+                }
             }
         }
         if found.len() > 1 {

@@ -304,7 +304,7 @@ impl ChainKeys {
 /// What a chain pattern asks of a run of a chain's operands, in keys: its length, the
 /// operators between its operands, and the index key of each operand that is not a
 /// metavariable. A necessary condition of a match, like a key.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunKeys {
     /// The operands' number.
     len: usize,

@@ -208,42 +208,47 @@ impl<'a> Walker<'a> {
         self.walk_children(node, in_script, depth, fired_here);
     }
 
-    /// The rules that match symbols by kind and environments by name.
+    /// The rules that match symbols by kind, operators and environments by name; their
+    /// firings on `node` in rule order.
     fn other_rules(&mut self, node: &Node, in_script: bool) {
         let rules = self.rules;
-        // The kind of a symbol, asked once for all the symbol rules.
-        let mut symbol_kind = None;
-        let symbol_like = !in_script && self.is_symbol_like(node);
-        for &index in &rules.others {
-            let Some(rule) = rules.rules.get(index) else { continue };
-            match &rule.matcher {
-                Matcher::Environment(names) => {
-                    if let Some(env) = node.environment() {
-                        if names.iter().any(|n| n == env) {
-                            // The slot is the environment's head as written: `\begin{cases}`.
-                            let text = node.span.text(self.source);
-                            let head_len = text.find('}').map_or(text.len(), |at| at + 1);
-                            let head = Span::new(node.span.start, node.span.start + head_len);
-                            self.firings.push(Firing {
-                                rule: index,
-                                matched: node.span,
-                                slot: head.min_within(node.span),
-                            });
-                        }
-                    }
+        let first = self.firings.len();
+        let rule = |index: usize| rules.rules.get(index).map(|rule| (index, &rule.matcher));
+        if let Some(env) = node.environment() {
+            for (index, matcher) in rules.environment_rules.iter().filter_map(|&index| rule(index)) {
+                if matches!(matcher, Matcher::Environment(names) if names.iter().any(|n| n == env)) {
+                    // The slot is the environment's head as written: `\begin{cases}`.
+                    let text = node.span.text(self.source);
+                    let head_len = text.find('}').map_or(text.len(), |at| at + 1);
+                    let head = Span::new(node.span.start, node.span.start + head_len);
+                    self.firings.push(Firing {
+                        rule: index,
+                        matched: node.span,
+                        slot: head.min_within(node.span),
+                    });
                 }
-                Matcher::Operator(names) => {
-                    if self.meaning.operator_named(node).is_some_and(|name| names.iter().any(|n| n == name)) {
-                        self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
-                    }
-                }
-                Matcher::Symbol(kind) => {
-                    if symbol_like && *symbol_kind.get_or_insert_with(|| self.kind(node)) == *kind {
-                        self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
-                    }
-                }
-                Matcher::Patterns(_) | Matcher::Ambiguity => {}
             }
+        }
+        let operator = (!rules.operator_rules.is_empty()).then(|| self.meaning.operator_named(node));
+        if let Some(name) = operator.flatten() {
+            for (index, matcher) in rules.operator_rules.iter().filter_map(|&index| rule(index)) {
+                if matches!(matcher, Matcher::Operator(names) if names.iter().any(|n| n == name)) {
+                    self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
+                }
+            }
+        }
+        // The kind of a symbol, asked once for all the symbol rules.
+        if !in_script && self.is_symbol_like(node) && !rules.symbol_rules.is_empty() {
+            let kind = self.kind(node);
+            for (index, matcher) in rules.symbol_rules.iter().filter_map(|&index| rule(index)) {
+                if matches!(matcher, Matcher::Symbol(wanted) if *wanted == kind) {
+                    self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
+                }
+            }
+        }
+        // Each rule fired at most once here: in rule order, as one pass over the rules fires.
+        if let Some(fired) = self.firings.get_mut(first..).filter(|fired| fired.len() > 1) {
+            fired.sort_unstable_by_key(|firing| firing.rule);
         }
     }
 
@@ -367,9 +372,13 @@ fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
 fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<RawSlot<'a>> {
     let mut rows: Vec<RawSlot> = Vec::new();
     // Rows by what joins a firing to one (its rule for merged and hidden rules, else its slot),
-    // and the occurrences already recorded, so that many firings cost one pass.
-    let mut by_key: rustc_hash::FxHashMap<RowKey<'a>, usize> = Default::default();
-    let mut recorded: rustc_hash::FxHashSet<(usize, Span)> = Default::default();
+    // and the occurrences already recorded, so that many firings cost one pass; sized once
+    // (a firing adds at most two keys and one occurrence).
+    let hasher = rustc_hash::FxBuildHasher;
+    let mut by_key: rustc_hash::FxHashMap<RowKey<'a>, usize> =
+        std::collections::HashMap::with_capacity_and_hasher(2 * firings.len(), hasher);
+    let mut recorded: rustc_hash::FxHashSet<(usize, Span)> =
+        std::collections::HashSet::with_capacity_and_hasher(firings.len(), hasher);
     for firing in firings {
         let Some(rule) = rules.get(firing.rule) else { continue };
         let text = firing.slot.text(source).trim();
@@ -428,9 +437,13 @@ enum RowKey<'a> {
 /// text (`\log` twice in a binary cross entropy, `\hat{y}_i` twice) joins it as an occurrence.
 fn merge_repeated(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
     let mut kept: Vec<RawSlot> = Vec::with_capacity(rows.len());
-    let mut by_saying: rustc_hash::FxHashMap<(Vec<&str>, Vec<&str>), usize> = Default::default();
+    let hasher = rustc_hash::FxBuildHasher;
+    let mut by_saying: rustc_hash::FxHashMap<(Vec<&str>, Vec<&str>), usize> =
+        std::collections::HashMap::with_capacity_and_hasher(rows.len(), hasher);
     // (kept row, start, end) of every occurrence a merged row holds.
-    let mut held: rustc_hash::FxHashSet<(usize, usize, usize)> = Default::default();
+    let occurrences = rows.iter().map(|row| row.occurrences.len()).sum();
+    let mut held: rustc_hash::FxHashSet<(usize, usize, usize)> =
+        std::collections::HashSet::with_capacity_and_hasher(occurrences, hasher);
     for row in rows {
         if !row.visible {
             kept.push(row);
