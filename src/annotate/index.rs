@@ -68,6 +68,8 @@ pub struct RuleSet {
     pub(super) operator_rules: Vec<usize>,
     /// The rules that match environments by name, by index.
     pub(super) environment_rules: Vec<usize>,
+    /// The rules that fire where the meaning layer found the evidence balanced, by index.
+    pub(super) ambiguity_rules: Vec<usize>,
 }
 
 impl RuleSet {
@@ -82,6 +84,7 @@ impl RuleSet {
             symbol_rules: Vec::new(),
             operator_rules: Vec::new(),
             environment_rules: Vec::new(),
+            ambiguity_rules: Vec::new(),
         };
         for (rule_index, rule) in rules.iter().enumerate() {
             let patterns = match &rule.matcher {
@@ -99,7 +102,10 @@ impl RuleSet {
                     continue;
                 }
                 // Balanced evidence is not found on nodes (`annotate::balanced_firings`).
-                Matcher::Ambiguity => continue,
+                Matcher::Ambiguity => {
+                    set.ambiguity_rules.push(rule_index);
+                    continue;
+                }
             };
             for (pattern_index, pattern) in patterns.iter().enumerate() {
                 if !pattern.is_chain() {

@@ -85,11 +85,12 @@ pub fn annotate<'a>(
 
 /// The rules that fire where the meaning layer found the evidence balanced.
 fn balanced_firings(meaning: &TermIndex, rules: &RuleSet, firings: &mut Vec<Firing>) {
-    for (index, rule) in rules.rules.iter().enumerate() {
-        if matches!(rule.matcher, Matcher::Ambiguity) {
-            for &span in meaning.balanced() {
-                firings.push(Firing { rule: index, matched: span, slot: span });
-            }
+    if meaning.balanced().is_empty() {
+        return;
+    }
+    for &index in &rules.ambiguity_rules {
+        for &span in meaning.balanced() {
+            firings.push(Firing { rule: index, matched: span, slot: span });
         }
     }
 }
@@ -352,11 +353,17 @@ fn sign_span(node: &Node, source: &str) -> Option<Span> {
 /// Drops firings that a rule overriding theirs replaces: on the same match (`softmax(…)V` as
 /// weights times values, not as a bare matrix product), or within its slot (`\log` of a
 /// log-probability).
-fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
+fn drop_overridden(mut firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
     let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
     // Only firings of rules that override others can drop one: few, so the check stays linear.
-    let overriders: Vec<&Firing> =
-        firings.iter().filter(|f| rules.get(f.rule).is_some_and(|r| !r.overrides.is_empty())).collect();
+    let overriders: Vec<Firing> = firings
+        .iter()
+        .filter(|f| rules.get(f.rule).is_some_and(|r| !r.overrides.is_empty()))
+        .cloned()
+        .collect();
+    if overriders.is_empty() {
+        return firings;
+    }
     let overridden = |f: &Firing| {
         let id = rules.get(f.rule).map(|r| r.id.as_str()).unwrap_or("");
         overriders.iter().any(|other| {
@@ -364,7 +371,8 @@ fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
                 && (other.matched == f.matched || other.slot == f.slot || within(f.matched, other.slot))
         })
     };
-    firings.iter().filter(|f| !overridden(f)).cloned().collect()
+    firings.retain(|f| !overridden(f));
+    firings
 }
 
 /// Forms rows: a merged rule's firings make one row; firings of visible rules on one slot
