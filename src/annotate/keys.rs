@@ -6,7 +6,9 @@
 //! collision only costs a wasted try). Three refinements keep the tries few on real formulas:
 //! leaves by name, compound nodes (scripts, fractions) by one part that is not a metavariable
 //! (`$A^\top` by its `\top`, `e^{$A}` by its `e`), and chain patterns made of metavariables
-//! only (`$A \cdot $B`) by the operator between them.
+//! only (`$A \cdot $B`) by the operator between them. A chain pattern's whole run is tested
+//! in keys too ([`RunKeys`] against a chain's [`ChainKeys`]), and its anchor is the least
+//! common of its keys ([`commonness`]).
 
 use super::pattern::{metavariable, ChainView};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
