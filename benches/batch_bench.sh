@@ -11,7 +11,9 @@
 # clock, user and system CPU, peak resident set size). Then, once each: eqmap on one thread,
 # on the shipped corpus (corpus/), and on FILE repeated 10 times (memory must stay flat);
 # with MILLION=1 also on 1,000,000 short lines (d2l_inline.txt cycled, about a minute).
-# Records go to /dev/null; the record count comes from the JSON summary. See BENCHMARKS.md,
+# Records go to /dev/null; the record count comes from the JSON summary. With AB="BIN …",
+# each of those other eqmap binaries (builds of other commits, copied aside) runs in every
+# pair too, after this tree's, for an A/B comparison in the same run. See BENCHMARKS.md,
 # section "Batch".
 set -euo pipefail
 
@@ -59,6 +61,7 @@ measure() {
 }
 
 EQMAP_BATCH=("$TMP/eqmap" batch --summary "$TMP/summary.json" --summary-format json)
+read -r -a OTHERS <<<"${AB:-}"
 
 echo "# file: $FILE ($(grep -c . "$FILE") non-empty lines, $(wc -c <"$FILE") bytes)"
 echo "# machine: nproc=$(nproc), cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -70,6 +73,10 @@ echo "|---|---:|---:|---:|---:|"
 for pair in $(seq 1 "$PAIRS"); do
   measure "eqmap batch, $JOBS threads ($pair)" "${EQMAP_BATCH[@]}" --jobs "$JOBS" "$FILE"
   echo "$(cat "$TMP/last_wall")" >>"$TMP/eqmap_walls"
+  for other in "${!OTHERS[@]}"; do
+    measure "${OTHERS[$other]} batch, $JOBS threads ($pair)" "${OTHERS[$other]}" batch --summary "$TMP/summary.json" --summary-format json --jobs "$JOBS" "$FILE"
+    echo "$(cat "$TMP/last_wall")" >>"$TMP/other_walls_$other"
+  done
   measure "KaTeX parse only ($pair)" node benches/katex_parse.mjs --rounds 1 "$FILE"
   echo "$(cat "$TMP/last_wall")" >>"$TMP/katex_walls"
   katex_seconds=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^seconds=/) { split($i, kv, "="); print kv[2] } }' "$TMP/stdout")
@@ -92,3 +99,7 @@ kp=$(median <"$TMP/katex_parse_seconds")
 echo
 echo "median wall: eqmap batch ${eq} s; KaTeX process ${kw} s, of which parsing ${kp} s (its own timer)"
 echo "ratio eqmap batch wall / KaTeX parse time: $(echo "$eq / $kp" | bc -l | cut -c1-5) (target: <= 0.2, and under 0.3 s)"
+for other in "${!OTHERS[@]}"; do
+  ow=$(median <"$TMP/other_walls_$other")
+  echo "${OTHERS[$other]}: median wall ${ow} s, / KaTeX parse time $(echo "$ow / $kp" | bc -l | cut -c1-5), this tree / it $(echo "$eq / $ow" | bc -l | cut -c1-5)"
+done

@@ -6,9 +6,11 @@
 //! collision only costs a wasted try). Three refinements keep the tries few on real formulas:
 //! leaves by name, compound nodes (scripts, fractions) by one part that is not a metavariable
 //! (`$A^\top` by its `\top`, `e^{$A}` by its `e`), and chain patterns made of metavariables
-//! only (`$A \cdot $B`) by the operator between them.
+//! only (`$A \cdot $B`) by the operator between them. A chain pattern's whole run is tested
+//! in keys too ([`RunKeys`] against a chain's [`ChainKeys`]), and its anchor is the least
+//! common of its keys ([`commonness`]).
 
-use super::pattern::metavariable;
+use super::pattern::{metavariable, ChainView};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 use std::hash::{BuildHasher, Hash};
 use std::mem::{discriminant, Discriminant};
@@ -133,6 +135,41 @@ pub fn index_key(pattern: &Node) -> Key {
     by_part.unwrap_or(own)
 }
 
+/// How common a node with the index key of the pattern node `pattern` is in formulas, roughly:
+/// from 0 (a named operator or function, `\log`, `\mathrm{softmax}`) to 5 (a chain), for a
+/// chain pattern's choice of anchor ([`super::pattern::Pattern::chain_anchor`]). A compound
+/// pattern indexed by a part is as common as the part at most.
+pub fn commonness(pattern: &Node) -> u8 {
+    let by_part = parts(pattern).into_iter().flatten().find(|part| key_of(part) != Key::ANY);
+    let node = by_part.unwrap_or(pattern);
+    match &node.kind {
+        NodeKind::Word { .. } | NodeKind::LargeOp { .. } => 0,
+        NodeKind::Symbol { name, .. } | NodeKind::Accent { accent: name, .. }
+            if name.chars().nth(1).is_some() =>
+        {
+            1
+        }
+        NodeKind::Accent { .. } | NodeKind::Styled { .. } => 2,
+        NodeKind::Symbol { .. } | NodeKind::Number { .. } => 3,
+        NodeKind::Chain { .. } => 5,
+        _ => 4,
+    }
+}
+
+/// How common the operator `op` is between a chain's operands, on [`commonness`]'s scale:
+/// side by side everywhere, `+`, `-`, `=` and `,` often, any other rarely.
+pub fn operator_commonness(op: &InfixOp) -> u8 {
+    match op {
+        InfixOp::Juxt => 5,
+        InfixOp::Separator(text) | InfixOp::Relation(text) | InfixOp::Additive(text)
+            if matches!(text.as_str(), "," | "=" | "+" | "-") =>
+        {
+            3
+        }
+        _ => 1,
+    }
+}
+
 /// The key of a compound node by its part at `place` (see [`parts`]), whose key is `key`.
 fn part_key(node: &Node, place: usize, key: Key) -> Key {
     Key::new(PART, hash_of((discriminant(&node.kind), place)), key.0)
@@ -212,4 +249,97 @@ impl<V> KeyMap<V> {
 fn filter_place(key: Key) -> (usize, u64) {
     let bit = (key.0 >> 40) as usize % (FILTER_WORDS * 64);
     (bit / 64, 1 << (bit % 64))
+}
+
+/// The keys of a chain's operands and of the operators before them, worked out once per
+/// chain node (a walk keeps one and refills it, so that no chain allocates): what
+/// [`RunKeys::admits`] compares a chain pattern's run with.
+#[derive(Debug, Default)]
+pub struct ChainKeys {
+    /// Every operand's keys ([`for_each_key`]), one operand after the other.
+    keys: Vec<Key>,
+    /// Where each operand's keys end in `keys`.
+    ends: Vec<usize>,
+    /// The key of the operator before each operand (none before the first).
+    operators: Vec<Option<Key>>,
+}
+
+impl ChainKeys {
+    /// Makes these the keys of the chain `view` shows.
+    pub fn fill(&mut self, view: &ChainView) {
+        self.keys.clear();
+        self.ends.clear();
+        self.operators.clear();
+        for (op, operand) in view.links() {
+            for_each_key(operand, |key| self.keys.push(key));
+            self.ends.push(self.keys.len());
+            self.operators.push(op.map(operator_key));
+        }
+    }
+
+    /// How many operands the chain has.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the chain has no operands (never, once filled from a chain).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The keys of the operand at `position`.
+    pub fn operand(&self, position: usize) -> &[Key] {
+        let start = match position.checked_sub(1) {
+            Some(previous) => self.ends.get(previous).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.ends.get(position).copied().unwrap_or(start);
+        self.keys.get(start..end).unwrap_or(&[])
+    }
+
+    /// The key of the operator before the operand at `position`.
+    pub fn operator(&self, position: usize) -> Option<Key> {
+        self.operators.get(position).copied().flatten()
+    }
+}
+
+/// What a chain pattern asks of a run of a chain's operands, in keys: its length, the
+/// operators between its operands, and the index key of each operand that is not a
+/// metavariable. A necessary condition of a match, like a key.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunKeys {
+    /// The operands' number.
+    len: usize,
+    /// The key of the operator before each operand but the first.
+    operators: Vec<Option<Key>>,
+    /// (position, index key) of the operands that are not metavariables.
+    operands: Vec<(usize, Key)>,
+}
+
+impl RunKeys {
+    /// The keys of a chain pattern whose operands, each with the operator before it, are
+    /// `links`.
+    pub fn new<'p>(links: impl Iterator<Item = (Option<&'p InfixOp>, &'p Node)>) -> RunKeys {
+        let mut run = RunKeys::default();
+        for (position, (op, operand)) in links.enumerate() {
+            if position > 0 {
+                run.operators.push(op.map(operator_key));
+            }
+            let key = index_key(operand);
+            if key != Key::ANY {
+                run.operands.push((position, key));
+            }
+            run.len += 1;
+        }
+        run
+    }
+
+    /// Whether the run of `chain` from `offset` could match: it fits, its operators have the
+    /// pattern's keys, and each of its operands has the key the pattern's operand is indexed
+    /// under among its keys.
+    pub fn admits(&self, chain: &ChainKeys, offset: usize) -> bool {
+        offset + self.len <= chain.len()
+            && self.operators.iter().enumerate().all(|(at, key)| chain.operator(offset + 1 + at) == *key)
+            && self.operands.iter().all(|&(at, key)| chain.operand(offset + at).contains(&key))
+    }
 }

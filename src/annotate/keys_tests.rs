@@ -1,9 +1,10 @@
 //! The rule index loses no match: wherever a pattern matches, the key it is filed under is
-//! among the keys the walk looks up there (the invariant [`super::keys`] promises). Checked by
+//! among the keys the walk looks up there (the invariant [`super::keys`] promises), and a
+//! chain pattern's run passes the index's test in keys ([`super::keys::RunKeys`]). Checked by
 //! trying every pattern on every node and every run of the fixtures, the rules' examples and
 //! the corpora beside the repository, as an index-free walk would.
 
-use super::keys::{for_each_key, operator_key, Key};
+use super::keys::{for_each_key, operator_key, ChainKeys, Key};
 use super::pattern::{Bindings, ChainView, Pattern};
 use super::rules::Matcher;
 use super::RuleSet;
@@ -41,6 +42,9 @@ fn lost_matches(pattern: &Pattern, node: &Node, source: &str) -> Vec<String> {
     let Some(view) = ChainView::new(node, &|_, _| false) else { return lost };
     let links: Vec<_> = view.links().collect();
     let Some((at, anchor)) = pattern.chain_anchor() else { return lost };
+    let mut chain = ChainKeys::default();
+    chain.fill(&view);
+    let run = pattern.run_keys();
     for offset in 0..links.len() {
         if pattern.window_bindings(&view, offset, &mut Bindings::new()).is_none() {
             continue;
@@ -50,6 +54,13 @@ fn lost_matches(pattern: &Pattern, node: &Node, source: &str) -> Vec<String> {
         });
         if !looked_up {
             lost.push(format!("`{}` at run {offset} of `{}`", pattern.source, node.span.text(source)));
+        }
+        if !run.admits(&chain, offset) {
+            lost.push(format!(
+                "`{}` at run {offset} of `{}`, by its keys",
+                pattern.source,
+                node.span.text(source)
+            ));
         }
     }
     lost

@@ -8,6 +8,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod index;
 pub mod keys;
 pub mod pattern;
 pub mod rules;
@@ -17,7 +18,9 @@ mod keys_tests;
 
 use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
 use crate::syntax::ast::{Delim, Node, NodeKind, Span};
-use keys::{for_each_key, operator_key, Key, KeyMap};
+use index::Candidate;
+pub use index::RuleSet;
+use keys::ChainKeys;
 use pattern::{Bindings, ChainView, Match};
 use rules::{Focus, Matcher, Rule};
 
@@ -82,11 +85,12 @@ pub fn annotate<'a>(
 
 /// The rules that fire where the meaning layer found the evidence balanced.
 fn balanced_firings(meaning: &TermIndex, rules: &RuleSet, firings: &mut Vec<Firing>) {
-    for (index, rule) in rules.rules.iter().enumerate() {
-        if matches!(rule.matcher, Matcher::Ambiguity) {
-            for &span in meaning.balanced() {
-                firings.push(Firing { rule: index, matched: span, slot: span });
-            }
+    if meaning.balanced().is_empty() {
+        return;
+    }
+    for &index in &rules.ambiguity_rules {
+        for &span in meaning.balanced() {
+            firings.push(Firing { rule: index, matched: span, slot: span });
         }
     }
 }
@@ -103,98 +107,6 @@ pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleS
     ids
 }
 
-/// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
-type Candidate = (usize, usize, usize);
-
-/// Rules with their patterns indexed, so that each node is tried only against the patterns
-/// that could match it: non-chain patterns by their index key, chain patterns by their anchor
-/// (see [`keys`] and [`pattern::Pattern::chain_anchor`]).
-#[derive(Debug, Clone)]
-pub struct RuleSet {
-    /// The rules, in file order.
-    pub rules: Vec<Rule>,
-    by_key: KeyMap<Vec<(usize, usize)>>,
-    /// Non-chain patterns that are one metavariable: tried on every node.
-    anywhere: Vec<(usize, usize)>,
-    /// Chain patterns by their anchor's key: (rule, pattern, the anchor's position).
-    chains_by_anchor: KeyMap<Vec<Candidate>>,
-    /// Chain patterns without an anchor: tried on every run.
-    chains_free: Vec<(usize, usize)>,
-    others: Vec<usize>,
-}
-
-impl RuleSet {
-    /// Indexes `rules`.
-    pub fn new(rules: Vec<Rule>) -> RuleSet {
-        let mut set = RuleSet {
-            rules: Vec::new(),
-            by_key: KeyMap::default(),
-            anywhere: Vec::new(),
-            chains_by_anchor: KeyMap::default(),
-            chains_free: Vec::new(),
-            others: Vec::new(),
-        };
-        for (rule_index, rule) in rules.iter().enumerate() {
-            let Matcher::Patterns(patterns) = &rule.matcher else {
-                set.others.push(rule_index);
-                continue;
-            };
-            for (pattern_index, pattern) in patterns.iter().enumerate() {
-                match (pattern.is_chain(), pattern.chain_anchor()) {
-                    (true, Some((at, key))) => {
-                        set.chains_by_anchor.entry(key).push((rule_index, pattern_index, at))
-                    }
-                    (true, None) => set.chains_free.push((rule_index, pattern_index)),
-                    (false, _) => set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index)),
-                }
-            }
-        }
-        set.anywhere = set.by_key.remove(Key::ANY).unwrap_or_default();
-        set.rules = rules;
-        set
-    }
-
-    /// The shipped rules.
-    pub fn shipped() -> Result<RuleSet, rules::RuleError> {
-        Ok(RuleSet::new(rules::load_rules(rules::DEFAULT_RULES)?))
-    }
-
-    /// Puts into `found`, in rule order, the patterns that could match `node` (whose chain
-    /// view is `view`, if it is a chain).
-    fn candidates(&self, node: &Node, view: Option<&ChainView>, found: &mut Vec<Candidate>) {
-        found.clear();
-        let mut add = |key: Key| {
-            if let Some(list) = self.by_key.get(key) {
-                found.extend(list.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
-            }
-        };
-        for_each_key(node, &mut add);
-        found.extend(self.anywhere.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
-        if let Some(view) = view {
-            for (position, (op, operand)) in view.links().enumerate() {
-                let mut add_runs = |key: Key| {
-                    for &(rule, pattern, at) in self.chains_by_anchor.get(key).into_iter().flatten() {
-                        if let Some(offset) = position.checked_sub(at) {
-                            found.push((rule, pattern, offset));
-                        }
-                    }
-                };
-                for_each_key(operand, &mut add_runs);
-                if let Some(op) = op {
-                    add_runs(operator_key(op));
-                }
-                for &(rule, pattern) in &self.chains_free {
-                    found.push((rule, pattern, position));
-                }
-            }
-        }
-        if found.len() > 1 {
-            found.sort_unstable();
-            found.dedup();
-        }
-    }
-}
-
 /// Walks a tree, collecting the rules' firings.
 struct Walker<'a> {
     source: &'a str,
@@ -205,6 +117,8 @@ struct Walker<'a> {
     candidates: Vec<Candidate>,
     /// Reused for each chain node's view.
     view: ChainView<'a>,
+    /// Reused for the keys of each chain node's operands and operators.
+    chain_keys: ChainKeys,
     /// Rules that fired on the node being walked through its base or operand (`\hat{y}_i` by
     /// `\hat{y}`): not fired again on that base or operand, so a slot is not listed twice.
     fired_around: Vec<usize>,
@@ -219,6 +133,7 @@ impl<'a> Walker<'a> {
             firings: Vec::with_capacity(8),
             candidates: Vec::with_capacity(8),
             view: ChainView::default(),
+            chain_keys: ChainKeys::default(),
             fired_around: Vec::new(),
         }
     }
@@ -249,8 +164,11 @@ impl<'a> Walker<'a> {
         let is_call = |callee: &Node, _argument: &Node| meaning.is_callee(callee);
         let mut view = std::mem::take(&mut self.view);
         let is_chain = view.fill(node, &is_call);
+        if is_chain {
+            self.chain_keys.fill(&view);
+        }
         let mut candidates = std::mem::take(&mut self.candidates);
-        self.rules.candidates(node, is_chain.then_some(&view), &mut candidates);
+        self.rules.candidates(node, is_chain.then_some(&self.chain_keys), &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {
@@ -291,42 +209,47 @@ impl<'a> Walker<'a> {
         self.walk_children(node, in_script, depth, fired_here);
     }
 
-    /// The rules that match symbols by kind and environments by name.
+    /// The rules that match symbols by kind, operators and environments by name; their
+    /// firings on `node` in rule order.
     fn other_rules(&mut self, node: &Node, in_script: bool) {
         let rules = self.rules;
-        // The kind of a symbol, asked once for all the symbol rules.
-        let mut symbol_kind = None;
-        let symbol_like = !in_script && self.is_symbol_like(node);
-        for &index in &rules.others {
-            let Some(rule) = rules.rules.get(index) else { continue };
-            match &rule.matcher {
-                Matcher::Environment(names) => {
-                    if let Some(env) = node.environment() {
-                        if names.iter().any(|n| n == env) {
-                            // The slot is the environment's head as written: `\begin{cases}`.
-                            let text = node.span.text(self.source);
-                            let head_len = text.find('}').map_or(text.len(), |at| at + 1);
-                            let head = Span::new(node.span.start, node.span.start + head_len);
-                            self.firings.push(Firing {
-                                rule: index,
-                                matched: node.span,
-                                slot: head.min_within(node.span),
-                            });
-                        }
-                    }
+        let first = self.firings.len();
+        let rule = |index: usize| rules.rules.get(index).map(|rule| (index, &rule.matcher));
+        if let Some(env) = node.environment() {
+            for (index, matcher) in rules.environment_rules.iter().filter_map(|&index| rule(index)) {
+                if matches!(matcher, Matcher::Environment(names) if names.iter().any(|n| n == env)) {
+                    // The slot is the environment's head as written: `\begin{cases}`.
+                    let text = node.span.text(self.source);
+                    let head_len = text.find('}').map_or(text.len(), |at| at + 1);
+                    let head = Span::new(node.span.start, node.span.start + head_len);
+                    self.firings.push(Firing {
+                        rule: index,
+                        matched: node.span,
+                        slot: head.min_within(node.span),
+                    });
                 }
-                Matcher::Operator(names) => {
-                    if self.meaning.operator_named(node).is_some_and(|name| names.iter().any(|n| n == name)) {
-                        self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
-                    }
-                }
-                Matcher::Symbol(kind) => {
-                    if symbol_like && *symbol_kind.get_or_insert_with(|| self.kind(node)) == *kind {
-                        self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
-                    }
-                }
-                Matcher::Patterns(_) | Matcher::Ambiguity => {}
             }
+        }
+        let operator = (!rules.operator_rules.is_empty()).then(|| self.meaning.operator_named(node));
+        if let Some(name) = operator.flatten() {
+            for (index, matcher) in rules.operator_rules.iter().filter_map(|&index| rule(index)) {
+                if matches!(matcher, Matcher::Operator(names) if names.iter().any(|n| n == name)) {
+                    self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
+                }
+            }
+        }
+        // The kind of a symbol, asked once for all the symbol rules.
+        if !in_script && self.is_symbol_like(node) && !rules.symbol_rules.is_empty() {
+            let kind = self.kind(node);
+            for (index, matcher) in rules.symbol_rules.iter().filter_map(|&index| rule(index)) {
+                if matches!(matcher, Matcher::Symbol(wanted) if *wanted == kind) {
+                    self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
+                }
+            }
+        }
+        // Each rule fired at most once here: in rule order, as one pass over the rules fires.
+        if let Some(fired) = self.firings.get_mut(first..).filter(|fired| fired.len() > 1) {
+            fired.sort_unstable_by_key(|firing| firing.rule);
         }
     }
 
@@ -430,11 +353,17 @@ fn sign_span(node: &Node, source: &str) -> Option<Span> {
 /// Drops firings that a rule overriding theirs replaces: on the same match (`softmax(…)V` as
 /// weights times values, not as a bare matrix product), or within its slot (`\log` of a
 /// log-probability).
-fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
+fn drop_overridden(mut firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
     let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
     // Only firings of rules that override others can drop one: few, so the check stays linear.
-    let overriders: Vec<&Firing> =
-        firings.iter().filter(|f| rules.get(f.rule).is_some_and(|r| !r.overrides.is_empty())).collect();
+    let overriders: Vec<Firing> = firings
+        .iter()
+        .filter(|f| rules.get(f.rule).is_some_and(|r| !r.overrides.is_empty()))
+        .cloned()
+        .collect();
+    if overriders.is_empty() {
+        return firings;
+    }
     let overridden = |f: &Firing| {
         let id = rules.get(f.rule).map(|r| r.id.as_str()).unwrap_or("");
         overriders.iter().any(|other| {
@@ -442,7 +371,8 @@ fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
                 && (other.matched == f.matched || other.slot == f.slot || within(f.matched, other.slot))
         })
     };
-    firings.iter().filter(|f| !overridden(f)).cloned().collect()
+    firings.retain(|f| !overridden(f));
+    firings
 }
 
 /// Forms rows: a merged rule's firings make one row; firings of visible rules on one slot
@@ -450,9 +380,13 @@ fn drop_overridden(firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
 fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<RawSlot<'a>> {
     let mut rows: Vec<RawSlot> = Vec::new();
     // Rows by what joins a firing to one (its rule for merged and hidden rules, else its slot),
-    // and the occurrences already recorded, so that many firings cost one pass.
-    let mut by_key: rustc_hash::FxHashMap<RowKey<'a>, usize> = Default::default();
-    let mut recorded: rustc_hash::FxHashSet<(usize, Span)> = Default::default();
+    // and the occurrences already recorded, so that many firings cost one pass; sized once
+    // (a firing adds at most two keys and one occurrence).
+    let hasher = rustc_hash::FxBuildHasher;
+    let mut by_key: rustc_hash::FxHashMap<RowKey<'a>, usize> =
+        std::collections::HashMap::with_capacity_and_hasher(2 * firings.len(), hasher);
+    let mut recorded: rustc_hash::FxHashSet<(usize, Span)> =
+        std::collections::HashSet::with_capacity_and_hasher(firings.len(), hasher);
     for firing in firings {
         let Some(rule) = rules.get(firing.rule) else { continue };
         let text = firing.slot.text(source).trim();
@@ -511,9 +445,13 @@ enum RowKey<'a> {
 /// text (`\log` twice in a binary cross entropy, `\hat{y}_i` twice) joins it as an occurrence.
 fn merge_repeated(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
     let mut kept: Vec<RawSlot> = Vec::with_capacity(rows.len());
-    let mut by_saying: rustc_hash::FxHashMap<(Vec<&str>, Vec<&str>), usize> = Default::default();
+    let hasher = rustc_hash::FxBuildHasher;
+    let mut by_saying: rustc_hash::FxHashMap<(Vec<&str>, Vec<&str>), usize> =
+        std::collections::HashMap::with_capacity_and_hasher(rows.len(), hasher);
     // (kept row, start, end) of every occurrence a merged row holds.
-    let mut held: rustc_hash::FxHashSet<(usize, usize, usize)> = Default::default();
+    let occurrences = rows.iter().map(|row| row.occurrences.len()).sum();
+    let mut held: rustc_hash::FxHashSet<(usize, usize, usize)> =
+        std::collections::HashSet::with_capacity_and_hasher(occurrences, hasher);
     for row in rows {
         if !row.visible {
             kept.push(row);

@@ -8,7 +8,7 @@
 //! superscript in a pattern matches any; a pattern without a sign matches a signed operand.
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
-use super::keys::{index_key, operator_key, same_head, Key};
+use super::keys::{commonness, index_key, operator_commonness, operator_key, same_head, Key, RunKeys};
 use crate::syntax::ast::{InfixOp, Node, NodeKind, Span};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
@@ -169,18 +169,26 @@ impl Pattern {
         !self.operands.is_empty()
     }
 
-    /// For a chain pattern: the first of its operands that is not a metavariable, by position,
-    /// with its index key; if all are, the operator before the second operand, at position 1.
-    /// A run can only match where the chain has that key at that position, so the rule index
-    /// looks runs up by it instead of trying every run.
+    /// For a chain pattern: the least common of its keys ([`commonness`]), the first of them
+    /// by position where several are as common, with its position: an operand's index key
+    /// (never a metavariable's), or the operator before an operand. A run can only match where
+    /// the chain has that key at that position, so the rule index looks runs up by it instead
+    /// of trying every run.
     pub fn chain_anchor(&self) -> Option<(usize, Key)> {
-        let by_operand = self
-            .operands
-            .iter()
-            .map(|(_, node)| index_key(node))
-            .enumerate()
-            .find(|(_, key)| *key != Key::ANY);
-        by_operand.or_else(|| Some((1, operator_key(self.operands.get(1)?.0.as_ref()?))))
+        let operands = self.operands.iter().enumerate().filter_map(|(at, (_, node))| {
+            let key = index_key(node);
+            (key != Key::ANY).then(|| (commonness(node), at, key))
+        });
+        let operators = self.operands.iter().enumerate().skip(1).filter_map(|(at, (op, _))| {
+            let op = op.as_ref()?;
+            Some((operator_commonness(op), at, operator_key(op)))
+        });
+        operands.chain(operators).min_by_key(|&(common, at, _)| (common, at)).map(|(_, at, key)| (at, key))
+    }
+
+    /// What a run must have, in keys, for this chain pattern to match it ([`RunKeys::admits`]).
+    pub fn run_keys(&self) -> RunKeys {
+        RunKeys::new(self.operands.iter().map(|(op, node)| (op.as_ref(), node)))
     }
 
     /// The match of this non-chain pattern on the whole of `node`, if any.

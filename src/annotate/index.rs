@@ -1,0 +1,166 @@
+//! The rule index: the rules with their patterns filed by key, so that each node is tried only
+//! against the patterns that could match it.
+//!
+//! Non-chain patterns are filed by their index key, chain patterns by their anchor (see
+//! [`super::keys`] and [`super::pattern::Pattern::chain_anchor`]). A chain pattern found
+//! through its anchor is a candidate only where the whole run could match, in keys
+//! ([`RunKeys::admits`]): the run fits in the chain, its operators are the pattern's, and each
+//! operand has the key of the pattern's operand there. The test is a necessary condition of a
+//! match, like a key: it turns away the runs that `$H_{$T} = …` (anchored on any operand with
+//! scripts) or `$P(…)` (on any parenthesis) would otherwise try at every such operand.
+
+use super::keys::{for_each_key, ChainKeys, Key, KeyMap, RunKeys};
+use super::rules::{self, Matcher, Rule};
+use crate::syntax::ast::Node;
+
+/// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
+pub(super) type Candidate = (usize, usize, usize);
+
+/// Chain patterns as the index files them: those under one key with the same anchor and the
+/// same keys of a run (`$P($A \mid $B)`, `$P($A, $B \mid $C)`, …) share one test.
+#[derive(Debug, Clone)]
+struct ChainGroup {
+    /// The anchor's position in the patterns (0 for patterns without an anchor).
+    at: usize,
+    /// What a run must have, in keys, to be tried.
+    run: RunKeys,
+    /// (rule, pattern) of each pattern of the group, in the order they were filed.
+    patterns: Vec<(usize, usize)>,
+}
+
+impl ChainGroup {
+    /// Puts into `found` the candidates of these patterns for the run that has their anchor
+    /// at `position`, if the run could match.
+    fn add_candidates(&self, chain: &ChainKeys, position: usize, found: &mut Vec<Candidate>) {
+        let Some(offset) = position.checked_sub(self.at) else { return };
+        if self.run.admits(chain, offset) {
+            found.extend(self.patterns.iter().map(|&(rule, pattern)| (rule, pattern, offset)));
+        }
+    }
+}
+
+/// Files the chain pattern (`rule`, `pattern`) in `groups`: with the group of the same anchor
+/// and run keys, or in a new one.
+fn file_chain(groups: &mut Vec<ChainGroup>, at: usize, run: RunKeys, rule: usize, pattern: usize) {
+    match groups.iter_mut().find(|group| group.at == at && group.run == run) {
+        Some(group) => group.patterns.push((rule, pattern)),
+        None => groups.push(ChainGroup { at, run, patterns: vec![(rule, pattern)] }),
+    }
+}
+
+/// Rules with their patterns indexed, so that each node is tried only against the patterns
+/// that could match it: non-chain patterns by their index key, chain patterns by their anchor
+/// and the keys of their runs (see the module's comment).
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    /// The rules, in file order.
+    pub rules: Vec<Rule>,
+    by_key: KeyMap<Vec<(usize, usize)>>,
+    /// Non-chain patterns that are one metavariable: tried on every node.
+    anywhere: Vec<(usize, usize)>,
+    /// Chain patterns by their anchor's key.
+    chains_by_anchor: KeyMap<Vec<ChainGroup>>,
+    /// Chain patterns without an anchor: tried on every run.
+    chains_free: Vec<ChainGroup>,
+    /// The rules that match symbols by kind, by index.
+    pub(super) symbol_rules: Vec<usize>,
+    /// The rules that match operators as the meaning layer resolved them, by index.
+    pub(super) operator_rules: Vec<usize>,
+    /// The rules that match environments by name, by index.
+    pub(super) environment_rules: Vec<usize>,
+    /// The rules that fire where the meaning layer found the evidence balanced, by index.
+    pub(super) ambiguity_rules: Vec<usize>,
+}
+
+impl RuleSet {
+    /// Indexes `rules`.
+    pub fn new(rules: Vec<Rule>) -> RuleSet {
+        let mut set = RuleSet {
+            rules: Vec::new(),
+            by_key: KeyMap::default(),
+            anywhere: Vec::new(),
+            chains_by_anchor: KeyMap::default(),
+            chains_free: Vec::new(),
+            symbol_rules: Vec::new(),
+            operator_rules: Vec::new(),
+            environment_rules: Vec::new(),
+            ambiguity_rules: Vec::new(),
+        };
+        for (rule_index, rule) in rules.iter().enumerate() {
+            let patterns = match &rule.matcher {
+                Matcher::Patterns(patterns) => patterns,
+                Matcher::Symbol(_) => {
+                    set.symbol_rules.push(rule_index);
+                    continue;
+                }
+                Matcher::Operator(_) => {
+                    set.operator_rules.push(rule_index);
+                    continue;
+                }
+                Matcher::Environment(_) => {
+                    set.environment_rules.push(rule_index);
+                    continue;
+                }
+                // Balanced evidence is not found on nodes (`annotate::balanced_firings`).
+                Matcher::Ambiguity => {
+                    set.ambiguity_rules.push(rule_index);
+                    continue;
+                }
+            };
+            for (pattern_index, pattern) in patterns.iter().enumerate() {
+                if !pattern.is_chain() {
+                    set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index));
+                    continue;
+                }
+                let anchor = pattern.chain_anchor();
+                let groups = match anchor {
+                    Some((_, key)) => set.chains_by_anchor.entry(key),
+                    None => &mut set.chains_free,
+                };
+                let at = anchor.map_or(0, |(at, _)| at);
+                file_chain(groups, at, pattern.run_keys(), rule_index, pattern_index);
+            }
+        }
+        set.anywhere = set.by_key.remove(Key::ANY).unwrap_or_default();
+        set.rules = rules;
+        set
+    }
+
+    /// The shipped rules.
+    pub fn shipped() -> Result<RuleSet, rules::RuleError> {
+        Ok(RuleSet::new(rules::load_rules(rules::DEFAULT_RULES)?))
+    }
+
+    /// Puts into `found`, in rule order, the patterns that could match `node` (whose chain's
+    /// keys are `chain`, if it is a chain).
+    pub(super) fn candidates(&self, node: &Node, chain: Option<&ChainKeys>, found: &mut Vec<Candidate>) {
+        found.clear();
+        let mut add = |key: Key| {
+            if let Some(list) = self.by_key.get(key) {
+                found.extend(list.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
+            }
+        };
+        for_each_key(node, &mut add);
+        found.extend(self.anywhere.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
+        if let Some(chain) = chain {
+            for position in 0..chain.len() {
+                let mut add_runs = |key: Key| {
+                    for group in self.chains_by_anchor.get(key).into_iter().flatten() {
+                        group.add_candidates(chain, position, found);
+                    }
+                };
+                chain.operand(position).iter().copied().for_each(&mut add_runs);
+                if let Some(op) = chain.operator(position) {
+                    add_runs(op);
+                }
+                for group in &self.chains_free {
+                    group.add_candidates(chain, position, found);
+                }
+            }
+        }
+        if found.len() > 1 {
+            found.sort_unstable();
+            found.dedup();
+        }
+    }
+}
