@@ -37,6 +37,17 @@ fn pairs_that_differ_in_grouping_read_apart_at_default_and_full() {
     }
 }
 
+/// `\frac{1}{a} t` is t divided by a at the default verbosity, as `\frac{t}{a}` is; at full the
+/// reading spells what is written, so the two read apart (found by the property test below).
+#[test]
+fn a_reciprocal_before_a_factor_is_spelled_at_full() {
+    for lang in [Lang::Ko, Lang::En] {
+        let (a, b) = ("\\frac{1}{a} t", "\\frac{t}{a}");
+        assert_ne!(reading(a, lang, Verbosity::Full), reading(b, lang, Verbosity::Full), "{lang:?}");
+        assert_eq!(reading(a, lang, Verbosity::Default), reading(b, lang, Verbosity::Default), "{lang:?}");
+    }
+}
+
 #[test]
 fn case_is_heard_at_full() {
     for lang in [Lang::Ko, Lang::En] {

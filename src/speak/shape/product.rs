@@ -9,6 +9,7 @@ use super::{word, Shaper};
 use crate::meaning::tree::{infix_name, Application, BigOperator, Factor, Joint, OperatorApplication};
 use crate::meaning::{binding_name, kind_of_term, SymbolKind, Term, TermKind};
 use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase};
+use crate::speak::Verbosity;
 use crate::syntax::ast::{Font, InfixOp, NodeKind};
 
 /// What joins the next factor group to what came before.
@@ -136,11 +137,16 @@ impl Shaper<'_> {
         if group.len() <= 1 {
             return group.pop().unwrap_or(Phrase::Empty);
         }
+        // `\frac{1}{N} x` is x divided by N, `\frac{1}{N} \sum_i` a mean; at full verbosity only the
+        // mean is said so, the division spelled as written (it would read as `\frac{x}{N}` does).
         if let Some(Phrase::Fraction { num, den }) = group.first() {
             if matches!(num.as_ref(), Phrase::Number(n) if n == "1") {
                 let den = den.clone();
-                let rest = self.product(group.split_off(1), false);
-                return mean_or_division(rest, den);
+                let rest = self.product(group.get(1..).unwrap_or_default().to_vec(), false);
+                match mean_or_division(rest, den) {
+                    Phrase::Div { .. } if self.verbosity == Verbosity::Full => {}
+                    said => return said,
+                }
             }
         }
         match group.as_slice() {
