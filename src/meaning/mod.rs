@@ -562,18 +562,39 @@ fn call_callee(node: &Node) -> Option<&Node> {
 /// The binding name of a symbol-like node: `\mu` → `mu`, `\mathbf{x}` → `x`, `W_Q` → `W_Q`,
 /// `d_{\text{model}}` → `d_model`, `\mathrm{softmax}` → `softmax`. `None` for anything else.
 pub fn binding_name(node: &Node) -> Option<String> {
+    let mut name = String::new();
+    write_binding_name(node, &mut name).then_some(name)
+}
+
+/// Writes [`binding_name`] onto `out` (one buffer for the whole name); `false` when there is
+/// none, with `out` then holding a part.
+fn write_binding_name(node: &Node, out: &mut String) -> bool {
     match &node.kind {
-        NodeKind::Symbol { name, .. } => Some(name.to_string()),
-        NodeKind::Word { text, .. } => Some(text.split_whitespace().collect::<Vec<_>>().join("_")),
-        NodeKind::Number { text, .. } => Some(text.to_string()),
-        NodeKind::Accent { accent, body } => binding_name(body).map(|b| format!("{accent}_{b}")),
-        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
-            let base = binding_name(base)?;
-            let sub = subscript_name(sub)?;
-            Some(format!("{base}_{sub}"))
+        NodeKind::Symbol { name, .. } => out.push_str(name),
+        NodeKind::Word { text, .. } => {
+            for (k, word) in text.split_whitespace().enumerate() {
+                if k > 0 {
+                    out.push('_');
+                }
+                out.push_str(word);
+            }
         }
-        _ => None,
+        NodeKind::Number { text, .. } => out.push_str(text),
+        NodeKind::Accent { accent, body } => {
+            out.push_str(accent);
+            out.push('_');
+            return write_binding_name(body, out);
+        }
+        NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } => {
+            if !write_binding_name(base, out) {
+                return false;
+            }
+            out.push('_');
+            return write_subscript_name(sub, out);
+        }
+        _ => return false,
     }
+    true
 }
 
 /// [`binding_name`] as an inline string: a symbol's or word's own name is copied without
@@ -606,7 +627,7 @@ pub fn has_binding_name(node: &Node) -> bool {
     }
 }
 
-/// Whether [`subscript_name`] is `Some`, without building it.
+/// Whether a subscript has a name ([`write_subscript_name`] writes one), without building it.
 fn has_subscript_name(sub: &Node) -> bool {
     match &sub.kind {
         NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
@@ -617,18 +638,18 @@ fn has_subscript_name(sub: &Node) -> bool {
     }
 }
 
-/// The name a subscript adds to a binding name: `Q`, `model`, `k`, `12`.
-fn subscript_name(sub: &Node) -> Option<String> {
+/// Writes the name of a subscript made of symbols, words and numbers side by side (`k`,
+/// `model`, `ij`) onto `out`; `false` when it has none.
+fn write_subscript_name(sub: &Node, out: &mut String) -> bool {
     match &sub.kind {
-        NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => binding_name(sub),
-        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
-            let mut name = subscript_name(first)?;
-            for link in rest {
-                name.push_str(&subscript_name(&link.operand)?);
-            }
-            Some(name)
+        NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => {
+            write_binding_name(sub, out)
         }
-        _ => None,
+        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
+            write_subscript_name(first, out)
+                && rest.iter().all(|link| write_subscript_name(&link.operand, out))
+        }
+        _ => false,
     }
 }
 

@@ -422,7 +422,8 @@ fn command_classes() -> &'static rustc_hash::FxHashMap<&'static str, CommandClas
 
 /// Whether `name` is a Greek letter command (`alpha`, `Sigma`).
 pub fn is_greek(name: &str) -> bool {
-    GREEK.contains(&name)
+    // Every Greek command name has two letters or more; most names asked about are one letter.
+    name.len() >= 2 && GREEK.contains(&name)
 }
 
 /// Whether `\name` is a built-in operator name of LaTeX (printed as `\log`, not
