@@ -41,6 +41,9 @@ pub(super) fn row_items(node: &Node) -> Option<Vec<Item<'_>>> {
     Some(items)
 }
 
+/// Relations whose right side holds the left side's members, or contains it.
+const MEMBERSHIP: &[&str] = &["\\in", "\\notin", "\\subset", "\\subseteq", "\\subsetneq"];
+
 /// Whether an operator compares a random variable with a value: `X = 1`, `X \le x`.
 fn compares(op: Option<Op>) -> bool {
     const COMPARISONS: &[&str] = &["=", "\\neq", "<", ">", "\\le", "\\leq", "\\ge", "\\geq", "\\in"];
@@ -129,11 +132,18 @@ impl Resolver<'_> {
             op if is_sim(op) => Place::Distribution,
             Some((InfixOp::Relation(r), _)) if event && r == "\\in" => Place::Event,
             _ if event => Place::Plain,
+            Some((InfixOp::Relation(r), _)) if MEMBERSHIP.contains(&r.as_str()) => Place::Container,
             _ => place,
         };
         let first_place = match links.get(1).map(|l| l.0) {
             Some(op) if is_sim(op) => Place::Random,
             _ if event => Place::Random,
+            // `A \subseteq B`: both sides are sets.
+            Some(Some((InfixOp::Relation(r), _)))
+                if MEMBERSHIP.get(2..).unwrap_or_default().contains(&r.as_str()) =>
+            {
+                Place::Container
+            }
             _ => place,
         };
         let Some(((_, head), tail)) = links.split_first() else {
@@ -178,6 +188,9 @@ impl Resolver<'_> {
             Ok(clauses) => return clauses,
             Err(operands) => operands,
         };
+        if joints.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) && is_objective(&first) {
+            return whole_objective(first, joints, node);
+        }
         if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::resolve::defined_by(&mut first, &joint.term);
         }
@@ -306,4 +319,33 @@ impl<'n> Open<'n> {
 fn side_by_side() -> &'static InfixOp {
     static JUXT: InfixOp = InfixOp::Juxt;
     &JUXT
+}
+
+/// Whether a term is a maximum or minimum over parameters (`\max_\theta`, `\min_G`,
+/// `\arg\max_{\mathbf{w}}`), not over positions (`\max_i`) or values (`\max_x`): such an
+/// objective reaches over the terms added after it, `\max_\theta I(Z;Y) - \beta I(Z;X)`.
+fn is_objective(term: &Term) -> bool {
+    let TermKind::BigOp(big) = &term.kind else { return false };
+    let optimises = matches!(big.name.as_str(), "max" | "min" | "argmax" | "argmin" | "sup" | "inf");
+    let over_parameters = big.over.as_ref().is_some_and(|over| {
+        let occurrences = over.occurrences();
+        !occurrences.is_empty()
+            && occurrences.iter().all(|(_, o)| {
+                !matches!(
+                    o.kind,
+                    super::SymbolKind::Index | super::SymbolKind::Scalar | super::SymbolKind::Unknown
+                )
+            })
+    });
+    optimises && big.body.is_some() && over_parameters
+}
+
+/// An objective with the terms added after it taken into its body.
+fn whole_objective<'n>(mut objective: Term<'n>, joints: Vec<Joint<'n>>, node: &'n Node) -> Term<'n> {
+    let TermKind::BigOp(big) = &mut objective.kind else { return objective };
+    let Some(body) = big.body.take() else { return objective };
+    let span = joints.iter().fold(body.span, |s, j| s.join(j.term.span));
+    big.body = Some(Term::new(TermKind::Chain { first: body.boxed(), rest: joints }, span, node));
+    objective.span = objective.span.join(span);
+    objective
 }

@@ -428,12 +428,14 @@ impl<'t> Resolver<'t> {
         let next_is_bracket = items.get(i + 1).is_some_and(|(_, _, n)| is_bracket(n));
         let random = name == "E" || super::notation::has(&self.notation.random_variable_operators, name);
         let operand_place = if random { Place::Random } else { place };
-        let (operand, used) = if name == "E" && !next_is_bracket {
+        let (mut operand, used) = if name == "E" && !next_is_bracket {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             (self.rest_of_row(node, rest, operand_place, d), rest.len())
         } else {
             self.factor(node, items, i + 1, operand_place, d + 1)
         };
+        // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`.
+        let transpose = if name == "nabla" { take_transpose(&mut operand) } else { None };
         let (sub, sup) = match &op.kind {
             NodeKind::Scripts { sub, sup, .. } => (sub.as_deref(), sup.as_deref()),
             _ => (None, None),
@@ -453,10 +455,17 @@ impl<'t> Resolver<'t> {
             operand,
         };
         let span = op.span.join(application.operand.span);
-        (Term::new(TermKind::Operator(Box::new(application)), span, node), 1 + used)
+        let term = Term::new(TermKind::Operator(Box::new(application)), span, node);
+        match transpose {
+            Some((script, whole)) => {
+                let kind = TermKind::Scripted { base: term.boxed(), sub: None, sup: Some(script), primes: 0 };
+                (Term::new(kind, span.join(whole), node), 1 + used)
+            }
+            None => (term, 1 + used),
+        }
     }
 
-    /// `\mathbb{E}[X]^2`: a script on an expectation's bracket is on the expectation, `(E[X])^2`
+    /// `\mathbb{E}[X]^2`, `E(X)^2`: a script on an expectation's bracket is on the expectation, `(E[X])^2`
     /// (not `E[X^2]`, which the variance `E[X^2] - E[X]^2` tells apart). Not inlined: its
     /// locals would widen the frame of every operator in a tower such as `\log \log … x`.
     #[inline(never)]
@@ -473,7 +482,7 @@ impl<'t> Resolver<'t> {
         let NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } = &next.kind else {
             return None;
         };
-        if name != "E" || !matches!(base.kind, NodeKind::Fenced { open: Delim::Bracket, .. }) {
+        if name != "E" || !matches!(base.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. }) {
             return None;
         }
         let bracket: Vec<Item<'n>> =
@@ -668,6 +677,19 @@ pub(super) fn defined_by(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// The transpose written on a call's argument group (`f(x)^\top`), taken off the call, with the
+/// span the call covered.
+fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>, Span)> {
+    let TermKind::Apply(app) = &mut operand.kind else { return None };
+    if !app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose) {
+        return None;
+    }
+    let script = app.sup.take()?;
+    let whole = operand.span;
+    operand.span = app.callee.span.join(app.group.span);
+    Some((script, whole))
+}
+
 /// A row without the full stop or comma that ends a displayed formula (`y = 2x.`, `k \le x.`):
 /// that is the sentence's punctuation, not a factor.
 fn without_final_stop<'r, 'n>(items: &'r [Item<'n>]) -> &'r [Item<'n>] {
@@ -686,9 +708,10 @@ fn items_span(items: &[Item]) -> Span {
     }
 }
 
-/// `E[X]`, `E_{x \sim p}[f(x)]`, `E_{x \sim \textrm{Data}} \log D(x)`: an italic E before
-/// square brackets or braces, or below which a variable is drawn, is an expectation, as
-/// `\mathbb{E}` is (`E(\mathbf{w})` with parentheses stays a function, an error or an energy).
+/// `E[X]`, `E_{x \sim p}[f(x)]`, `E_{x \sim \textrm{Data}} \log D(x)`, `E(X^2)`: an italic E
+/// before square brackets or braces, below which a variable is drawn, or before parentheses
+/// around a capital (a random variable, as papers write them), is an expectation, as
+/// `\mathbb{E}` is (`E(\mathbf{w})`, `E(x)` stay functions, an error or an energy).
 fn is_italic_expectation(item: &Node, next: &Node) -> bool {
     let (base, sub) = match &item.kind {
         NodeKind::Scripts { base, sub, sup: None, .. } => (base.as_ref(), sub.as_deref()),
@@ -701,7 +724,32 @@ fn is_italic_expectation(item: &Node, next: &Node) -> bool {
     };
     let bracketed = matches!(bracket.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Brace, .. });
     let drawn = sub.is_some_and(|s| super::relation_sides(s, "\\sim").is_some());
-    italic_e && (bracketed || drawn)
+    let of_capitals = matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren, body, .. } if holds_random_capital(body));
+    italic_e && (bracketed || drawn || of_capitals)
+}
+
+/// Whether a group holds a plain capital Latin letter and nothing bold: `X`, `X^2`, `XY`,
+/// `g(X)` (looked at within a few dozen nodes).
+fn holds_random_capital(body: &Node) -> bool {
+    let mut stack = vec![body];
+    let (mut capital, mut seen) = (false, 0);
+    while let Some(node) = stack.pop() {
+        seen += 1;
+        if seen > 48 {
+            return false;
+        }
+        match &node.kind {
+            NodeKind::Symbol { name, font: Font::Normal }
+                if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()) =>
+            {
+                capital = true
+            }
+            NodeKind::Symbol { font: Font::Bold, .. } => return false,
+            NodeKind::Styled { font: Font::Bold, .. } => return false,
+            _ => node.for_each_child(|child| stack.push(child)),
+        }
+    }
+    capital
 }
 
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).

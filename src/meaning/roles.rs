@@ -32,6 +32,8 @@ pub enum Place {
     Divisor,
     /// Inside an index subscript.
     Index,
+    /// Right of `\in`, `\notin`, `\subset`: what holds members (`(a, b) \in S`, `v \in V`).
+    Container,
 }
 
 impl Resolver<'_> {
@@ -117,6 +119,9 @@ impl Resolver<'_> {
             Place::Random if self.is_parameter_like(occurrence) => None,
             Place::Random => Some(SymbolKind::RandomVariable),
             Place::Event if capital && plain => Some(SymbolKind::Set),
+            Place::Container if capital && plain && font_of(occurrence.base) == Font::Normal => {
+                Some(SymbolKind::Set)
+            }
             Place::Event => Some(SymbolKind::RandomVariable),
             Place::Distribution if plain || !occurrence.indexed => Some(SymbolKind::Distribution),
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),

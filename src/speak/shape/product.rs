@@ -171,7 +171,9 @@ impl Shaper<'_> {
             from: phrase(&big.lower),
             to: phrase(&big.upper),
             over: phrase(&big.over),
-            body: phrase(&big.body),
+            // A body of terms added together (an objective, `\max_\theta a - \beta b`) is heard
+            // as one: "the max over theta of the difference of a and …".
+            body: big.body.as_ref().map(|t| super::nested(self.shape(t, d)).boxed()),
             mean_of: None,
         };
         if integral && op.to.is_none() && op.from.is_some() {
