@@ -561,8 +561,5 @@ fn is_layout(env: &str) -> bool {
 }
 
 fn is_special_symbol(name: &str) -> bool {
-    matches!(
-        name,
-        "nabla" | "partial" | "infty" | "ell" | "hbar" | "emptyset" | "forall" | "exists" | "dagger"
-    )
+    matches!(name, "nabla" | "partial" | "infty" | "hbar" | "emptyset" | "forall" | "exists" | "dagger")
 }
