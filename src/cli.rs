@@ -112,7 +112,7 @@ pub struct ValueArgs {
     pub seed: Option<String>,
     /// The largest value allowed, in elements; larger ones are refused before allocating (for
     /// grad, also the most the backward pass may keep, values and gradients together).
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = 8_000_000)]
     pub max_elements: usize,
     /// The most steps one formula may take (node evaluations and loop iterations); nested sums
     /// past it are refused before they run.

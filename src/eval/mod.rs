@@ -48,7 +48,7 @@ pub struct Options {
     /// The seed for N(0, 1) samples of symbols that have a shape but no value; without one,
     /// such symbols are an error that says how to bind them.
     pub seed: Option<u64>,
-    /// The largest value allowed, in elements (default 50,000,000: 400 MB of f64).
+    /// The largest value allowed, in elements (default 8,000,000: 64 MB of f64, so that a formula of a few such values stays within a few hundred MB).
     pub max_elements: usize,
     /// The most steps (evaluations of a node, iterations of sums and free indices) one formula
     /// may take (default 20,000,000: a few seconds at most). Nested loops whose trip count
@@ -64,7 +64,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             seed: None,
-            max_elements: 50_000_000,
+            max_elements: 8_000_000,
             max_steps: DEFAULT_MAX_STEPS,
             trace: false,
             limits: crate::Limits::default(),

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{json, Value as Json};
 use std::sync::Arc;
 
-/// The largest value one request may make, in elements (the command line allows 50,000,000;
+/// The largest value one request may make, in elements (the command line allows 8,000,000;
 /// a server answers many at once).
 pub const MAX_ELEMENTS: usize = 1_000_000;
 
