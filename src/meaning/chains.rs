@@ -44,6 +44,13 @@ pub(super) fn row_items(node: &Node) -> Option<Vec<Item<'_>>> {
 /// Relations whose right side holds the left side's members, or contains it.
 const MEMBERSHIP: &[&str] = &["\\in", "\\notin", "\\subset", "\\subseteq", "\\subsetneq"];
 
+/// Whether a row has an operand written as text (`\\text{…}`), the only place prose can be.
+fn holds_text(node: &Node) -> bool {
+    let is_text =
+        |n: &Node| matches!(n.kind, NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. });
+    matches!(&node.kind, NodeKind::Chain { first, rest } if is_text(first) || rest.iter().any(|l| is_text(&l.operand)))
+}
+
 /// Whether an operator compares a random variable with a value: `X = 1`, `X \le x`.
 fn compares(op: Option<Op>) -> bool {
     const COMPARISONS: &[&str] = &["=", "\\neq", "<", ">", "\\le", "\\leq", "\\ge", "\\geq", "\\in"];
@@ -71,17 +78,18 @@ impl Resolver<'_> {
             }
         }
         let is_prose = |n: &Node| prose::is_prose_word(n, self.notation, |m| self.is_name(m));
-        let rows: Vec<Option<Vec<Item<'n>>>> = operands
-            .iter()
-            .map(|(_, n)| row_items(n).filter(|items| prose::cut_row(items, is_prose).is_some()))
-            .collect();
-        if rows.iter().all(Option::is_none) {
+        // Items are gathered only for rows that hold text at all: most chains have none.
+        let rows: Vec<Option<Vec<Item<'n>>>> =
+            operands.iter().map(|(_, n)| row_items(n).filter(|_| holds_text(n))).collect();
+        let row_cuts: Vec<Option<prose::RowCut<'_, 'n>>> =
+            rows.iter().map(|row| row.as_deref().and_then(|items| prose::cut_row(items, is_prose))).collect();
+        if row_cuts.iter().all(Option::is_none) {
             let links: Links<'_, 'n> = operands.iter().map(|(op, n)| (*op, Operand::Node(n))).collect();
             return self.clause(node, &links, node.span, place, d);
         }
         let mut cuts: Vec<(Option<&'n Node>, Links<'_, 'n>)> = vec![(None, Vec::new())];
-        for ((op, n), row) in operands.iter().zip(&rows) {
-            let Some((head, words)) = row.as_deref().and_then(|items| prose::cut_row(items, is_prose)) else {
+        for ((op, n), cut) in operands.iter().zip(row_cuts) {
+            let Some((head, words)) = cut else {
                 if let Some(last) = cuts.last_mut() {
                     last.1.push((*op, Operand::Node(n)));
                 }

@@ -22,7 +22,6 @@ use super::roles::Place;
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
 use super::SymbolTable;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Span, WordStyle};
-use std::ops::Not;
 
 /// How deep resolution goes for a nesting limit of `max_depth` (the table's,
 /// [`SymbolTable::max_depth`]). Resolution takes a step for each node on the way down (at most
@@ -246,7 +245,7 @@ impl<'t> Resolver<'t> {
             super::prose::is_prose_word(n, self.notation, |m| self.is_name(m))
         })?;
         let clause = |items: &[Item<'n>]| (!items.is_empty()).then(|| self.row(node, items, place, d + 1));
-        let first = head.is_empty().not().then(|| Clause { words: None, term: clause(head) });
+        let first = (!head.is_empty()).then(|| Clause { words: None, term: clause(head) });
         let rest = cuts
             .into_iter()
             .map(|(words, body)| Clause { words: Some(Term::of(TermKind::Leaf, words)), term: clause(body) });

@@ -73,7 +73,7 @@ impl<'a> Shaper<'a> {
     /// The phrase of a whole formula before long readings are split.
     fn top_phrase(&self, root: &Term) -> Phrase {
         match self.shape(root, 0) {
-            Phrase::Relation { first, rest } => Phrase::Relation { first: self.role(*first), rest },
+            relation @ Phrase::Relation { .. } => self.with_role(relation),
             Phrase::Statements(items) => {
                 Phrase::Statements(items.into_iter().map(|item| self.with_role(item)).collect())
             }
