@@ -150,9 +150,18 @@ impl<'a> Walker<'a> {
 
     /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
     fn conditions_hold(&self, rule: &Rule, bindings: &Bindings) -> bool {
-        rule.conditions.iter().all(|(name, kinds)| {
-            bindings.get(name.as_str()).is_some_and(|node| kinds.contains(&self.kind(node)))
-        })
+        let one_symbol =
+            |name: &String| bindings.get(name.as_str()).is_some_and(|node| self.meaning.is_symbol(node));
+        rule.symbols.iter().all(one_symbol)
+            && rule.conditions.iter().all(|(name, kinds)| {
+                bindings.get(name.as_str()).is_some_and(|node| {
+                    // What the metavariable stands for, when the meaning layer reads it as one term
+                    // (`\partial` of a whole numerator); else the node it matched.
+                    let reach = bindings.reach(name).filter(|span| *span != node.span);
+                    let kind = reach.and_then(|span| self.meaning.kind_of_span(span));
+                    kinds.contains(&kind.unwrap_or_else(|| self.kind(node)))
+                })
+            })
     }
 
     fn walk(&mut self, node: &'a Node, in_script: bool, depth: usize) {

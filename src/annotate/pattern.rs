@@ -74,6 +74,10 @@ pub const MAX_METAVARIABLES: usize = 8;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Bindings<'t> {
     entries: [Option<(&'t str, &'t Node)>; MAX_METAVARIABLES],
+    /// Where what each entry stands for ends, when that is past its node: a metavariable that
+    /// ends a nested chain pattern matching a longer chain (`\partial $Y` against `\partial
+    /// \mathbf{x}^\top \mathbf{a}`) stands for the rest of the chain.
+    ends: [usize; MAX_METAVARIABLES],
 }
 
 impl<'t> Bindings<'t> {
@@ -87,6 +91,15 @@ impl<'t> Bindings<'t> {
         self.entries.iter().map_while(|entry| *entry).find(|(n, _)| *n == name).map(|(_, node)| node)
     }
 
+    /// The span of what `name` stands for: its node's, or further to the end of the chain
+    /// whose first operands the pattern matched (see [`Bindings::ends`]).
+    pub fn reach(&self, name: &str) -> Option<Span> {
+        let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name)?;
+        let (_, node) = self.entries.get(index).copied().flatten()?;
+        let end = self.ends.get(index).copied().unwrap_or(0).max(node.span.end);
+        Some(Span::new(node.span.start, end))
+    }
+
     /// Binds `name` to `node`; false if there is no room (compiled patterns always have room).
     fn insert(&mut self, name: &'t str, node: &'t Node) -> bool {
         match self.entries.iter_mut().find(|entry| entry.is_none()) {
@@ -95,6 +108,14 @@ impl<'t> Bindings<'t> {
                 true
             }
             None => false,
+        }
+    }
+
+    /// Lets what `name` stands for reach to `end`.
+    fn extend(&mut self, name: &str, end: usize) {
+        let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name);
+        if let Some(slot) = index.and_then(|index| self.ends.get_mut(index)) {
+            *slot = end;
         }
     }
 }
@@ -234,6 +255,9 @@ impl Pattern {
             return None;
         }
         let window = view.operands.get(offset..end)?;
+        if cuts_a_product(pattern, view, offset, end) {
+            return None;
+        }
         let ops_agree =
             pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| p_op.as_ref() == *t_op);
         if !ops_agree {
@@ -300,6 +324,19 @@ fn unsigned_start(pattern: &Node, target: &Node) -> usize {
     }
 }
 
+/// Whether the run `offset..end` would take one factor of a product as a term of a sum: a
+/// pattern that starts (or ends) at a `+` or `-` (`$B + $W $X`) matches a whole term there,
+/// not the `x` of `W_1 x + W_z z`.
+fn cuts_a_product(pattern: &[(Option<InfixOp>, Node)], view: &ChainView, offset: usize, end: usize) -> bool {
+    let is_additive = |op: Option<&InfixOp>| matches!(op, Some(InfixOp::Additive(_)));
+    let binds_tighter = |op: Option<&InfixOp>| matches!(op, Some(InfixOp::Juxt | InfixOp::Multiplicative(_)));
+    let starts_a_term = pattern.get(1).is_some_and(|(op, _)| is_additive(op.as_ref()));
+    let ends_a_term = pattern.last().is_some_and(|(op, _)| is_additive(op.as_ref()));
+    let before = view.operands.get(offset).and_then(|(op, _)| *op);
+    let after = view.operands.get(end).and_then(|(op, _)| *op);
+    (starts_a_term && binds_tighter(before)) || (ends_a_term && binds_tighter(after))
+}
+
 /// The metavariable name of a placeholder node.
 // Not inlined: decoding the inline string up front, as the optimiser otherwise does for every
 // arm of `matches`, costs more than the call.
@@ -346,9 +383,15 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         // A nested chain pattern matches the target chain's first operands (`$W - $E \nabla`
         // matches `w - \eta \nabla f(w)`).
         (Chain { first: pf, rest: pr }, Chain { first: tf, rest: tr }) => {
-            pr.len() <= tr.len()
+            let matched = pr.len() <= tr.len()
                 && matches(pf, tf, bindings)
-                && pr.iter().zip(tr).all(|(p, t)| p.op == t.op && matches(&p.operand, &t.operand, bindings))
+                && pr.iter().zip(tr).all(|(p, t)| p.op == t.op && matches(&p.operand, &t.operand, bindings));
+            if let (true, Some(last), Some(end)) = (matched && pr.len() < tr.len(), pr.last(), tr.last()) {
+                if let Some(name) = metavariable(&last.operand) {
+                    bindings.extend(name, end.operand.span.end);
+                }
+            }
+            matched
         }
         (Prefix { op: a, operand: pa }, Prefix { op: b, operand: ta }) => a == b && matches(pa, ta, bindings),
         (Factorial { operand: a }, Factorial { operand: b }) => matches(a, b, bindings),

@@ -47,6 +47,8 @@ struct RuleSpec {
     ambiguity: Option<String>,
     #[serde(default, rename = "where")]
     conditions: BTreeMap<String, KindSpec>,
+    #[serde(default)]
+    symbols: Vec<String>,
     focus: Option<String>,
     concepts: Vec<String>,
     question: Option<Bilingual>,
@@ -111,6 +113,8 @@ pub struct Rule {
     pub matcher: Matcher,
     /// Kinds required of metavariables.
     pub conditions: Vec<(String, Vec<SymbolKind>)>,
+    /// Metavariables that must match one symbol (a letter with its scripts), not a product.
+    pub symbols: Vec<String>,
     /// Which part is the slot.
     pub focus: Focus,
     /// Concept ids.
@@ -204,6 +208,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         id: spec.id,
         matcher,
         conditions,
+        symbols: spec.symbols,
         focus,
         concepts: spec.concepts,
         question: spec.question,

@@ -114,7 +114,7 @@ impl Resolver<'_> {
         if let Some(sub) = sub {
             match super::relation_sides(sub, "=") {
                 Some((var, from)) if !integral => {
-                    big.var = Some(self.term(var, Place::Bound, d));
+                    big.var = Some(self.term(var, Place::Counter, d));
                     big.lower = Some(self.term(from, Place::Plain, d));
                 }
                 _ if integral => {

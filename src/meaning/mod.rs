@@ -19,6 +19,7 @@ mod applied;
 mod bigops;
 mod chains;
 mod kinds;
+mod leibniz;
 pub mod notation;
 mod outline;
 mod prose;
@@ -111,8 +112,14 @@ fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)>
     while let Some(term) = stack.pop() {
         if let Some(o) = term.occurrence() {
             let array = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix);
-            if array && o.evidence == Evidence::Use {
+            // `\sum_{\tau=1}^{t} g_\tau`: a Greek letter a sum counts with is a position in the
+            // scripts it picks too (a Latin one is already, by its letter).
+            let counter = o.kind == SymbolKind::Index && crate::syntax::names::is_greek(&o.name);
+            if (array || counter) && o.evidence == Evidence::Use {
                 used.push((o.name.as_str(), o.kind));
+                if counter && table.recorded(&o.name).is_none() {
+                    conventional_scalars.insert(o.name.as_str());
+                }
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
                 conventional_scalars.insert(o.name.as_str());
             }

@@ -123,7 +123,11 @@ impl<'t> Resolver<'t> {
                 } else {
                     place
                 };
-                TermKind::Frac { num: boxed(num, place), den: boxed(den, den_place) }
+                let num = match self.leibniz_numerator(num, den, place, d) {
+                    Some(derivative) => derivative.boxed(),
+                    None => boxed(num, place),
+                };
+                TermKind::Frac { num, den: boxed(den, den_place) }
             }
             NodeKind::Binom { top, bottom } => {
                 TermKind::Binom { top: boxed(top, Place::Count), bottom: boxed(bottom, Place::Count) }
@@ -427,12 +431,25 @@ impl<'t> Resolver<'t> {
         let next_is_bracket = items.get(i + 1).is_some_and(|(_, _, n)| is_bracket(n));
         let random = name == "E" || super::notation::has(&self.notation.random_variable_operators, name);
         let operand_place = if random { Place::Random } else { place };
-        let (mut operand, used) = if name == "E" && !next_is_bracket {
+        let (operand, used) = if name == "E" && !next_is_bracket {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             (self.rest_of_row(node, rest, operand_place, d), rest.len())
         } else {
             self.factor(node, items, i + 1, operand_place, d + 1)
         };
+        self.operator_over(node, name, op, operand, used, d)
+    }
+
+    /// The operator `op` named `name` applied to `operand`, which took `used` items after it.
+    pub(super) fn operator_over<'n>(
+        &self,
+        node: &'n Node,
+        name: &'n str,
+        op: &'n Node,
+        mut operand: Term<'n>,
+        used: usize,
+        d: usize,
+    ) -> (Term<'n>, usize) {
         // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`.
         let transpose = if name == "nabla" { take_transpose(&mut operand) } else { None };
         let (sub, sup) = match &op.kind {
@@ -640,7 +657,7 @@ impl<'t> Resolver<'t> {
 
     /// The name of an operator that applies to the factor after it without parentheses:
     /// `\log`, `\exp`, `\det`, `\nabla`, `\partial`, `\mathrm{d}`, `\mathbb{E}`, `\Delta`.
-    fn operator_name<'n>(&self, node: &'n Node) -> Option<&'n str> {
+    pub(super) fn operator_name<'n>(&self, node: &'n Node) -> Option<&'n str> {
         let base = match &node.kind {
             NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
             NodeKind::Scripts { base, .. } if matches!(base.kind, NodeKind::Word { .. }) => base.as_ref(),

@@ -324,6 +324,16 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             .or_else(|| self.bases.get(&key).copied())
     }
 
+    /// Whether `node` stands for one symbol (a letter with its scripts), not an expression.
+    pub fn is_symbol(&self, node: &crate::syntax::ast::Node) -> bool {
+        self.by_span.get(&(node.span.start, node.span.end)).is_some_and(|term| term.occurrence().is_some())
+    }
+
+    /// The kind of the term that covers exactly `span`, if one does.
+    pub fn kind_of_span(&self, span: crate::syntax::ast::Span) -> Option<SymbolKind> {
+        self.by_span.get(&(span.start, span.end)).map(|term| memo_kind(&self.kinds, term))
+    }
+
     /// Whether `node` stands for one symbol whose scripts are all part of its name (`W_Q`,
     /// `W_1`, `d_{\text{model}}`), not an entry picked by an index (`Q_{it}`).
     pub fn names_one_symbol(&self, node: &crate::syntax::ast::Node) -> bool {
