@@ -8,7 +8,7 @@
 //!
 //! The formulas are `--formulas FILE` (one a line; blank lines and lines starting with `%`
 //! skipped), by default the 770 display formulas of d2l.ai in `../shared/corpus-real/` beside
-//! the repository, or, when that file is not there, the 16 of `tests/fixtures/map/*.txt`.
+//! the repository, or, when that file is not there, those of `tests/fixtures/map/*.txt`.
 //!
 //! ```sh
 //! cargo build --release --locked --bin eqmap --example serve_load
