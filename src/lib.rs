@@ -19,7 +19,9 @@ pub mod paste;
 pub mod report;
 pub mod slotmap;
 pub mod speak;
+pub mod surface;
 pub mod syntax;
 
 pub use lang::Lang;
+pub use surface::Surface;
 pub use syntax::{parse, parse_with, Limits, Parsed};

@@ -442,10 +442,15 @@ pub(crate) fn evaluate_one(session: &mut Session, input: &Input) -> Result<eqmap
 
 /// The `--seed` value, or its message in `lang`.
 pub(crate) fn seed(text: Option<&str>, lang: Lang) -> Result<Option<u64>, String> {
+    seed_named("--seed", text, lang)
+}
+
+/// The seed given as `option` (`--seed`, or the server's `seed` field), or its message.
+pub(crate) fn seed_named(option: &str, text: Option<&str>, lang: Lang) -> Result<Option<u64>, String> {
     let Some(text) = text else { return Ok(None) };
     text.trim().parse::<u64>().map(Some).map_err(|_| match lang {
-        Lang::Ko => format!("--seed {text}: 시드는 0부터 {} 사이의 정수입니다", u64::MAX),
-        Lang::En => format!("--seed {text}: a seed is a whole number from 0 to {}", u64::MAX),
+        Lang::Ko => format!("{option} {text}: 시드는 0부터 {} 사이의 정수입니다", u64::MAX),
+        Lang::En => format!("{option} {text}: a seed is a whole number from 0 to {}", u64::MAX),
     })
 }
 

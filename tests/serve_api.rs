@@ -243,6 +243,78 @@ fn formulas_over_the_limits_are_refused_as_formula_errors() {
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
+/// The server's limits are fixed: an error about one names it and no command-line flag, in
+/// both languages, where the command line names the flag that raises it.
+#[test]
+fn limit_errors_name_the_servers_limit_and_no_flag() {
+    let server = Server::start(&[]);
+    let large = r"A \in \mathbb{R}^{n \times n}, A";
+    for lang in ["en", "ko"] {
+        // 2000 × 2000 = 4,000,000 elements, past the server's 1,000,000.
+        let request = json!({ "formula": large, "dim": { "n": 2000 }, "seed": 1, "lang": lang });
+        let reply = server.post("/api/eval", &body(request));
+        assert_eq!(reply.status, 422, "{}", reply.body);
+        let answer = reply.json();
+        assert_eq!(answer["error"], "too_large", "{answer}");
+        assert_eq!(answer["elements"], 4_000_000, "{answer}");
+        assert_eq!(answer["limit"], 1_000_000, "{answer}");
+        let (server_word, limit_word) = if lang == "en" { ("server", "limit") } else { ("서버", "한도") };
+        for field in ["message", "rendered"] {
+            let text = answer[field].as_str().unwrap_or("");
+            assert!(!text.contains("--max"), "{lang} {field}: {text}");
+            assert!(text.contains("1000000") && text.contains(limit_word), "{lang} {field}: {text}");
+            assert!(text.contains(server_word), "{lang} {field}: {text}");
+        }
+        // The command line, on the same formula and limit, names the flag that raises it.
+        let cli_record: Value = serde_json::from_str(&cli(&[
+            "eval",
+            "--format",
+            "json",
+            "--lang",
+            lang,
+            "--seed",
+            "1",
+            "--dim",
+            "n=2000",
+            "--max-elements",
+            "1000000",
+            large,
+        ]))
+        .expect("a JSON record");
+        let cli_message = cli_record["message"].as_str().unwrap_or("");
+        assert!(cli_message.contains("--max-elements") && cli_message.contains("1000000"), "{cli_message}");
+        assert_ne!(cli_message, answer["message"].as_str().unwrap_or(""));
+
+        // The step limit, the nesting and length limits, and a dimension past any size.
+        let steps = r"\sum_{i=1}^{100000}\sum_{j=1}^{100000}\sum_{k=1}^{100000} i j k";
+        let deep = format!("{}x{}", "{".repeat(300), "}".repeat(300));
+        let long = "x+".repeat(60_000) + "x";
+        let dimension = json!({ "formula": large, "dim": { "n": "99999999999999999999999" }, "lang": lang });
+        let replies = [
+            (server.post("/api/eval", &body(json!({ "formula": steps, "lang": lang }))), "too_much_work"),
+            (server.post("/api/map", &body(json!({ "formula": deep, "lang": lang }))), "too_deep"),
+            (server.post("/api/map", &body(json!({ "formula": long, "lang": lang }))), "too_long"),
+            (server.post("/api/eval", &body(dimension)), "dimension_too_large"),
+        ];
+        for (reply, kind) in replies {
+            assert_eq!(reply.status, 422, "{kind}: {}", reply.body);
+            let answer = reply.json();
+            assert_eq!(answer["error"], kind, "{answer}");
+            for field in ["message", "rendered"] {
+                let text = answer[field].as_str().unwrap_or("");
+                assert!(
+                    !text.contains("--max") && text.contains(server_word),
+                    "{kind} {lang} {field}: {text}"
+                );
+                if let Some(limit) = answer["limit"].as_u64() {
+                    assert!(text.contains(&limit.to_string()), "{kind} {lang} {field}: {text}");
+                }
+            }
+        }
+    }
+    still_serves(&server);
+}
+
 #[test]
 fn slow_clients_time_out_without_holding_the_server() {
     let server = Server::start(&["--timeout-ms", "600"]);

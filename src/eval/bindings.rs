@@ -73,10 +73,9 @@ pub fn dimension_size(name: &str, text: &str) -> Result<usize, EvalError> {
     match text.trim().parse::<usize>() {
         Ok(0) => Err(bad(name, "차원의 크기는 1 이상이어야 합니다", "a dimension must be at least 1")),
         Ok(n) => Ok(n),
-        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(bad(
-            name,
-            &format!("너무 큰 크기입니다 (`{text}`): 이만큼 긴 축을 가진 값은 원소 한도(--max-elements)를 넘습니다"),
-            &format!("`{text}` is too large: a value with an axis this long exceeds the element limit (--max-elements)"),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(EvalError::new(
+            EvalErrorKind::DimensionTooLarge { name: name.to_string(), text: text.to_string() },
+            Span::default(),
         )),
         Err(_) => Err(bad(
             name,

@@ -5,6 +5,7 @@
 //! inputs that trigger it.
 
 use crate::lang::{particle, Lang};
+use crate::surface::{Limit, Surface};
 use crate::syntax::ast::Span;
 use serde::Serialize;
 
@@ -96,14 +97,16 @@ pub enum EvalErrorKind {
         /// The largest allowed there.
         limit: f64,
     },
-    /// A value larger than the element limit: `--dim n=1000000000` with n × n scores.
+    /// A value larger than the element limit ([`Limit::Elements`]): `--dim n=1000000000` with
+    /// n × n scores.
     TooLarge {
         /// The number of elements asked for.
         elements: u128,
         /// The limit.
         limit: usize,
     },
-    /// More steps than the step limit: `\sum_{i=1}^{1000}\sum_{j=1}^{1000}\sum_{k=1}^{1000} ijk`.
+    /// More steps than the step limit ([`Limit::Steps`]):
+    /// `\sum_{i=1}^{1000}\sum_{j=1}^{1000}\sum_{k=1}^{1000} ijk`.
     TooMuchWork {
         /// The steps asked for (at least), when known before running.
         steps: Option<u128>,
@@ -215,6 +218,14 @@ pub enum EvalErrorKind {
         /// Why, in both languages.
         reason: Reason,
     },
+    /// A dimension size past what a machine word holds, so past the element limit
+    /// ([`Limit::Elements`]) whatever it is: `--dim n=99999999999999999999999`.
+    DimensionTooLarge {
+        /// The dimension.
+        name: String,
+        /// The size as written.
+        text: String,
+    },
 }
 
 /// A suggestion that comes with an error.
@@ -239,19 +250,31 @@ impl EvalError {
         self
     }
 
-    /// The one-line message.
+    /// The one-line message, as the command line shows it.
     pub fn message(&self, lang: Lang) -> String {
-        let text = message(self.kind.as_ref(), lang);
-        match (&self.hint, lang) {
-            (Some(Hint::Transpose(t)), Lang::Ko) => format!("{text} — `{t}` 표기를 뜻했나요?"),
-            (Some(Hint::Transpose(t)), Lang::En) => format!("{text} — did you mean `{t}`?"),
-            (Some(Hint::Bind(name)), Lang::Ko) => format!(
+        self.message_on(lang, Surface::Cli)
+    }
+
+    /// The one-line message as `surface` shows it: the command line names the flag that raises
+    /// a limit and binds with `--let`; a server names its fixed limit and the request's `let`.
+    pub fn message_on(&self, lang: Lang, surface: Surface) -> String {
+        let text = message(self.kind.as_ref(), lang, surface);
+        match (&self.hint, lang, surface) {
+            (Some(Hint::Transpose(t)), Lang::Ko, _) => format!("{text} — `{t}` 표기를 뜻했나요?"),
+            (Some(Hint::Transpose(t)), Lang::En, _) => format!("{text} — did you mean `{t}`?"),
+            (Some(Hint::Bind(name)), Lang::Ko, Surface::Server) => format!(
+                "{text} — 요청의 `let`으로 값을 주거나(`\"let\": {{\"{name}\": …}}`: 수 2, 벡터 [1,2], 행렬 [[1,2],[3,4]]), 모양을 선언하고 `seed`로 표본을 뽑으세요"
+            ),
+            (Some(Hint::Bind(name)), Lang::En, Surface::Server) => format!(
+                "{text} — give it a value in the request's `let` (`\"let\": {{\"{name}\": …}}`: a number such as 2, a vector [1,2] or a matrix [[1,2],[3,4]]), or declare its shape and sample it with `seed`"
+            ),
+            (Some(Hint::Bind(name)), Lang::Ko, Surface::Cli) => format!(
                 "{text} — `--let {name}=…` 옵션으로 값(수 2, 벡터 [1,2], 행렬 [[1,2],[3,4]])을 주거나, 모양을 선언하고 `--seed` 옵션으로 표본을 뽑으세요"
             ),
-            (Some(Hint::Bind(name)), Lang::En) => format!(
+            (Some(Hint::Bind(name)), Lang::En, Surface::Cli) => format!(
                 "{text} — bind it with `--let {name}=…` (a number such as 2, a vector [1,2] or a matrix [[1,2],[3,4]]), or declare its shape and sample it with `--seed`"
             ),
-            (None, _) => text,
+            (None, _, _) => text,
         }
     }
 
@@ -267,7 +290,7 @@ impl EvalError {
     }
 }
 
-fn message(kind: &EvalErrorKind, lang: Lang) -> String {
+fn message(kind: &EvalErrorKind, lang: Lang, surface: Surface) -> String {
     use EvalErrorKind::*;
     let ko = matches!(lang, Lang::Ko);
     match kind {
@@ -313,27 +336,31 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
             format!("the number {value} is too large here (a whole number of at most {limit} in size is needed)")
         }
         TooLarge { elements, limit } if ko => format!(
-            "값이 너무 큽니다: 원소 {elements}개 (한도 {limit}개, --max-elements로 늘릴 수 있음); 메모리를 잡기 전에 멈췄습니다"
+            "값이 너무 큽니다: 원소 {elements}개 (한도 {limit}개{}); 메모리를 잡기 전에 멈췄습니다",
+            surface.after_limit(Limit::Elements, lang)
         ),
         TooLarge { elements, limit } => format!(
-            "too large: {elements} elements (limit {limit}; raise it with --max-elements); refused before allocating"
+            "too large: {elements} elements (limit {limit}{}); refused before allocating",
+            surface.after_limit(Limit::Elements, lang)
         ),
         TooMuchWork { steps: Some(steps), limit } if ko => format!(
-            "계산이 너무 많습니다: {steps}단계 이상 (한도 {limit}단계, --max-steps로 늘릴 수 있음); 계산하기 전에 멈췄습니다"
+            "계산이 너무 많습니다: {steps}단계 이상 (한도 {limit}단계{}); 계산하기 전에 멈췄습니다",
+            surface.after_limit(Limit::Steps, lang)
         ),
         TooMuchWork { steps: Some(steps), limit } => format!(
-            "too much to compute: at least {steps} steps (limit {limit}; raise it with --max-steps); refused before running"
+            "too much to compute: at least {steps} steps (limit {limit}{}); refused before running",
+            surface.after_limit(Limit::Steps, lang)
         ),
         TooMuchWork { steps: None, limit } if ko => {
-            format!("계산이 너무 많습니다: {limit}단계를 넘었습니다 (--max-steps로 늘릴 수 있음)")
+            format!("계산이 너무 많습니다: {limit}단계를 넘었습니다 ({})", surface.raise(Limit::Steps, lang))
         }
         TooMuchWork { steps: None, limit } => {
-            format!("too much to compute: more than {limit} steps (raise it with --max-steps)")
+            format!("too much to compute: more than {limit} steps ({})", surface.raise(Limit::Steps, lang))
         }
         // The parser's words: one limit, counted the same way (`syntax::depth`).
         TooNested { limit } => {
             let kind = crate::syntax::error::ParseErrorKind::TooDeep { limit: *limit };
-            crate::syntax::error::ParseError::new(kind, Span::default()).message(lang)
+            crate::syntax::error::ParseError::new(kind, Span::default()).message_on(lang, surface)
         }
         ScientificNotation { text } if ko => format!(
             "`{text}` 표기는 LaTeX에서 수가 아니라 곱입니다 (e는 자연상수): 지수 표기는 {} 처럼 쓰세요",
@@ -374,8 +401,8 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         UnknownSize { what } => format!("the size of `{what}` is unknown: nothing next to it fixes it"),
         NothingToEvaluate if ko => "계산할 값이 없습니다".to_string(),
         NothingToEvaluate => "nothing to evaluate".to_string(),
-        InCall { name, inner } if ko => format!("`{name}`의 정의 안에서: {}", inner.message(lang)),
-        InCall { name, inner } => format!("in the definition of `{name}`: {}", inner.message(lang)),
+        InCall { name, inner } if ko => format!("`{name}`의 정의 안에서: {}", inner.message_on(lang, surface)),
+        InCall { name, inner } => format!("in the definition of `{name}`: {}", inner.message_on(lang, surface)),
         NoDerivativeYet { operation } if ko => format!("`{operation}`의 미분은 아직 계산하지 못합니다"),
         NoDerivativeYet { operation } => format!("no derivative yet for `{operation}`"),
         NotDifferentiable { operation, reason } if ko => {
@@ -385,10 +412,12 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
             format!("`{operation}` has no derivative here: {}", reason.en)
         }
         TapeTooLarge { elements, limit } if ko => format!(
-            "역전파가 간직할 값과 기울기가 너무 큽니다: 원소 {elements}개 (한도 {limit}개, --max-elements로 늘릴 수 있음); 메모리를 잡기 전에 멈췄습니다"
+            "역전파가 간직할 값과 기울기가 너무 큽니다: 원소 {elements}개 (한도 {limit}개{}); 메모리를 잡기 전에 멈췄습니다",
+            surface.after_limit(Limit::Elements, lang)
         ),
         TapeTooLarge { elements, limit } => format!(
-            "the backward pass would keep {elements} elements of values and gradients (limit {limit}; raise it with --max-elements); refused before allocating"
+            "the backward pass would keep {elements} elements of values and gradients (limit {limit}{}); refused before allocating",
+            surface.after_limit(Limit::Elements, lang)
         ),
         NotAVariable { name } if ko => format!(
             "`{name}`에 대해 미분할 수 없습니다: 값이 없습니다 (--let으로 주거나, 모양을 선언하고 --seed로 표본을 뽑으세요)"
@@ -412,6 +441,24 @@ fn message(kind: &EvalErrorKind, lang: Lang) -> String {
         NothingToDifferentiate => "nothing to differentiate: the last line must compute a value".to_string(),
         BadBinding { name, reason } if ko => format!("`{name}`의 값을 읽을 수 없습니다: {}", reason.ko),
         BadBinding { name, reason } => format!("cannot read the value of `{name}`: {}", reason.en),
+        DimensionTooLarge { name, text } if ko => {
+            let limit = match surface.flag(Limit::Elements) {
+                Some(flag) => format!("원소 한도({flag})"),
+                None => "이 서버의 원소 한도".to_string(),
+            };
+            format!(
+                "`{name}`의 값을 읽을 수 없습니다: 너무 큰 크기입니다 (`{text}`): 이만큼 긴 축을 가진 값은 {limit}를 넘습니다"
+            )
+        }
+        DimensionTooLarge { name, text } => {
+            let limit = match surface.flag(Limit::Elements) {
+                Some(flag) => format!("the element limit ({flag})"),
+                None => "the server's element limit".to_string(),
+            };
+            format!(
+                "cannot read the value of `{name}`: `{text}` is too large: a value with an axis this long exceeds {limit}"
+            )
+        }
     }
 }
 

@@ -36,11 +36,16 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// The one-line message.
+    /// The one-line message, as the command line shows it.
     pub fn message(&self, lang: Lang) -> String {
+        self.message_on(lang, crate::Surface::Cli)
+    }
+
+    /// The one-line message as `surface` shows it (see [`crate::surface`]).
+    pub fn message_on(&self, lang: Lang, surface: crate::Surface) -> String {
         match self {
-            Failure::Parse(e) => e.message(lang),
-            Failure::Eval(e) => e.message(lang),
+            Failure::Parse(e) => e.message_on(lang, surface),
+            Failure::Eval(e) => e.message_on(lang, surface),
         }
     }
 

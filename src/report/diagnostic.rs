@@ -5,6 +5,7 @@
 //! pasted.
 
 use crate::lang::Lang;
+use crate::surface::Surface;
 use crate::syntax::ast::Span;
 use crate::syntax::error::{is_invisible, ParseError, Warning};
 use unicode_width::UnicodeWidthChar;
@@ -71,9 +72,21 @@ pub fn render_error(source: &str, error: &ParseError, lang: Lang) -> String {
 
 /// [`render_error`] with a [`Layout`].
 pub fn render_error_in(source: &str, error: &ParseError, lang: Lang, layout: Layout) -> String {
+    render_error_on(source, error, lang, layout, Surface::Cli)
+}
+
+/// [`render_error_in`] with the message as `surface` shows it (see [`crate::surface`]).
+pub fn render_error_on(
+    source: &str,
+    error: &ParseError,
+    lang: Lang,
+    layout: Layout,
+    surface: Surface,
+) -> String {
     let secondary = error.opened.zip(error.opened_label(lang)).map(|(span, text)| Label { span, text });
     let primary = Label { span: error.span, text: error.label(lang) };
-    render_in(source, Severity::Error, &error.message(lang), &primary, secondary.as_ref(), lang, layout)
+    let message = error.message_on(lang, surface);
+    render_in(source, Severity::Error, &message, &primary, secondary.as_ref(), lang, layout)
 }
 
 /// Renders a warning with a caret under the source.

@@ -4,6 +4,7 @@
 use crate::eval::{EvalError, Failure, Outcome, OutcomeKind, TraceRow, Value, Warning};
 use crate::lang::Lang;
 use crate::report::diagnostic::{self, Label, Layout, Severity};
+use crate::surface::Surface;
 use serde_json::{json, Value as Json};
 use unicode_width::UnicodeWidthStr;
 
@@ -17,11 +18,23 @@ pub fn render_failure(source: &str, failure: &Failure, lang: Lang) -> String {
 
 /// [`render_failure`] laid out by `layout` (line numbers, colour).
 pub fn render_failure_in(source: &str, failure: &Failure, lang: Lang, layout: Layout) -> String {
+    render_failure_on(source, failure, lang, layout, Surface::Cli)
+}
+
+/// [`render_failure_in`] with the message as `surface` shows it (see [`crate::surface`]).
+pub fn render_failure_on(
+    source: &str,
+    failure: &Failure,
+    lang: Lang,
+    layout: Layout,
+    surface: Surface,
+) -> String {
     match failure {
-        Failure::Parse(e) => diagnostic::render_error_in(source, e, lang, layout),
+        Failure::Parse(e) => diagnostic::render_error_on(source, e, lang, layout, surface),
         Failure::Eval(e) => {
             let label = Label { span: e.span, text: e.label(lang) };
-            diagnostic::render_in(source, Severity::Error, &e.message(lang), &label, None, lang, layout)
+            let message = e.message_on(lang, surface);
+            diagnostic::render_in(source, Severity::Error, &message, &label, None, lang, layout)
         }
     }
 }
@@ -29,11 +42,16 @@ pub fn render_failure_in(source: &str, failure: &Failure, lang: Lang, layout: La
 /// A failure as a JSON record, for `--format json` on many lines: what went wrong (the
 /// error's fields, its `span` in `formula`), the `message`, and the `line` of input.
 pub fn failure_json(formula: &str, line: usize, failure: &Failure, lang: Lang) -> Json {
+    failure_json_on(formula, line, failure, lang, Surface::Cli)
+}
+
+/// [`failure_json`] with the message as `surface` shows it (see [`crate::surface`]).
+pub fn failure_json_on(formula: &str, line: usize, failure: &Failure, lang: Lang, surface: Surface) -> Json {
     let mut record = serde_json::to_value(failure).unwrap_or(Json::Null);
     if let Json::Object(fields) = &mut record {
         fields.insert("line".into(), json!(line));
         fields.insert("formula".into(), json!(formula));
-        fields.insert("message".into(), json!(failure.message(lang)));
+        fields.insert("message".into(), json!(failure.message_on(lang, surface)));
     }
     record
 }

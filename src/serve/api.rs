@@ -4,10 +4,11 @@
 
 use crate::formulas::Input;
 use eqmap::eval::{bindings, Failure, Options, Session};
+use eqmap::report::diagnostic::Layout;
 use eqmap::report::{eval as eval_report, mathml, slotmap as map_report};
 use eqmap::slotmap::Knowledge;
 use eqmap::syntax::error::ParseError;
-use eqmap::{Lang, Limits};
+use eqmap::{Lang, Limits, Surface};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 use std::sync::Arc;
@@ -179,11 +180,14 @@ fn knowledge<'a>(body: &Body, curricula: &'a Curricula, lang: Lang) -> Result<&'
     }
 }
 
-/// A formula's failure: 422, the CLI's JSON record of it, and the caret rendering.
+/// A formula's failure: 422, the CLI's JSON record of it, and the caret rendering, both in the
+/// server's words (its limits are fixed: no flag raises them).
 fn failure(formula: &str, failure: &Failure, lang: Lang) -> Answer {
-    let mut record = eval_report::failure_json(formula, 1, failure, lang);
+    let mut record = eval_report::failure_json_on(formula, 1, failure, lang, Surface::Server);
     if let Json::Object(fields) = &mut record {
-        fields.insert("rendered".into(), json!(eval_report::render_failure(formula, failure, lang)));
+        let rendered =
+            eval_report::render_failure_on(formula, failure, lang, Layout::default(), Surface::Server);
+        fields.insert("rendered".into(), json!(rendered));
         fields.insert("status".into(), json!(422));
         if !fields.contains_key("error") {
             fields.insert("error".into(), json!("eval"));
@@ -231,7 +235,8 @@ fn eval(formula: &str, body: &Body, lang: Lang) -> Result<Answer, Answer> {
         Some(Json::String(text)) => Some(text.clone()),
         Some(other) => Some(other.to_string()),
     };
-    let seed = crate::seed(seed_text.as_deref(), lang).map_err(|m| request_error(400, "bad_option", &m))?;
+    let seed = crate::seed_named("`seed`", seed_text.as_deref(), lang)
+        .map_err(|m| request_error(400, "bad_option", &m))?;
     let options = Options {
         seed,
         max_elements: MAX_ELEMENTS,

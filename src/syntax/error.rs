@@ -6,6 +6,7 @@
 
 use super::ast::Span;
 use crate::lang::Lang;
+use crate::surface::{Limit, Surface};
 use serde::Serialize;
 
 /// Why a formula could not be parsed.
@@ -104,15 +105,23 @@ impl ParseError {
         ParseError { kind, span, opened: None }
     }
 
-    /// The one-line message.
+    /// The one-line message, as the command line shows it.
     pub fn message(&self, lang: Lang) -> String {
+        self.message_on(lang, Surface::Cli)
+    }
+
+    /// The one-line message as `surface` shows it: a limit is raised by its flag on the command
+    /// line, and fixed on a server.
+    pub fn message_on(&self, lang: Lang, surface: Surface) -> String {
         use ParseErrorKind::*;
         match (&self.kind, lang) {
             (TooLong { bytes, limit }, Lang::Ko) => {
-                format!("수식이 너무 깁니다: {bytes}바이트 (한도 {limit}바이트, --max-bytes로 늘릴 수 있음)")
+                let raise = surface.after_limit(Limit::Bytes, lang);
+                format!("수식이 너무 깁니다: {bytes}바이트 (한도 {limit}바이트{raise})")
             }
             (TooLong { bytes, limit }, Lang::En) => {
-                format!("formula too long: {} (limit {limit}; raise it with --max-bytes)", plural(*bytes, "byte"))
+                let raise = surface.after_limit(Limit::Bytes, lang);
+                format!("formula too long: {} (limit {limit}{raise})", plural(*bytes, "byte"))
             }
             (TooDeep { limit }, Lang::Ko) if *limit >= super::Limits::MAX_DEPTH_CEILING => {
                 format!("중첩이 너무 깊습니다 (한도 {limit}단계, eqmap이 허용하는 최대)")
@@ -121,10 +130,11 @@ impl ParseError {
                 format!("maximum nesting depth exceeded ({}, the most eqmap allows)", plural(*limit, "level"))
             }
             (TooDeep { limit }, Lang::Ko) => {
-                format!("중첩이 너무 깊습니다 (한도 {limit}단계, --max-depth로 늘릴 수 있음)")
+                format!("중첩이 너무 깊습니다 (한도 {limit}단계{})", surface.after_limit(Limit::Depth, lang))
             }
             (TooDeep { limit }, Lang::En) => {
-                format!("maximum nesting depth exceeded ({}; raise it with --max-depth)", plural(*limit, "level"))
+                let raise = surface.after_limit(Limit::Depth, lang);
+                format!("maximum nesting depth exceeded ({}{raise})", plural(*limit, "level"))
             }
             (TooManySigns { limit }, Lang::Ko) => format!("부호가 연달아 너무 많습니다 (한도 {limit}개)"),
             (TooManySigns { limit }, Lang::En) => format!("too many signs in a row (limit {limit})"),
