@@ -149,12 +149,14 @@ impl<'a> Walker<'a> {
     }
 
     /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
+    /// A condition on a metavariable the matching pattern does not name holds: a rule's
+    /// patterns need not all name the same ones (`$P($A \mid $B)`, `\mathbb{E}[$A \mid $B]`).
     fn conditions_hold(&self, rule: &Rule, bindings: &Bindings) -> bool {
         let one_symbol =
-            |name: &String| bindings.get(name.as_str()).is_some_and(|node| self.meaning.is_symbol(node));
+            |name: &String| bindings.get(name.as_str()).is_none_or(|node| self.meaning.is_symbol(node));
         rule.symbols.iter().all(one_symbol)
             && rule.conditions.iter().all(|(name, kinds)| {
-                bindings.get(name.as_str()).is_some_and(|node| {
+                bindings.get(name.as_str()).is_none_or(|node| {
                     // What the metavariable stands for, when the meaning layer reads it as one term
                     // (`\partial` of a whole numerator); else the node it matched.
                     let reach = bindings.reach(name).filter(|span| *span != node.span);
@@ -440,7 +442,28 @@ fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<Raw
         }
     }
     rows.sort_by_key(|row| (!row.visible, row.span.start, std::cmp::Reverse(row.span.end)));
-    merge_repeated(rows)
+    asked_inside_dropped(merge_repeated(rows))
+}
+
+/// A concept is asked once, at the narrowest slot: a visible row whose concepts a row on a part
+/// of its slot already raises is dropped (the update `\theta_{t+1} = \theta_t - \eta \nabla L`
+/// says gradient descent where its `\nabla` does).
+fn asked_inside_dropped(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
+    let inside =
+        |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end && inner != outer;
+    let redundant: Vec<bool> = rows
+        .iter()
+        .map(|row| {
+            row.visible
+                && row.occurrences.len() == 1
+                && rows.iter().any(|other| {
+                    other.visible
+                        && inside(other.span, row.span)
+                        && row.concepts.iter().all(|c| other.concepts.contains(c))
+                })
+        })
+        .collect();
+    rows.into_iter().zip(redundant).filter(|(_, drop)| !drop).map(|(row, _)| row).collect()
 }
 
 /// What joins a firing to a row: the rule, for merged and hidden rules; else the slot.

@@ -90,8 +90,12 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         if !side_by_side || !(left == super::SymbolKind::Matrix || transposed) {
             continue;
         }
+        // `q^T k`: after a transposed vector even a letter papers use for a size is the other
+        // vector of the inner product.
+        let after_row = transposed && left == super::SymbolKind::Vector;
         if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
-            if occurrence.kind == super::SymbolKind::Scalar
+            let size = after_row && occurrence.kind == super::SymbolKind::Dimension && !occurrence.indexed;
+            if (occurrence.kind == super::SymbolKind::Scalar || size)
                 && occurrence.evidence == super::Evidence::Convention
             {
                 occurrence.kind = super::SymbolKind::Vector;

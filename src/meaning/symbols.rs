@@ -290,9 +290,14 @@ impl<'t, 'n> TermIndex<'t, 'n> {
                 let node_span = term.node.span;
                 index.by_span.entry((node_span.start, node_span.end)).or_insert(term);
             }
-            if let Some(occurrence) = term.occurrence().filter(|o| o.indexed) {
+            // The base of `W_{rec}^T` is the matrix the name names, as the base of `A_{ij}` is.
+            if let Some(occurrence) = term.occurrence().filter(|o| o.indexed || !o.scripts.is_empty()) {
                 let span = occurrence.base.span;
-                index.bases.insert((span.start, span.end), base_kind(occurrence));
+                if occurrence.indexed {
+                    index.bases.insert((span.start, span.end), base_kind(occurrence));
+                } else {
+                    index.bases.entry((span.start, span.end)).or_insert(occurrence.kind);
+                }
             }
             if let TermKind::Product(factors) = &term.kind {
                 for pair in factors.windows(2) {
