@@ -556,6 +556,8 @@ fn collect_notation(
     match &node.kind {
         // A function the formulas define explains itself.
         NodeKind::Word { text, .. } if table.definition(text).is_some() => {}
+        // `\arg` of `\arg\min_\theta`: one operator with the `\min` after it, whose row it shares.
+        NodeKind::Word { text, .. } if text == "arg" => {}
         // `\text{head}`, `\text{score}`: names of quantities, written as words.
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
         // A named symbol (`d_{\rm model}`, `W_{\mathrm{out}}`): its subscript is part of a name.
