@@ -16,9 +16,14 @@ use crate::syntax::error::{PdfWhy, Warning, WarningKind};
 /// Characters a glued subscript may hold besides letters and digits (`pX,Y`, `Ex∼P`).
 const SCRIPT_SIGNS: &[char] = &[',', '∼', '+', '−', '=', '′', '∗', '*'];
 
+/// The longest word, in characters, read for a glued script or a name in it: longer runs are
+/// no script, and looking no further keeps the pass linear.
+const SCRIPT_CHARACTERS: usize = 24;
+
 /// Reads the flattened scripts, signs and names of `text`.
 pub(super) fn in_lines(text: &str) -> Pass {
-    let mut scan = Scan { text, table: table(), out: Rewriter::new(text), notes: Vec::new() };
+    let mut scan =
+        Scan { text, table: table(), out: Rewriter::new(text), notes: Vec::new(), line_has_text: false };
     let mut at = 0;
     while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
         at = scan.step(at, c);
@@ -32,6 +37,8 @@ struct Scan<'a> {
     table: &'a Table,
     out: Rewriter<'a>,
     notes: Vec<Warning>,
+    /// Whether anything but spaces came before on the line being read.
+    line_has_text: bool,
 }
 
 impl Scan<'_> {
@@ -40,6 +47,17 @@ impl Scan<'_> {
         let next = at + c.len_utf8();
         let starts_word =
             !self.text.get(..at).and_then(|b| b.chars().next_back()).is_some_and(char::is_alphanumeric);
+        let went_on = self.read(at, next, c, starts_word);
+        if c == '\n' {
+            self.line_has_text = false;
+        } else if !c.is_whitespace() {
+            self.line_has_text = true;
+        }
+        went_on
+    }
+
+    /// What [`Scan::step`] does with `c`.
+    fn read(&mut self, at: usize, next: usize, c: char, starts_word: bool) -> usize {
         match c {
             '\u{0338}' => self.negation(at),
             c if self.table.raised.contains_key(&c.to_string()) => {
@@ -211,13 +229,20 @@ impl Scan<'_> {
         let Some(base) = chars.next() else { return false };
         let rest = chars.as_str();
         let listed = |list: &[String]| list.iter().any(|l| *l == base.to_string());
+        // `µ2X`: a power set before the subscript, as pdftotext orders them, is μ_X².
+        let (power, capitals) =
+            rest.split_at(rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len());
         let read = if rest == "2" && listed(&self.table.squared_letters) {
             format!("{base}^{{2}}")
-        } else if (1..=2).contains(&rest.len())
-            && rest.chars().all(|c| c.is_ascii_uppercase())
+        } else if (1..=2).contains(&capitals.len())
+            && capitals.chars().all(|c| c.is_ascii_uppercase())
             && listed(&self.table.subscripted_by_capitals)
         {
-            format!("{base}_{{{rest}}}")
+            if power.is_empty() {
+                format!("{base}_{{{capitals}}}")
+            } else {
+                format!("{base}_{{{capitals}}}^{{{power}}}")
+            }
         } else {
             return false;
         };
@@ -227,15 +252,16 @@ impl Scan<'_> {
         true
     }
 
-    /// Whether `start..end` is all of its line (but spaces).
+    /// Whether `start..end` is all of its line (but spaces); `start` is where the word being
+    /// read starts.
     fn whole_line(&self, start: usize, end: usize) -> bool {
         let after = self.text.get(end..).unwrap_or("");
-        self.line_start(start) && after.split('\n').next().is_some_and(|a| a.trim().is_empty())
+        self.line_start(start) && after.chars().take_while(|&c| c != '\n').all(char::is_whitespace)
     }
 
-    /// Whether nothing but spaces is before `at` on its line.
-    fn line_start(&self, at: usize) -> bool {
-        self.text.get(..at).unwrap_or("").rsplit('\n').next().is_some_and(|b| b.trim().is_empty())
+    /// Whether nothing but spaces is before the word being read (at `_at`) on its line.
+    fn line_start(&self, _at: usize) -> bool {
+        !self.line_has_text
     }
 
     /// A word of three letters or more right before `(`: a function's name (`Area(A)`).
@@ -256,7 +282,7 @@ impl Scan<'_> {
     fn before_bracket(&mut self, at: usize) -> Option<usize> {
         let rest = self.text.get(at..).unwrap_or("");
         let length = run_length(rest, |c| c.is_alphanumeric() || SCRIPT_SIGNS.contains(&c));
-        let token = rest.get(..length)?;
+        let token = rest.get(..length).filter(|t| t.chars().count() <= SCRIPT_CHARACTERS)?;
         let after = rest.get(length..)?;
         if !(after.starts_with(" (") || after.starts_with(" [")) || token.chars().count() < 2 {
             return None;
@@ -283,6 +309,9 @@ impl Scan<'_> {
     /// `xi`, `aij`, `x0`, `argmaxy`: a letter followed by index letters or digits, or a
     /// limit operator followed by a short subscript.
     fn glued(&mut self, at: usize, end: usize, word: &str) {
+        if word.chars().count() > SCRIPT_CHARACTERS {
+            return;
+        }
         let mut chars = word.chars();
         let Some(first) = chars.next().filter(|c| c.is_alphabetic()) else { return };
         let script = chars.as_str();
@@ -373,7 +402,7 @@ mod tests {
     fn subscripts_set_after_their_letter_are_read_as_subscripts() {
         assert_eq!(read("pX (x) = pX,Y (x, y)"), "p_{X}(x) = p_{X,Y}(x, y)");
         assert_eq!(read("DKL (P ∥Q)"), "D_{\\mathrm{KL}}(P ∥Q)");
-        assert_eq!(read("µX = E[X], σXY"), "µ_{X} = E[X], σ_{XY}");
+        assert_eq!(read("µX = E[X], σXY − µ2X"), "µ_{X} = E[X], σ_{XY} − µ_{X}^{2}");
         assert_eq!(read("−Ex∼P [log p(x)]"), "−E_{x∼P}[log p(x)]");
         assert_eq!(read("xi aij xj = a11 + ϵ1"), "x_{i} a_{ij} x_{j} = a_{11} + ϵ_{1}");
         assert_eq!(read("log2 (pi )"), "log_{2}(p_{i} )");

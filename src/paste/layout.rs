@@ -113,8 +113,10 @@ impl Layout<'_> {
 
     /// Reads one block; `rest` are the blocks after it (a limit may be taken from them).
     fn block(&mut self, mut lines: Vec<Range>, rest: &mut VecDeque<Vec<Range>>) {
-        let has_sign =
-            lines.iter().any(|&l| self.signs(l).is_some() || self.fraction_sum(&lines, l).is_some());
+        let has_sign = lines
+            .iter()
+            .enumerate()
+            .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sum(&lines, n).is_some());
         if !has_sign && self.fraction(&lines) {
             return;
         }
@@ -122,7 +124,7 @@ impl Layout<'_> {
         let mut i = 0;
         while let Some(&line) = lines.get(i) {
             i += 1;
-            if let Some((sign, body, last)) = self.fraction_sum(&lines, line) {
+            if let Some((sign, body, last)) = self.fraction_sum(&lines, i - 1) {
                 self.fraction_then_sum(line, sign, body, last);
                 i += 2;
                 continue;
@@ -189,9 +191,8 @@ impl Layout<'_> {
     /// `1X` / `l(f (xi ), yi ),` / `n i=1`: a fraction set before a sum, the numerator and the
     /// sum's sign on one line, the denominator and the lower limit on another, the summand
     /// between (`\frac{1}{n}\sum_{i=1}^{n} l(…)`). The sign, the summand's line and the last.
-    fn fraction_sum(&self, lines: &[Range], line: Range) -> Option<(Range, Range, Range)> {
-        let index = lines.iter().position(|&l| l == line)?;
-        let (&body, &last) = (lines.get(index + 1)?, lines.get(index + 2)?);
+    fn fraction_sum(&self, lines: &[Range], index: usize) -> Option<(Range, Range, Range)> {
+        let (&line, &body, &last) = (lines.get(index)?, lines.get(index + 1)?, lines.get(index + 2)?);
         let text = self.get(line);
         let sign =
             text.chars().next_back().filter(|c| self.table.big_operators.contains_key(&c.to_string()))?;

@@ -80,7 +80,7 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         let span = pasted.original(Span::new(0, pasted.text.len()));
         return Err(ParseError::new(ParseErrorKind::Empty, span));
     }
-    if is_plain_text(&pasted.text) {
+    if is_plain_text(&pasted.text) && pasted.text.len() <= PDF_TEXT_BYTES {
         let flat = flat::in_lines(&pasted.text);
         pasted.push(flat.text, flat.map, flat.notes);
         let laid = layout::read(&pasted.text);
@@ -94,6 +94,10 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
     pasted.notes.sort_by_key(|w| w.span.start);
     Ok(pasted)
 }
+
+/// The longest plain text read for what a PDF gives (a display copied from a PDF is a few
+/// hundred bytes); longer text goes to the parser as it is, which refuses it past its limit.
+const PDF_TEXT_BYTES: usize = 16 * 1024;
 
 /// Whether `text` is plain text, as a PDF or a web page gives it, rather than LaTeX: it has
 /// no `\`, `^` or `_`. Only plain text is read for what a PDF flattens (`flat.rs`) and for
