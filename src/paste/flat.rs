@@ -130,6 +130,9 @@ impl Scan<'_> {
         {
             return done;
         }
+        if let Some(done) = self.spaced_superscript(at, end, word, after) {
+            return done;
+        }
         if let Some(done) = self.distribution(at, end, word, after) {
             return done;
         }
@@ -209,6 +212,25 @@ impl Scan<'_> {
         self.note(at, power_end, read.clone(), PdfWhy::Exponent);
         self.out.replace(at, power_end, &read);
         Some(power_end)
+    }
+
+    /// `V π (s)`, `V ∗ (s)`, `π ∗ (s)`: a letter, then a Greek letter or a star between the
+    /// spaces of italic correction, then its argument: the second is a superscript (V^π(s)).
+    fn spaced_superscript(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
+        if word.chars().count() != 1 || !word.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        let mark = after.strip_prefix(' ')?.chars().next()?;
+        let greek = ('α'..='ω').contains(&mark) || ('Α'..='Ω').contains(&mark);
+        let rest = after.get(1 + mark.len_utf8()..)?;
+        if !(greek || matches!(mark, '∗' | '⋆' | '†')) || !rest.starts_with(" (") {
+            return None;
+        }
+        let mark_end = end + 1 + mark.len_utf8() + 1;
+        let read = format!("{word}^{{{mark}}}");
+        self.note(at, mark_end - 1, read.clone(), PdfWhy::Exponent);
+        self.out.replace(at, mark_end, &read);
+        Some(mark_end)
     }
 
     /// `∼ N (0, 1)`: a distribution's letter after `∼`, applied: its calligraphic letter.
@@ -292,6 +314,17 @@ impl Scan<'_> {
             Some(token.split_at(first.len_utf8()))
         })?;
         if script.is_empty() || self.known(token) {
+            return None;
+        }
+        // A small letter before a capital is a product (`xP (X = x)`) unless the letter is a
+        // density's or a function's (`pX (x)`, `fθ (x)`).
+        let notation = Notation::shipped();
+        let small_before_capital =
+            base.chars().all(char::is_lowercase) && script.starts_with(char::is_uppercase);
+        if small_before_capital
+            && !has(&notation.distribution_letters, base)
+            && !has(&notation.function_letters, base)
+        {
             return None;
         }
         // A script that is a name (`KL`, `CE`) is set upright, as its source wrote it.
@@ -404,6 +437,7 @@ mod tests {
         assert_eq!(read("DKL (P ∥Q)"), "D_{\\mathrm{KL}}(P ∥Q)");
         assert_eq!(read("µX = E[X], σXY − µ2X"), "µ_{X} = E[X], σ_{XY} − µ_{X}^{2}");
         assert_eq!(read("−Ex∼P [log p(x)]"), "−E_{x∼P}[log p(x)]");
+        assert_eq!(read("xP (X = x)"), "xP (X = x)");
         assert_eq!(read("xi aij xj = a11 + ϵ1"), "x_{i} a_{ij} x_{j} = a_{11} + ϵ_{1}");
         assert_eq!(read("log2 (pi )"), "log_{2}(p_{i} )");
         assert_eq!(read("ŷ = argmaxy log"), "ŷ = argmax_{y} log");
@@ -433,6 +467,7 @@ mod tests {
         assert_eq!(read("E[X 2 ] = σ2 + (a − 2)2 p"), "E[X^{2} ] = σ^{2} + (a − 2)^{2} p");
         assert_eq!(read("[K + σ 2 I]−1 y = K(x, x∗ )T z"), "[K + σ^{2} I]^{−1} y = K(x, x∗ )^{T} z");
         assert_eq!(read("A = WΣW−1 ."), "A = WΣW^{−1} .");
+        assert_eq!(read("V π (s) = V ∗ (s′ )"), "V^{π}(s) = V^{∗}(s′ )");
         assert_eq!(read("x ∼ N (0, 1)"), "x ∼ \\mathcal{N}(0, 1)");
         // An integral's upper limit, and a sum's upper limit on a line of its own, are left.
         assert_eq!(read("Z 1\n0\n\nN−1\nX"), "Z 1\n0\n\nN−1\nX");

@@ -162,16 +162,18 @@ impl Layout<'_> {
                     self.items.pop();
                     self.lone.retain(|&l| l < self.items.len());
                 }
-                let lower = lines.get(i).copied().filter(|&l| self.limit_like(l));
-                if lower.is_some() {
+                // The lower limits: the next line, or its words for signs set side by side
+                // (`XX` over `i∈V j∈V`).
+                let lowers = lines.get(i).map(|&l| self.lower_limits(l, signs.len())).unwrap_or_default();
+                if !lowers.is_empty() {
                     i += 1;
                 }
                 // A lower limit that starts a count (`i=1`) has an upper one: the last limit
                 // left on a line of its own before, if it was not set right above.
-                if upper.is_none() && lower.is_some_and(|l| self.get(l).contains('=')) {
+                if upper.is_none() && lowers.first().is_some_and(|&l| self.get(l).contains('=')) {
                     upper = self.take_lone();
                 }
-                self.operators(signs, lower, upper);
+                self.operators(signs, &lowers, upper);
             }
         }
     }
@@ -217,7 +219,7 @@ impl Layout<'_> {
         self.push_fraction(numerator, denominator);
         let latex = self.table.big_operators.get(self.get(sign)).cloned().unwrap_or_default();
         let upper = self.take_lone();
-        self.operators(vec![Sign { latex, sign, upper: None, integral: false }], Some(lower), upper);
+        self.operators(vec![Sign { latex, sign, upper: None, integral: false }], &[lower], upper);
         self.items.push(Item::Text(body));
     }
 
@@ -245,20 +247,21 @@ impl Layout<'_> {
                 lower = rest.front_mut().and_then(Vec::pop);
             }
         }
-        self.operators(signs, lower, None);
+        self.operators(signs, lower.as_slice(), None);
         i
     }
 
     /// Pushes operator signs: the first with `lower` and `upper` (or its own upper limit),
     /// the others waiting for their lower limit.
-    fn operators(&mut self, signs: Vec<Sign>, lower: Option<Range>, upper: Option<Range>) {
+    fn operators(&mut self, signs: Vec<Sign>, lowers: &[Range], upper: Option<Range>) {
         for (n, sign) in signs.into_iter().enumerate() {
+            let lower = lowers.get(n).copied();
             let found = self.get(sign.sign).to_string();
             self.notes.push(Warning {
                 kind: WarningKind::PdfText { found, read: sign.latex.clone(), why: PdfWhy::BigOperator },
                 span: Span::new(sign.sign.0, sign.sign.1),
             });
-            let (lower, upper) = if n == 0 { (lower, upper.or(sign.upper)) } else { (None, sign.upper) };
+            let upper = if n == 0 { upper.or(sign.upper) } else { sign.upper };
             if lower.is_none() {
                 self.pending.push_back(self.items.len());
             }
@@ -374,9 +377,30 @@ impl Layout<'_> {
         !text.contains(RELATIONS) && !self.table.negated.values().any(|n| text.contains(n.as_str()))
     }
 
+    /// The lower limits on `line` for `signs` operators: the line, or (for several signs) its
+    /// words when there are as many; none when it is no limit.
+    fn lower_limits(&self, line: Range, signs: usize) -> Vec<Range> {
+        if self.limit_like(line) {
+            return vec![line];
+        }
+        let mut words = Vec::new();
+        let mut at = line.0;
+        for word in self.get(line).split(' ') {
+            words.push((at, at + word.len()));
+            at += word.len() + 1;
+        }
+        let all_limits = words.iter().all(|&w| self.limit_like(w));
+        if signs > 1 && words.len() == signs && all_limits {
+            words
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Whether `line` may be a limit: short, one word, with a letter, a digit or `∞` in it.
     fn limit_like(&self, line: Range) -> bool {
-        let text = self.get(line);
+        // pdftotext spaces a prime from what follows it (`s′ ∈S`).
+        let text = self.get(line).replace("′ ", "′");
         !text.contains(char::is_whitespace)
             && text.chars().count() <= LIMIT_CHARACTERS
             && text.chars().any(|c| c.is_alphanumeric() || c == '∞')
@@ -491,6 +515,8 @@ mod tests {
         assert_eq!(read_back("X=\n\nn\nX\ni=1\n\nXi ."), "X= \\sum_{i=1}^{n} Xi .");
         assert_eq!(read_back("H(X) = −\n\nX\ni\n\npi log pi"), "H(X) = − \\sum_{i} pi log pi");
         assert_eq!(read_back("H = −\n\nXX\nx\n\ny\n\np(x, y)"), "H = − \\sum_{x} \\sum_{y} p(x, y)");
+        assert_eq!(read_back("−\n\nXX\ni∈V j∈V\n\nxij"), "− \\sum_{i∈V} \\sum_{j∈V} xij");
+        assert_eq!(read_back("γ\n\nX\ns′ ∈S\n\nP (s′ | s)"), "γ \\sum_{s′ ∈S} P (s′ | s)");
         let pass = read("X\ni\n\nxi");
         assert_eq!(pass.notes.len(), 1);
         assert!(matches!(
