@@ -8,7 +8,8 @@
 # FORMULAS.txt: one LaTeX formula a line (default ../shared/corpus-real/d2l_display.txt).
 # Installs Debian's texlive and poppler-utils if missing (apt-get, as root). The corpus is
 # generated in OUT_DIR (default target/pdf-paste), not committed; the share and the commonest
-# reasons are printed by `cargo run --release --example pdf_paste`.
+# reasons are printed by examples/pdf_paste.rs, twice: for plain pdftotext (the figure that
+# counts) and for pdftotext -raw.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 formulas=${1:-../shared/corpus-real/d2l_display.txt}
