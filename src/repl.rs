@@ -5,7 +5,9 @@
 //! are `:map`, `:read`, `:parse`, `:eval` (definitions and `:let` bindings persist for the
 //! session), `:let NAME=JSON`, `:lang ko|en`, `:curriculum NAME|FILE`, `:help` and `:quit`. A
 //! paste of several lines is read whole: the prompt reads on while a `{`, a `\begin` or a
-//! `$$` is open or a line ends with `\\`. History is kept in `~/.eqmap_history`.
+//! `$$` is open or a line ends with `\\`, and while lines arrive faster than anyone types (a
+//! terminal without bracketed paste sends a paste's line breaks as Enter keys): Enter, typed,
+//! then runs them. History is kept in `~/.eqmap_history`.
 
 use crate::formulas::Input;
 use crate::{evaluate_one, load_knowledge, screen_style};
@@ -14,11 +16,14 @@ use eqmap::report::{eval as eval_report, slotmap as map_report, tree};
 use eqmap::slotmap::Knowledge;
 use eqmap::Lang;
 use rustyline::error::ReadlineError;
+use rustyline::highlight::CmdKind;
 use rustyline::history::FileHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Config, Editor, Helper};
+use std::cell::Cell;
 use std::io;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 const HELP_KO: &str = "\
 수식을 붙여 넣으면 자리마다 막히는 질문, 필요한 수학, 커리큘럼 글을 보여 줍니다. 명령:
@@ -48,9 +53,18 @@ Paste a formula to see, for each slot, the question, the math and the curriculum
 const GREETING_KO: &str = "eqmap — 수식을 붙여 넣거나 :help로 명령을 보세요.";
 const GREETING_EN: &str = "eqmap — paste a formula, or :help for the commands.";
 
-/// Reads on while a pasted formula is still open, so that a paste of several lines is one
-/// input.
-struct Lines;
+/// An Enter this soon after the key before it came with that key, as a paste's line break
+/// does when the terminal sends a paste as keys (without bracketed paste): no one types a key
+/// and Enter this fast (some 50 ms apart at the fastest).
+const PASTED_ENTER: Duration = Duration::from_millis(20);
+
+/// Reads on while a pasted formula is still open, or while its lines arrive together, so that
+/// a paste of several lines is one input.
+#[derive(Default)]
+struct Lines {
+    /// When the line last changed or its cursor moved.
+    last_key: Cell<Option<Instant>>,
+}
 
 impl rustyline::completion::Completer for Lines {
     type Candidate = String;
@@ -60,15 +74,24 @@ impl rustyline::hint::Hinter for Lines {
     type Hint = String;
 }
 
-impl rustyline::highlight::Highlighter for Lines {}
+impl rustyline::highlight::Highlighter for Lines {
+    /// Called on every character inserted and every cursor move: the time of the last key.
+    /// Nothing is highlighted.
+    fn highlight_char(&self, _line: &str, _pos: usize, _kind: CmdKind) -> bool {
+        self.last_key.set(Some(Instant::now()));
+        false
+    }
+}
 
 impl Helper for Lines {}
 
 impl Validator for Lines {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
         let input = ctx.input();
+        let pasted =
+            self.last_key.get().is_some_and(|key| key.elapsed() < PASTED_ENTER) && !input.trim().is_empty();
         let command = input.trim_start().starts_with(':') && !input.contains('\n');
-        if !command && eqmap::paste::lines::incomplete(input) {
+        if pasted || (!command && eqmap::paste::lines::incomplete(input)) {
             return Ok(ValidationResult::Incomplete);
         }
         Ok(ValidationResult::Valid(None))
@@ -92,7 +115,7 @@ pub fn starting_lang(flag: Option<Lang>) -> Lang {
 pub fn run(lang: Lang) -> io::Result<ExitCode> {
     let config = Config::builder().auto_add_history(false).build();
     let mut editor: Editor<Lines, FileHistory> = Editor::with_config(config).map_err(io::Error::other)?;
-    editor.set_helper(Some(Lines));
+    editor.set_helper(Some(Lines::default()));
     let history = std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".eqmap_history"));
     if let Some(path) = &history {
         let _ = editor.load_history(path);

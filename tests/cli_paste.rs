@@ -170,6 +170,85 @@ fn plain_text_from_a_pdf_reads_as_its_latex() {
     assert_eq!(softmax.map(|s| s["span"].clone()), Some(serde_json::json!([0, 7])));
 }
 
+/// The concepts of the map of `formula`.
+fn concepts(formula: &str) -> std::collections::BTreeSet<String> {
+    let map = json(&ok(&["map", "--lang", "en", "--format", "json", formula], None));
+    let slots = map["slots"].as_array().cloned().unwrap_or_default();
+    slots
+        .iter()
+        .flat_map(|s| s["concepts"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c.as_str().map(str::to_string))
+        .collect()
+}
+
+/// Texts exactly as `pdftotext` gives them for displays that pdflatex typeset
+/// (`scripts/pdf-paste-corpus.sh`), line breaks kept, and the LaTeX each was typeset from.
+const FROM_PDFS: &[(&str, &str)] = &[
+    // A display sum: cmex10's sign as the letter X, its limits on the lines around it.
+    ("X=\n\nn\nX\ni=1\n\nXi .", r"X = \sum_{i=1}^n X_i."),
+    (
+        "H(X, Y ) = −\n\nXX\nx\n\ny\n\npX,Y (x, y) log pX,Y (x, y).",
+        r"H(X, Y) = - \sum_{x} \sum_{y} p_{X, Y}(x, y) \log p_{X, Y}(x, y).",
+    ),
+    // An integral (Z) set above the line it stands in, its lower limit below the integrand.
+    ("Z x\nF (x) =\n\nf (y)dy.\n0", r"F(x) = \int_0^x f(y) dy."),
+    (
+        "Z ∞Z ∞\n−∞\n\n−∞\n\n2\n\n2\n\ne−x −y dx dy.",
+        r"\int_{-\infty}^{\infty} \int_{-\infty}^{\infty} e^{-x^{2}-y^{2}} \;dx\;dy.",
+    ),
+    // Fractions on lines of their own; a fraction set before a sum (1X over n i=1).
+    ("dF\n(x) = f (x).\ndx", r"\frac{dF}{dx}(x) = f(x)."),
+    ("pk =\n\nλk e−λ\n.\nk!", r"p_k = \frac{\lambda^ke^{-\lambda}}{k!}."),
+    (
+        "n\n\nF̂ (e, Z) =\n\n1X\n1(ei ≤ e).\nn i=1",
+        r"\hat{F}(e, \mathcal{Z}) = \frac{1}{n}\sum_{i=1}^n \mathbf{1}(e_i \leq e).",
+    ),
+    (
+        "J\n\nk(x, x′ ) =\n\nσ2 X\nϕi (x)ϕi (x′ ).\nJ i=1",
+        r"k(x,x') = \frac{\sigma^2}{J} \sum_{i=1}^{J} \phi_i(x)\phi_i(x').",
+    ),
+    // The limit of lim on a line of its own.
+    ("lim f (x) = 1\n\nx→0", r"\lim_{x \to 0} f(x) = 1"),
+    // Within a line: subscripts set after their letter, exponents, the negation slash, ⊤.
+    ("H(X) = −\n\nX\ni\n\npi log pi", r"H(X) = - \sum_i p_i \log p_i"),
+    ("DKL (P ∥Q) ̸= DKL (Q∥P ).", r"D_{\textrm{KL}}(P\|Q) \neq D_{\textrm{KL}}(Q\|P)."),
+    ("2\nσX\n= Var(X) = E[X 2 ] − µ2X", r"\sigma_X^2 = \textrm{Var}(X) = E[X^2] - \mu_X^2"),
+    ("X ∼ Bernoulli(p).", r"X \sim \textrm{Bernoulli}(p)."),
+    ("u⊤ v", r"\mathbf{u}^\top\mathbf{v}"),
+];
+
+#[test]
+fn text_as_pdftotext_gives_it_maps_to_the_concepts_of_its_latex() {
+    for (pasted, latex) in FROM_PDFS {
+        assert_eq!(concepts(pasted), concepts(latex), "{pasted:?} against {latex}");
+    }
+}
+
+#[test]
+fn every_reading_of_a_pdf_layout_is_a_warning() {
+    let (code, _, err) = run(&["read", "--lang", "en", "X=\n\nn\nX\ni=1\n\nXi ."], None);
+    assert_eq!(code, 0);
+    assert!(err.contains("`X` read as `\\sum`"), "{err}");
+    assert!(err.contains("`Xi` read as `X_{i}`"), "{err}");
+    let (_, _, err) = run(&["read", "--lang", "en", "dF\n(x) = f (x).\ndx"], None);
+    assert!(err.contains("read as the fraction `\\frac{dF}{dx}`") && err.contains("is a guess"), "{err}");
+    let (_, _, err) = run(&["read", "--lang", "en", "lim f (x)\n\nx→0"], None);
+    assert!(err.contains("`x→0` on a line of its own read as the limit"), "{err}");
+    let (_, _, err) = run(&["read", "X=\n\nn\nX\ni=1\n\nXi ."], None);
+    assert!(err.contains("`X` 표기를 `\\sum` 기호로 읽습니다"), "{err}");
+}
+
+#[test]
+fn latex_and_one_line_texts_keep_their_letters() {
+    // LaTeX is read as written: `xi` in LaTeX is x times i.
+    let (_, out, err) = run(&["parse", "--lang", "en", "--format", "latex", r"\alpha xi + X"], None);
+    assert!(!err.contains("read as"), "{err}");
+    assert!(!out.contains("x_{i}"), "{out}");
+    // A line with no layout in it: `X` stays a letter.
+    let (_, out, err) = run(&["parse", "--lang", "en", "--format", "latex", "X = Y + Z"], None);
+    assert!(!out.contains("\\sum") && !out.contains("\\int") && !err.contains("read as"), "{out} {err}");
+}
+
 #[test]
 fn an_ambiguous_word_is_a_warning_not_a_guess() {
     let (code, _, err) = run(&["parse", "--lang", "en", "--format", "latex", "tr A"], None);

@@ -3,9 +3,12 @@
 //! What people paste is rarely clean LaTeX: math delimiters come along (`$…$`, `\[…\]`,
 //! `\begin{equation}…\end{equation}`), a PDF gives `softmax(QKᵀ/√dₖ)V` with names as plain
 //! letters, combining accents (`x̂`) and ligatures, and a typo leaves a `(` open. [`prepare`]
-//! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`), then the
-//! plain text is read as LaTeX would write it (`plain.rs`, from `data/paste.toml`), then likely
-//! typos are looked for (`typos.rs`). Every pass keeps a [`spans::SpanMap`], so a span of the
+//! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`); text with
+//! no LaTeX in it (no `\`, `^` or `_`) is read for what a PDF's text flattens within a line
+//! (`flat.rs`: `pi` is p_i, `e−λ` is e^{-λ}) and for its lines (`layout.rs`: a display sum
+//! given as `n` / `X` / `i=1`, a fraction as two lines); then the plain text is read as LaTeX
+//! would write it (`plain.rs`); then likely typos are looked for (`typos.rs`). What each
+//! pass knows is in `data/paste.toml`. Every pass keeps a [`spans::SpanMap`], so a span of the
 //! text the parser read maps back to the input the user gave ([`Pasted::original`]): carets,
 //! slots and warnings point into what was pasted. What a pass did or could not decide is a
 //! warning, never a silent guess. `lines.rs` splits standard input into formulas by one rule
@@ -15,6 +18,8 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod flat;
+mod layout;
 pub mod lines;
 mod plain;
 pub mod spans;
@@ -75,6 +80,12 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         let span = pasted.original(Span::new(0, pasted.text.len()));
         return Err(ParseError::new(ParseErrorKind::Empty, span));
     }
+    if is_plain_text(&pasted.text) && pasted.text.len() <= PDF_TEXT_BYTES {
+        let flat = flat::in_lines(&pasted.text);
+        pasted.push(flat.text, flat.map, flat.notes);
+        let laid = layout::read(&pasted.text);
+        pasted.push(laid.text, laid.map, laid.notes);
+    }
     let plain = plain::as_latex(&pasted.text);
     pasted.push(plain.text, plain.map, plain.notes);
     let typos = typos::look(&pasted.text);
@@ -82,6 +93,17 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
     pasted.notes.extend(typos);
     pasted.notes.sort_by_key(|w| w.span.start);
     Ok(pasted)
+}
+
+/// The longest plain text read for what a PDF gives (a display copied from a PDF is a few
+/// hundred bytes); longer text goes to the parser as it is, which refuses it past its limit.
+const PDF_TEXT_BYTES: usize = 16 * 1024;
+
+/// Whether `text` is plain text, as a PDF or a web page gives it, rather than LaTeX: it has
+/// no `\`, `^` or `_`. Only plain text is read for what a PDF flattens (`flat.rs`) and for
+/// its lines (`layout.rs`); LaTeX is left as it was written.
+fn is_plain_text(text: &str) -> bool {
+    !text.contains(['\\', '^', '_'])
 }
 
 /// `input` with its wrappers taken off (`$x$` is `x`), for readers that keep no notes (batch

@@ -29,7 +29,19 @@ impl SpanMap {
         if span.end <= span.start {
             return Span::new(start, start);
         }
-        Span::new(start, self.end(span.end).max(start))
+        let end = self.end(span.end);
+        if end >= start {
+            return Span::new(start, end);
+        }
+        // Pieces moved out of input order (a limit set before its operator): the span covers
+        // the input of every piece it overlaps.
+        let covered = self.pieces.iter().filter(|p| p.out.0 < span.end && p.out.1 > span.start);
+        let (low, high) = covered.fold((usize::MAX, 0), |(l, h), p| (l.min(p.input.0), h.max(p.input.1)));
+        if low <= high {
+            Span::new(low, high)
+        } else {
+            Span::new(start, start)
+        }
     }
 
     /// The input offset of a span starting at `at`.
@@ -106,6 +118,43 @@ impl<'a> Rewriter<'a> {
     }
 }
 
+/// Builds a text from pieces of an input taken in any order, with written text between them:
+/// for a pass that moves what it reads (a limit set before its operator, a numerator on its
+/// own line).
+#[derive(Debug)]
+pub struct Composer<'a> {
+    input: &'a str,
+    out: String,
+    pieces: Vec<Piece>,
+}
+
+impl<'a> Composer<'a> {
+    /// A composer of pieces of `input`.
+    pub fn new(input: &'a str) -> Self {
+        Composer { input, out: String::with_capacity(input.len() + 32), pieces: Vec::new() }
+    }
+
+    /// Copies `input[start..end]`.
+    pub fn copy(&mut self, start: usize, end: usize) {
+        let Some(text) = self.input.get(start..end) else { return };
+        let at = self.out.len();
+        self.out.push_str(text);
+        self.pieces.push(Piece { out: (at, self.out.len()), input: (start, end), copied: true });
+    }
+
+    /// Writes `text` standing for `input[start..end]` (an empty range: for nothing there).
+    pub fn write(&mut self, text: &str, start: usize, end: usize) {
+        let at = self.out.len();
+        self.out.push_str(text);
+        self.pieces.push(Piece { out: (at, self.out.len()), input: (start, end.max(start)), copied: false });
+    }
+
+    /// The text and its map.
+    pub fn finish(self) -> (String, SpanMap) {
+        (self.out, SpanMap { pieces: self.pieces })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +174,26 @@ mod tests {
         assert_eq!(map.span(Span::new(0, text.len())), Span::new(1, 11));
         assert_eq!(map.span(Span::new(3, 5)), Span::new(1, 8));
         assert_eq!(map.span(Span::new(text.len(), text.len())), Span::new(11, 11));
+    }
+
+    #[test]
+    fn pieces_taken_out_of_order_map_back_to_where_each_was() {
+        // "n\nX\ni=1" → "\sum_{i=1}^{n}"
+        let input = "n\nX\ni=1";
+        let mut composer = Composer::new(input);
+        composer.write("\\sum", 2, 3);
+        composer.write("_{", 4, 4);
+        composer.copy(4, 7);
+        composer.write("}^{", 7, 7);
+        composer.copy(0, 1);
+        composer.write("}", 1, 1);
+        let (text, map) = composer.finish();
+        assert_eq!(text, "\\sum_{i=1}^{n}");
+        let n = text.rfind('n').unwrap_or(0);
+        assert_eq!(map.span(Span::new(n, n + 1)), Span::new(0, 1));
+        assert_eq!(map.span(Span::new(0, 4)), Span::new(2, 3));
+        let i = text.find('i').unwrap_or(0);
+        assert_eq!(map.span(Span::new(i, i + 3)), Span::new(4, 7));
+        assert_eq!(map.span(Span::new(0, text.len())), Span::new(0, 7));
     }
 }

@@ -32,6 +32,26 @@ pub struct Table {
     pub combining: BTreeMap<String, String>,
     /// Characters replaced by plain text.
     pub characters: BTreeMap<String, String>,
+    /// Operators whose limit a PDF sets on a line of its own.
+    pub limit_operators: Vec<String>,
+    /// Letters read as a subscript when set right after a letter in a PDF's text.
+    pub glued_index_letters: Vec<String>,
+    /// Words that are not a letter with a glued subscript.
+    pub glued_words_kept: Vec<String>,
+    /// Letters whose glued `2` is a square.
+    pub squared_letters: Vec<String>,
+    /// Greek letters whose glued capitals are a subscript.
+    pub subscripted_by_capitals: Vec<String>,
+    /// Bases after which a PDF's `−…` is an exponent.
+    pub exponent_bases: Vec<String>,
+    /// cmex10's sum and product signs as pdftotext gives them, and their LaTeX.
+    pub big_operators: BTreeMap<String, String>,
+    /// cmex10's integral signs as pdftotext gives them, and their LaTeX.
+    pub integral_signs: BTreeMap<String, String>,
+    /// Relations after a PDF's negation slash, and the negated relation.
+    pub negated: BTreeMap<String, String>,
+    /// Characters a PDF sets raised, read as a superscript.
+    pub raised: BTreeMap<String, String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a
@@ -50,6 +70,11 @@ mod tests {
         let table = table.unwrap_or_else(|e| panic!("data/paste.toml: {e}"));
         assert!(table.names.contains_key("softmax"));
         assert!(table.combining.values().any(|accent| accent == "\\hat"));
+        assert_eq!(table.big_operators.get("X").map(String::as_str), Some("\\sum"));
+        assert_eq!(table.integral_signs.get("Z").map(String::as_str), Some("\\int"));
+        for sign in table.big_operators.keys().chain(table.integral_signs.keys()) {
+            assert_eq!(sign.chars().count(), 1, "{sign:?} is one letter");
+        }
         for mark in table.combining.keys() {
             assert_eq!(mark.chars().count(), 1, "{mark:?} is one combining character");
         }

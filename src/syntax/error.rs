@@ -354,6 +354,34 @@ pub enum WarningKind {
     },
     /// A `|` without a partner: `|x + y`.
     LoneBar,
+    /// Text as a PDF gives it, read as its LaTeX most likely was: TeX's display sum sign given
+    /// as the letter `X`, a subscript set right after its letter (`pi`), a fraction's two lines.
+    PdfText {
+        /// What the text has.
+        found: String,
+        /// What it is read as.
+        read: String,
+        /// Why.
+        why: PdfWhy,
+    },
+}
+
+/// Why text from a PDF is read differently ([`WarningKind::PdfText`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PdfWhy {
+    /// A big operator given as its font's letter, with its limits on the lines around it.
+    BigOperator,
+    /// Letters set together: the first with a subscript.
+    Subscript,
+    /// An exponent set right after its base: `e−λ`.
+    Exponent,
+    /// A word before a parenthesis: a function's name.
+    Name,
+    /// A numerator and a denominator on lines of their own.
+    Fraction,
+    /// A limit on a line of its own, under `lim`, `max`, ….
+    Limit,
 }
 
 impl Warning {
@@ -406,7 +434,51 @@ impl Warning {
             (WarningKind::LoneBar, Lang::En) => {
                 "`|` has no partner: one side of an absolute value or norm may be missing".to_string()
             }
+            (WarningKind::PdfText { found, read, why }, lang) => pdf_message(found, read, *why, lang),
         }
+    }
+}
+
+/// The message of [`WarningKind::PdfText`].
+fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
+    let (found, read) = (visible(found), visible(read));
+    match (why, lang) {
+        (PdfWhy::BigOperator, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}` 기호로 읽습니다: PDF의 텍스트는 TeX의 큰 연산자를 글자로 줍니다(디스플레이의 ∑는 X, ∏는 Y, ∫는 Z). 글자라면 식을 LaTeX로 쓰세요"
+        ),
+        (PdfWhy::BigOperator, Lang::En) => format!(
+            "`{found}` read as `{read}`: the text of a PDF gives TeX's big operators as letters (a display ∑ as X, ∏ as Y, ∫ as Z); if it is the letter, write the formula in LaTeX"
+        ),
+        (PdfWhy::Subscript, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}` 꼴로 읽습니다: PDF의 텍스트는 아래 첨자를 글자 바로 뒤에 붙여 줍니다. 글자끼리의 곱이면 사이를 띄우세요"
+        ),
+        (PdfWhy::Subscript, Lang::En) => format!(
+            "`{found}` read as `{read}`: the text of a PDF sets a subscript right after its letter; if the letters are multiplied, put a space between them"
+        ),
+        (PdfWhy::Exponent, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}` 꼴로 읽습니다: PDF의 텍스트는 지수를 밑 바로 뒤에 붙여 줍니다"
+        ),
+        (PdfWhy::Exponent, Lang::En) => {
+            format!("`{found}` read as `{read}`: the text of a PDF sets an exponent right after its base")
+        }
+        (PdfWhy::Name, Lang::Ko) => format!(
+            "괄호 앞의 `{found}` 표기를 함수 이름 `{read}` 꼴로 읽습니다: 글자끼리의 곱이면 사이를 띄우세요"
+        ),
+        (PdfWhy::Name, Lang::En) => format!(
+            "`{found}` before a parenthesis read as the name `{read}`: if the letters are multiplied, put a space between them"
+        ),
+        (PdfWhy::Fraction, Lang::Ko) => format!(
+            "두 줄 `{found}` 표기를 분수 `{read}` 꼴로 읽습니다: PDF의 텍스트는 분자와 분모를 따로 된 줄에 줍니다. 분수가 놓인 자리는 추측입니다"
+        ),
+        (PdfWhy::Fraction, Lang::En) => format!(
+            "the lines `{found}` read as the fraction `{read}`: the text of a PDF gives a numerator and a denominator on lines of their own, and where the fraction stands is a guess"
+        ),
+        (PdfWhy::Limit, Lang::Ko) => format!(
+            "따로 된 줄의 `{found}` 표기를 아래 첨자로 붙여 `{read}` 꼴로 읽습니다: PDF의 텍스트는 극한의 아래 첨자를 따로 된 줄에 줍니다"
+        ),
+        (PdfWhy::Limit, Lang::En) => format!(
+            "`{found}` on a line of its own read as the limit in `{read}`: the text of a PDF gives what is set under `lim`, `max`, … on a line of its own"
+        ),
     }
 }
 
@@ -488,6 +560,17 @@ mod tests {
             WarningKind::UnopenedBracket { delimiter: "]".into() },
             WarningKind::LoneBar,
         ];
+        let mut warnings = warnings;
+        for why in [
+            PdfWhy::BigOperator,
+            PdfWhy::Subscript,
+            PdfWhy::Exponent,
+            PdfWhy::Name,
+            PdfWhy::Fraction,
+            PdfWhy::Limit,
+        ] {
+            warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
+        }
         (errors, warnings)
     }
 

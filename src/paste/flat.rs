@@ -1,0 +1,480 @@
+//! What the text of a PDF flattens within a line, read back: pdftotext gives a subscript set
+//! right after its letter (`pi` for p_i, `pX,Y (x, y)` for p_{X,Y}(x, y), `DKL (P ∥Q)` for
+//! D_{KL}(P‖Q)), an exponent right after its base (`e−λ`), the negation slash before the
+//! relation it crosses (`̸=`), `⊤` after what it transposes, and a function's name as plain
+//! letters before its parenthesis (`Area(A)`). Runs only on plain text (no `\`, `^` or `_`:
+//! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
+//! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
+
+use super::spans::Rewriter;
+use super::table::{table, Table};
+use super::Pass;
+use crate::meaning::notation::{has, Notation};
+use crate::syntax::ast::Span;
+use crate::syntax::error::{PdfWhy, Warning, WarningKind};
+
+/// Characters a glued subscript may hold besides letters and digits (`pX,Y`, `Ex∼P`).
+const SCRIPT_SIGNS: &[char] = &[',', '∼', '+', '−', '=', '′', '∗', '*'];
+
+/// The longest word, in characters, read for a glued script or a name in it: longer runs are
+/// no script, and looking no further keeps the pass linear.
+const SCRIPT_CHARACTERS: usize = 24;
+
+/// Reads the flattened scripts, signs and names of `text`.
+pub(super) fn in_lines(text: &str) -> Pass {
+    let mut scan =
+        Scan { text, table: table(), out: Rewriter::new(text), notes: Vec::new(), line_has_text: false };
+    let mut at = 0;
+    while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
+        at = scan.step(at, c);
+    }
+    let (text, map) = scan.out.finish();
+    Pass { text, map, notes: scan.notes }
+}
+
+struct Scan<'a> {
+    text: &'a str,
+    table: &'a Table,
+    out: Rewriter<'a>,
+    notes: Vec<Warning>,
+    /// Whether anything but spaces came before on the line being read.
+    line_has_text: bool,
+}
+
+impl Scan<'_> {
+    /// Handles the character `c` at `at`; the offset to go on from.
+    fn step(&mut self, at: usize, c: char) -> usize {
+        let next = at + c.len_utf8();
+        let starts_word =
+            !self.text.get(..at).and_then(|b| b.chars().next_back()).is_some_and(char::is_alphanumeric);
+        let went_on = self.read(at, next, c, starts_word);
+        if c == '\n' {
+            self.line_has_text = false;
+        } else if !c.is_whitespace() {
+            self.line_has_text = true;
+        }
+        went_on
+    }
+
+    /// What [`Scan::step`] does with `c`.
+    fn read(&mut self, at: usize, next: usize, c: char, starts_word: bool) -> usize {
+        match c {
+            '\u{0338}' => self.negation(at),
+            c if self.table.raised.contains_key(&c.to_string()) => {
+                self.raised(at, c);
+                next
+            }
+            ')' | ']' => self.closing(at, next),
+            c if c.is_alphanumeric() && starts_word => self.word(at),
+            _ => next,
+        }
+    }
+
+    /// The negation slash at `at`, set before the relation it crosses: `̸=` is `\neq`.
+    fn negation(&mut self, at: usize) -> usize {
+        let after = at + '\u{0338}'.len_utf8();
+        let rest = self.text.get(after..).unwrap_or("");
+        let spaces = rest.len() - rest.trim_start_matches(' ').len();
+        let Some(relation) = rest.get(spaces..).and_then(|r| r.chars().next()) else { return after };
+        let Some(negated) = self.table.negated.get(&relation.to_string()) else { return after };
+        let end = after + spaces + relation.len_utf8();
+        self.out.replace(at, end, &format!("{negated} "));
+        end
+    }
+
+    /// A raised character (`⊤`) after something it can apply to becomes a superscript.
+    fn raised(&mut self, at: usize, c: char) {
+        let before = self.text.get(..at).unwrap_or("").trim_end_matches(' ');
+        let applies = before
+            .chars()
+            .next_back()
+            .is_some_and(|b| b.is_alphanumeric() || matches!(b, ')' | ']' | '}' | '′'));
+        if let Some(latex) = self.table.raised.get(&c.to_string()).filter(|_| applies) {
+            self.out.replace(at, at + c.len_utf8(), &format!("^{{{latex}}}"));
+        }
+    }
+
+    /// A closing bracket at `at` with a power set right after it: `(x − µ)2`, `[K + σ 2 I]−1`,
+    /// `K(x, x)T` (the transpose).
+    fn closing(&mut self, at: usize, next: usize) -> usize {
+        let after = self.text.get(next..).unwrap_or("");
+        let minus = if after.starts_with('−') { '−'.len_utf8() } else { 0 };
+        let digits = run_length(after.get(minus..).unwrap_or(""), |c| c.is_ascii_digit());
+        let mut end = next + minus + digits;
+        if digits == 0 {
+            let transpose = after.starts_with('T')
+                && !after.get(1..).and_then(|a| a.chars().next()).is_some_and(char::is_alphanumeric);
+            if !transpose || minus > 0 {
+                return next;
+            }
+            end = next + 1;
+        } else if self.text.get(end..).and_then(|a| a.chars().next()).is_some_and(char::is_alphanumeric) {
+            return next;
+        }
+        let power = self.text.get(next..end).unwrap_or("");
+        let read = format!("^{{{power}}}");
+        self.note(at, end, format!("{}{read}", self.text.get(at..next).unwrap_or("")), PdfWhy::Exponent);
+        self.out.replace(next, end, &read);
+        end
+    }
+
+    /// A word (a run of letters and digits) at `at`: an exponent, a name before its
+    /// parenthesis, or a letter with a glued subscript; the offset to go on from.
+    fn word(&mut self, at: usize) -> usize {
+        let rest = self.text.get(at..).unwrap_or("");
+        let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
+        let word = self.text.get(at..end).unwrap_or("");
+        let after = self.text.get(end..).unwrap_or("");
+        if let Some(done) =
+            self.exponent(at, end, word, after).or_else(|| self.spaced_power(at, end, word, after))
+        {
+            return done;
+        }
+        if let Some(done) = self.spaced_superscript(at, end, word, after) {
+            return done;
+        }
+        if let Some(done) = self.distribution(at, end, word, after) {
+            return done;
+        }
+        if self.squared_or_subscripted(at, end, word) {
+            return end;
+        }
+        if after.starts_with('(') {
+            // A name the plain pass knows is its to write (`log(x)` is `\log(x)`).
+            if !self.written_by_plain_pass(word) {
+                self.name(at, end, word);
+            }
+            return end;
+        }
+        if self.known(word) {
+            return end;
+        }
+        if let Some(done) = self.before_bracket(at) {
+            return done;
+        }
+        self.glued(at, end, word);
+        end
+    }
+
+    /// `e−λ`: a base of `exponent_bases` with `−…` right after it is a power; so is `−1`
+    /// right after a capital (`W−1`), but for a line of its own (`N−1` is a sum's limit).
+    fn exponent(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
+        let power = after.strip_prefix('−')?;
+        let length = if self.table.exponent_bases.iter().any(|b| b == word) {
+            run_length(power, |c| c.is_alphanumeric() || c == '.' || c == '−')
+        } else if word.chars().all(char::is_uppercase)
+            && !self.whole_line(at, end + '−'.len_utf8() + run_length(power, |c| c.is_ascii_digit()))
+        {
+            let digits = run_length(power, |c| c.is_ascii_digit());
+            let next = power.get(digits..).and_then(|p| p.chars().next());
+            if next.is_some_and(char::is_alphanumeric) {
+                0
+            } else {
+                digits
+            }
+        } else {
+            0
+        };
+        if length == 0 {
+            return None;
+        }
+        let power_end = end + '−'.len_utf8() + length;
+        let power = self.text.get(end..power_end).unwrap_or("");
+        // Of capitals set together (`WΣW−1`, a product), the last takes the power.
+        let base_len = if word.chars().all(char::is_uppercase) {
+            word.chars().next_back().map_or(0, char::len_utf8)
+        } else {
+            word.len()
+        };
+        let at = end - base_len;
+        let read = format!("{}^{{{power}}}", self.text.get(at..end).unwrap_or(""));
+        self.note(at, power_end, read.clone(), PdfWhy::Exponent);
+        self.out.replace(at, power_end, &read);
+        Some(power_end)
+    }
+
+    /// `σ 2`: a single letter, a space (its italic correction), then digits alone: a power.
+    /// An operator sign that starts its line (`Z 1`, an integral up to 1) is left.
+    fn spaced_power(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
+        if word.chars().count() != 1 || !word.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        let digits = run_length(after.strip_prefix(' ')?, |c| c.is_ascii_digit());
+        let power_end = end + 1 + digits;
+        let next = self.text.get(power_end..).and_then(|a| a.chars().next());
+        let alone = next.is_none_or(|c| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ')' | ']' | '}'));
+        let sign =
+            self.table.integral_signs.contains_key(word) || self.table.big_operators.contains_key(word);
+        if digits == 0 || !alone || (sign && self.line_start(at)) {
+            return None;
+        }
+        let read = format!("{word}^{{{}}}", self.text.get(end + 1..power_end).unwrap_or(""));
+        self.note(at, power_end, read.clone(), PdfWhy::Exponent);
+        self.out.replace(at, power_end, &read);
+        Some(power_end)
+    }
+
+    /// `V π (s)`, `V ∗ (s)`, `π ∗ (s)`: a letter, then a Greek letter or a star between the
+    /// spaces of italic correction, then its argument: the second is a superscript (V^π(s)).
+    fn spaced_superscript(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
+        if word.chars().count() != 1 || !word.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        let mark = after.strip_prefix(' ')?.chars().next()?;
+        let greek = ('α'..='ω').contains(&mark) || ('Α'..='Ω').contains(&mark);
+        let rest = after.get(1 + mark.len_utf8()..)?;
+        if !(greek || matches!(mark, '∗' | '⋆' | '†')) || !rest.starts_with(" (") {
+            return None;
+        }
+        let mark_end = end + 1 + mark.len_utf8() + 1;
+        let read = format!("{word}^{{{mark}}}");
+        self.note(at, mark_end - 1, read.clone(), PdfWhy::Exponent);
+        self.out.replace(at, mark_end, &read);
+        Some(mark_end)
+    }
+
+    /// `∼ N (0, 1)`: a distribution's letter after `∼`, applied: its calligraphic letter.
+    fn distribution(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
+        let sampled = self.text.get(..at)?.trim_end_matches(' ').ends_with('∼');
+        let applied = after.trim_start_matches(' ').starts_with('(');
+        if !sampled || !applied || !is_capital(word) || !has(&Notation::shipped().distribution_names, word) {
+            return None;
+        }
+        let spaces = after.len() - after.trim_start_matches(' ').len();
+        self.out.replace(at, end + spaces, &format!("\\mathcal{{{word}}}"));
+        Some(end + spaces)
+    }
+
+    /// `σ2` is σ² (`squared_letters`); `µX`, `σXY` are μ_X, σ_{XY} (`subscripted_by_capitals`).
+    fn squared_or_subscripted(&mut self, at: usize, end: usize, word: &str) -> bool {
+        let mut chars = word.chars();
+        let Some(base) = chars.next() else { return false };
+        let rest = chars.as_str();
+        let listed = |list: &[String]| list.iter().any(|l| *l == base.to_string());
+        // `µ2X`: a power set before the subscript, as pdftotext orders them, is μ_X².
+        let (power, capitals) =
+            rest.split_at(rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len());
+        let read = if rest == "2" && listed(&self.table.squared_letters) {
+            format!("{base}^{{2}}")
+        } else if (1..=2).contains(&capitals.len())
+            && capitals.chars().all(|c| c.is_ascii_uppercase())
+            && listed(&self.table.subscripted_by_capitals)
+        {
+            if power.is_empty() {
+                format!("{base}_{{{capitals}}}")
+            } else {
+                format!("{base}_{{{capitals}}}^{{{power}}}")
+            }
+        } else {
+            return false;
+        };
+        let why = if read.contains('^') { PdfWhy::Exponent } else { PdfWhy::Subscript };
+        self.note(at, end, read.clone(), why);
+        self.out.replace(at, end, &read);
+        true
+    }
+
+    /// Whether `start..end` is all of its line (but spaces); `start` is where the word being
+    /// read starts.
+    fn whole_line(&self, start: usize, end: usize) -> bool {
+        let after = self.text.get(end..).unwrap_or("");
+        self.line_start(start) && after.chars().take_while(|&c| c != '\n').all(char::is_whitespace)
+    }
+
+    /// Whether nothing but spaces is before the word being read (at `_at`) on its line.
+    fn line_start(&self, _at: usize) -> bool {
+        !self.line_has_text
+    }
+
+    /// A word of three letters or more right before `(`: a function's name (`Area(A)`).
+    fn name(&mut self, at: usize, end: usize, word: &str) {
+        if word.chars().count() < 3 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
+            return self.glued(at, end, word);
+        }
+        let read = format!("\\mathrm{{{word}}}");
+        let notation = Notation::shipped();
+        if !has(&notation.function_names, word) && !has(&notation.distribution_names, word) {
+            self.note(at, end, read.clone(), PdfWhy::Name);
+        }
+        self.out.replace(at, end, &read);
+    }
+
+    /// `pX,Y (x, y)`, `DKL (P ∥Q)`, `Ex∼P [f (x)]`: a letter with a subscript, then the space
+    /// TeX leaves after a script, then a bracket. `log2 (x)` is a name with its subscript.
+    fn before_bracket(&mut self, at: usize) -> Option<usize> {
+        let rest = self.text.get(at..).unwrap_or("");
+        let length = run_length(rest, |c| c.is_alphanumeric() || SCRIPT_SIGNS.contains(&c));
+        let token = rest.get(..length).filter(|t| t.chars().count() <= SCRIPT_CHARACTERS)?;
+        let after = rest.get(length..)?;
+        if !(after.starts_with(" (") || after.starts_with(" [")) || token.chars().count() < 2 {
+            return None;
+        }
+        let (base, script) = self.split_name(token).or_else(|| {
+            let first = token.chars().next().filter(|c| c.is_alphabetic())?;
+            Some(token.split_at(first.len_utf8()))
+        })?;
+        if script.is_empty() || self.known(token) {
+            return None;
+        }
+        // A small letter before a capital is a product (`xP (X = x)`) unless the letter is a
+        // density's or a function's (`pX (x)`, `fθ (x)`).
+        let notation = Notation::shipped();
+        let small_before_capital =
+            base.chars().all(char::is_lowercase) && script.starts_with(char::is_uppercase);
+        if small_before_capital
+            && !has(&notation.distribution_letters, base)
+            && !has(&notation.function_letters, base)
+        {
+            return None;
+        }
+        // A script that is a name (`KL`, `CE`) is set upright, as its source wrote it.
+        let named = script.chars().count() >= 2
+            && script.chars().all(|c| c.is_ascii_alphabetic())
+            && has(&Notation::shipped().function_names, script);
+        let read =
+            if named { format!("{base}_{{\\mathrm{{{script}}}}}") } else { format!("{base}_{{{script}}}") };
+        self.note(at, at + length, read.clone(), PdfWhy::Subscript);
+        // The space after the script goes too: it is TeX's, not the writer's.
+        self.out.replace(at, at + length + 1, &read);
+        Some(at + length + 1)
+    }
+
+    /// `xi`, `aij`, `x0`, `argmaxy`: a letter followed by index letters or digits, or a
+    /// limit operator followed by a short subscript.
+    fn glued(&mut self, at: usize, end: usize, word: &str) {
+        if word.chars().count() > SCRIPT_CHARACTERS {
+            return;
+        }
+        let mut chars = word.chars();
+        let Some(first) = chars.next().filter(|c| c.is_alphabetic()) else { return };
+        let script = chars.as_str();
+        let indices =
+            |s: &str| s.chars().all(|c| self.table.glued_index_letters.iter().any(|l| *l == c.to_string()));
+        let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+        let (base, script) = match self.split_limit(word) {
+            Some(split) => split,
+            None if !script.is_empty() && (digits(script) || indices(script)) => {
+                word.split_at(first.len_utf8())
+            }
+            None => return,
+        };
+        let read = format!("{base}_{{{script}}}");
+        self.note(at, end, read.clone(), PdfWhy::Subscript);
+        self.out.replace(at, end, &read);
+    }
+
+    /// `log2` → (`log`, `2`): a known name with something after it.
+    fn split_name<'w>(&self, token: &'w str) -> Option<(&'w str, &'w str)> {
+        let notation = Notation::shipped();
+        (2..token.len()).rev().filter(|&i| token.is_char_boundary(i)).find_map(|i| {
+            let (name, script) = token.split_at(i);
+            let known = self.table.names.contains_key(name) || has(&notation.function_names, name);
+            known.then_some((name, script))
+        })
+    }
+
+    /// `argmaxy` → (`argmax`, `y`): a limit operator with one or two letters after it.
+    fn split_limit<'w>(&self, word: &'w str) -> Option<(&'w str, &'w str)> {
+        let limit = self
+            .table
+            .limit_operators
+            .iter()
+            .filter(|l| word.starts_with(l.as_str()))
+            .max_by_key(|l| l.len())?;
+        let script = word.get(limit.len()..)?;
+        (!script.is_empty() && script.chars().count() <= 2).then(|| word.split_at(limit.len()))
+    }
+
+    /// Whether `word` is a name that the plain pass writes as LaTeX, or a word of prose.
+    fn written_by_plain_pass(&self, word: &str) -> bool {
+        self.table.names.contains_key(word)
+            || self.table.names_before_parenthesis.contains_key(word)
+            || self.table.limit_operators.iter().any(|l| l == word)
+            || has(&Notation::shipped().prose_words, &word.to_lowercase())
+    }
+
+    /// Whether `word` is a name or a word that is read as written.
+    fn known(&self, word: &str) -> bool {
+        let notation = Notation::shipped();
+        self.table.names.contains_key(word)
+            || self.table.names_before_parenthesis.contains_key(word)
+            || self.table.limit_operators.iter().any(|l| l == word)
+            || self.table.glued_words_kept.iter().any(|w| w == word)
+            || has(&notation.function_names, word)
+            || has(&notation.distribution_names, word)
+            || has(&notation.prose_words, &word.to_lowercase())
+    }
+
+    fn note(&mut self, start: usize, end: usize, read: String, why: PdfWhy) {
+        let found = self.text.get(start..end).unwrap_or("").to_string();
+        self.notes
+            .push(Warning { kind: WarningKind::PdfText { found, read, why }, span: Span::new(start, end) });
+    }
+}
+
+/// Whether `word` is one capital letter, Latin or Greek.
+fn is_capital(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_uppercase) && chars.next().is_none()
+}
+
+/// The length in bytes of the run of characters at the start of `text` that `take` accepts.
+fn run_length(text: &str, take: impl Fn(char) -> bool) -> usize {
+    text.chars().take_while(|&c| take(c)).map(char::len_utf8).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> String {
+        in_lines(text).text
+    }
+
+    #[test]
+    fn subscripts_set_after_their_letter_are_read_as_subscripts() {
+        assert_eq!(read("pX (x) = pX,Y (x, y)"), "p_{X}(x) = p_{X,Y}(x, y)");
+        assert_eq!(read("DKL (P ∥Q)"), "D_{\\mathrm{KL}}(P ∥Q)");
+        assert_eq!(read("µX = E[X], σXY − µ2X"), "µ_{X} = E[X], σ_{XY} − µ_{X}^{2}");
+        assert_eq!(read("−Ex∼P [log p(x)]"), "−E_{x∼P}[log p(x)]");
+        assert_eq!(read("xP (X = x)"), "xP (X = x)");
+        assert_eq!(read("xi aij xj = a11 + ϵ1"), "x_{i} a_{ij} x_{j} = a_{11} + ϵ_{1}");
+        assert_eq!(read("log2 (pi )"), "log_{2}(p_{i} )");
+        assert_eq!(read("ŷ = argmaxy log"), "ŷ = argmax_{y} log");
+        let pass = in_lines("xi");
+        assert_eq!(pass.notes.len(), 1);
+        assert!(matches!(
+            pass.notes.as_slice(),
+            [Warning { kind: WarningKind::PdfText { why: PdfWhy::Subscript, .. }, .. }]
+        ));
+    }
+
+    #[test]
+    fn letters_that_are_not_a_glued_subscript_are_left() {
+        for text in
+            ["f (x) = F (x)", "P (X | θ)", "dt", "x ∈ [a, b] and y", "λv = Av", "log(x)", "Var(X)", "QK"]
+        {
+            assert_eq!(read(text), text);
+            assert!(in_lines(text).notes.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn exponents_negations_transposes_and_names() {
+        assert_eq!(read("λk e−λ"), "λ_{k} e^{−λ}");
+        assert_eq!(read("p · 10−k ."), "p · 10^{−k} .");
+        assert_eq!(read("DKL (P ∥Q) ̸= 0"), "D_{\\mathrm{KL}}(P ∥Q) \\neq  0");
+        assert_eq!(read("E[X 2 ] = σ2 + (a − 2)2 p"), "E[X^{2} ] = σ^{2} + (a − 2)^{2} p");
+        assert_eq!(read("[K + σ 2 I]−1 y = K(x, x∗ )T z"), "[K + σ^{2} I]^{−1} y = K(x, x∗ )^{T} z");
+        assert_eq!(read("A = WΣW−1 ."), "A = WΣW^{−1} .");
+        assert_eq!(read("V π (s) = V ∗ (s′ )"), "V^{π}(s) = V^{∗}(s′ )");
+        assert_eq!(read("x ∼ N (0, 1)"), "x ∼ \\mathcal{N}(0, 1)");
+        // An integral's upper limit, and a sum's upper limit on a line of its own, are left.
+        assert_eq!(read("Z 1\n0\n\nN−1\nX"), "Z 1\n0\n\nN−1\nX");
+        assert_eq!(read("x ̸∈ [a, b]"), "x \\notin  [a, b]");
+        assert_eq!(read("u⊤ v = (x − y)⊤ z"), "u^{\\top} v = (x − y)^{\\top} z");
+        assert_eq!(read("Area(A) = Bernoulli(p)"), "\\mathrm{Area}(A) = \\mathrm{Bernoulli}(p)");
+        let notes = in_lines("Area(A) = Bernoulli(p)").notes;
+        assert_eq!(notes.len(), 1, "a known distribution needs no warning: {notes:?}");
+    }
+}

@@ -1,0 +1,558 @@
+//! The lines of a PDF's text read back into one formula. pdftotext lays a display out in
+//! lines and blocks (blocks apart by a blank line): a big operator of TeX's cmex10 font is the
+//! font's letter on a line of its own, its upper limit on the line above and its lower limit
+//! on the line below (`n` / `X` / `i=1` for `\sum_{i=1}^{n}`); an integral sign carries its
+//! upper limit on its line (`Z b`), its lower limit is below; a fraction is a block of its
+//! numerator's line and its denominator's, with what stands on the baseline between them
+//! (`dF` / `(x) = f (x).` / `dx`); the limit of `lim` is a block of its own (`n→∞`). Each
+//! is read as its LaTeX, with a warning: the text says what was on which line, not where in
+//! the line, so a placement is a guess. Runs only on plain text of two lines or more (see
+//! [`super::prepare`]); the signs and the operators with limits are in `data/paste.toml`.
+
+use super::spans::{Composer, Rewriter};
+use super::table::{table, Table};
+use super::Pass;
+use crate::syntax::ast::Span;
+use crate::syntax::error::{PdfWhy, Warning, WarningKind};
+use std::collections::VecDeque;
+
+/// A range of the input: a line, or a part of one.
+type Range = (usize, usize);
+
+/// The longest limit, in characters, that a line of its own is taken for.
+const LIMIT_CHARACTERS: usize = 16;
+
+/// Relations: a line with one is not a numerator or a denominator.
+const RELATIONS: &[char] = &['=', '<', '>', '≤', '≥', '≈', '≠', '∼', '∝', '≡', '∈', '→', '⇒', '⇔', '⊂', '⊆'];
+
+/// Signs that end a line which a taller sign after it (an integral) was set beside.
+const OPERATORS: &[char] = &['=', '−', '+', '<', '>', '≤', '≥', '≈', '·', '×', '∼', '('];
+
+/// A piece of the formula read back, in order.
+#[derive(Debug)]
+enum Item {
+    /// A line, or the part of one, as it is.
+    Text(Range),
+    /// A big operator with its limits.
+    Operator { latex: String, sign: Range, lower: Option<Range>, upper: Option<Range> },
+    /// A fraction.
+    Fraction { numerator: Range, denominator: Range },
+    /// A limit set under the word the item before ends with: `_{…}`.
+    Under(Range),
+    /// A line taken as a limit of something after it: written there.
+    Moved,
+}
+
+/// An operator sign on a line of its own.
+#[derive(Debug)]
+struct Sign {
+    latex: String,
+    sign: Range,
+    upper: Option<Range>,
+    integral: bool,
+}
+
+/// Reads the lines of `text` as one formula.
+pub(super) fn read(text: &str) -> Pass {
+    let blocks = blocks(text);
+    if blocks.iter().map(Vec::len).sum::<usize>() < 2 {
+        let (text, map) = Rewriter::new(text).finish();
+        return Pass { text, map, notes: Vec::new() };
+    }
+    let mut layout = Layout {
+        text,
+        table: table(),
+        items: Vec::new(),
+        notes: Vec::new(),
+        pending: VecDeque::new(),
+        lone: Vec::new(),
+    };
+    let mut blocks: VecDeque<Vec<Range>> = blocks.into();
+    while let Some(block) = blocks.pop_front() {
+        layout.block(block, &mut blocks);
+    }
+    layout.compose()
+}
+
+/// The non-blank lines of `text`, trimmed, in blocks apart by blank lines.
+fn blocks(text: &str) -> Vec<Vec<Range>> {
+    let mut blocks = vec![Vec::new()];
+    let mut at = 0;
+    for line in text.split('\n') {
+        let start = at + (line.len() - line.trim_start().len());
+        let end = at + line.trim_end().len();
+        at += line.len() + 1;
+        if end <= start {
+            if blocks.last().is_some_and(|b| !b.is_empty()) {
+                blocks.push(Vec::new());
+            }
+        } else if let Some(block) = blocks.last_mut() {
+            block.push((start, end));
+        }
+    }
+    blocks.retain(|b| !b.is_empty());
+    blocks
+}
+
+struct Layout<'a> {
+    text: &'a str,
+    table: &'a Table,
+    items: Vec<Item>,
+    notes: Vec<Warning>,
+    /// Operators still waiting for their lower limit (indices into `items`).
+    pending: VecDeque<usize>,
+    /// Lines of their own that may be a sum's upper limit set far before it (indices into
+    /// `items`).
+    lone: Vec<usize>,
+}
+
+impl Layout<'_> {
+    fn get(&self, range: Range) -> &str {
+        self.text.get(range.0..range.1).unwrap_or("")
+    }
+
+    /// Reads one block; `rest` are the blocks after it (a limit may be taken from them).
+    fn block(&mut self, mut lines: Vec<Range>, rest: &mut VecDeque<Vec<Range>>) {
+        let has_sign = lines
+            .iter()
+            .enumerate()
+            .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sum(&lines, n).is_some());
+        if !has_sign && self.fraction(&lines) {
+            return;
+        }
+        let single = lines.len() == 1;
+        let mut i = 0;
+        while let Some(&line) = lines.get(i) {
+            i += 1;
+            if let Some((sign, body, last)) = self.fraction_sum(&lines, i - 1) {
+                self.fraction_then_sum(line, sign, body, last);
+                i += 2;
+                continue;
+            }
+            let Some(signs) = self.signs(line) else {
+                let limit = self.limit_like(line);
+                let under_previous = self.items.last().is_some_and(|item| match item {
+                    Item::Text(previous) => self.limit_word_end(*previous) == Some(previous.1),
+                    _ => false,
+                });
+                if limit && (self.get(line).contains('→') || under_previous) && self.under(line) {
+                    continue;
+                }
+                if !(limit && single && self.fill_pending(line)) {
+                    if limit && single {
+                        self.lone.push(self.items.len());
+                    }
+                    self.items.push(Item::Text(line));
+                }
+                continue;
+            };
+            let integral = signs.first().is_some_and(|s| s.integral);
+            if integral {
+                i = self.integral(signs, &mut lines, i, rest);
+            } else {
+                let mut upper = match self.items.last() {
+                    Some(Item::Text(prev))
+                        if i >= 2 && lines.get(i - 2) == Some(prev) && self.limit_like(*prev) =>
+                    {
+                        Some(*prev)
+                    }
+                    _ => None,
+                };
+                if upper.is_some() {
+                    self.items.pop();
+                    self.lone.retain(|&l| l < self.items.len());
+                }
+                // The lower limits: the next line, or its words for signs set side by side
+                // (`XX` over `i∈V j∈V`).
+                let lowers = lines.get(i).map(|&l| self.lower_limits(l, signs.len())).unwrap_or_default();
+                if !lowers.is_empty() {
+                    i += 1;
+                }
+                // A lower limit that starts a count (`i=1`) has an upper one: the last limit
+                // left on a line of its own before, if it was not set right above.
+                if upper.is_none() && lowers.first().is_some_and(|&l| self.get(l).contains('=')) {
+                    upper = self.take_lone();
+                }
+                self.operators(signs, &lowers, upper);
+            }
+        }
+    }
+
+    /// The last line of its own that may be a limit and was not taken, taken.
+    fn take_lone(&mut self) -> Option<Range> {
+        let index = self.lone.pop()?;
+        match self.items.get_mut(index) {
+            Some(item @ Item::Text(_)) => match std::mem::replace(item, Item::Moved) {
+                Item::Text(range) => Some(range),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `1X` / `l(f (xi ), yi ),` / `n i=1`: a fraction set before a sum, the numerator and the
+    /// sum's sign on one line, the denominator and the lower limit on another, the summand
+    /// between (`\frac{1}{n}\sum_{i=1}^{n} l(…)`). The sign, the summand's line and the last.
+    fn fraction_sum(&self, lines: &[Range], index: usize) -> Option<(Range, Range, Range)> {
+        let (&line, &body, &last) = (lines.get(index)?, lines.get(index + 1)?, lines.get(index + 2)?);
+        let text = self.get(line);
+        let sign =
+            text.chars().next_back().filter(|c| self.table.big_operators.contains_key(&c.to_string()))?;
+        let numerator = text.get(..text.len() - sign.len_utf8())?.trim_end();
+        let (denominator, lower) = self.get(last).split_once(' ')?;
+        let lower_start = last.0 + denominator.len() + 1;
+        let short = |t: &str| !t.is_empty() && t.chars().count() <= LIMIT_CHARACTERS;
+        let fits = short(numerator) && self.relation_free(line) && short(denominator) && !lower.contains(' ');
+        (fits && self.limit_like((lower_start, last.1))).then_some((
+            (line.1 - sign.len_utf8(), line.1),
+            body,
+            last,
+        ))
+    }
+
+    /// Pushes what [`Layout::fraction_sum`] found.
+    fn fraction_then_sum(&mut self, line: Range, sign: Range, body: Range, last: Range) {
+        let numerator = (line.0, self.get((line.0, sign.0)).trim_end().len() + line.0);
+        let denominator_length = self.get(last).split(' ').next().map_or(0, str::len);
+        let (denominator, lower) =
+            ((last.0, last.0 + denominator_length), (last.0 + denominator_length + 1, last.1));
+        self.push_fraction(numerator, denominator);
+        let latex = self.table.big_operators.get(self.get(sign)).cloned().unwrap_or_default();
+        let upper = self.take_lone();
+        self.operators(vec![Sign { latex, sign, upper: None, integral: false }], &[lower], upper);
+        self.items.push(Item::Text(body));
+    }
+
+    /// Integral signs on the line before `i`: the lower limit is the next line, or the last
+    /// of the block; a sign set beside a line that ends in an operator (`H(X) = −`) goes after
+    /// it. The index of the line to go on from.
+    fn integral(
+        &mut self,
+        signs: Vec<Sign>,
+        lines: &mut Vec<Range>,
+        mut i: usize,
+        rest: &mut VecDeque<Vec<Range>>,
+    ) -> usize {
+        let mut lower = lines.get(i).copied().filter(|&l| self.limit_like(l));
+        if lower.is_some() {
+            i += 1;
+        } else if lines.len() >= i + 2 && lines.last().is_some_and(|&l| self.limit_like(l)) {
+            lower = lines.pop();
+        }
+        let beside = lines.get(i).copied().filter(|&l| self.get(l).ends_with(OPERATORS));
+        if let (Some(line), None) = (beside, lower) {
+            self.items.push(Item::Text(line));
+            i += 1;
+            if rest.front().is_some_and(|b| b.len() >= 2 && b.last().is_some_and(|&l| self.limit_like(l))) {
+                lower = rest.front_mut().and_then(Vec::pop);
+            }
+        }
+        self.operators(signs, lower.as_slice(), None);
+        i
+    }
+
+    /// Pushes operator signs: the first with `lower` and `upper` (or its own upper limit),
+    /// the others waiting for their lower limit.
+    fn operators(&mut self, signs: Vec<Sign>, lowers: &[Range], upper: Option<Range>) {
+        for (n, sign) in signs.into_iter().enumerate() {
+            let lower = lowers.get(n).copied();
+            let found = self.get(sign.sign).to_string();
+            self.notes.push(Warning {
+                kind: WarningKind::PdfText { found, read: sign.latex.clone(), why: PdfWhy::BigOperator },
+                span: Span::new(sign.sign.0, sign.sign.1),
+            });
+            let upper = if n == 0 { upper.or(sign.upper) } else { sign.upper };
+            if lower.is_none() {
+                self.pending.push_back(self.items.len());
+            }
+            self.items.push(Item::Operator { latex: sign.latex, sign: sign.sign, lower, upper });
+        }
+    }
+
+    /// Gives `line` to the first operator waiting for a lower limit; whether there was one.
+    fn fill_pending(&mut self, line: Range) -> bool {
+        while let Some(index) = self.pending.pop_front() {
+            if let Some(Item::Operator { lower: lower @ None, .. }) = self.items.get_mut(index) {
+                *lower = Some(line);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Sets `line` under the last `lim`, `max`, … before it that has no limit yet; whether
+    /// there was one.
+    fn under(&mut self, line: Range) -> bool {
+        let found = self.items.iter().enumerate().rev().find_map(|(index, item)| match item {
+            Item::Text(range) => self.limit_word_end(*range).map(|end| (index, *range, end)),
+            _ => None,
+        });
+        let Some((index, range, end)) = found else { return false };
+        let operator = self.text.get(range.0..end).unwrap_or("").rsplit(' ').next().unwrap_or("").to_string();
+        let limit = self.get(line).to_string();
+        self.notes.push(Warning {
+            kind: WarningKind::PdfText {
+                found: limit.clone(),
+                read: format!("{operator}_{{{limit}}}"),
+                why: PdfWhy::Limit,
+            },
+            span: Span::new(line.0, line.1),
+        });
+        let mut replacement = vec![Item::Text((range.0, end)), Item::Under(line)];
+        if end < range.1 {
+            replacement.push(Item::Text((end, range.1)));
+        }
+        self.items.splice(index..=index, replacement);
+        self.pending.iter_mut().filter(|p| **p > index).for_each(|p| *p += 1);
+        self.lone.iter_mut().filter(|p| **p > index).for_each(|p| *p += 1);
+        true
+    }
+
+    /// Where the last limit operator of `range` without a subscript ends, if it has one.
+    fn limit_word_end(&self, range: Range) -> Option<usize> {
+        let text = self.get(range);
+        let mut best = None;
+        for operator in &self.table.limit_operators {
+            for (at, _) in text.match_indices(operator.as_str()) {
+                let end = at + operator.len();
+                let before = text.get(..at).and_then(|b| b.chars().next_back());
+                let after = text.get(end..).and_then(|a| a.chars().next());
+                let whole = !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+                if whole && best.is_none_or(|b| end > b) {
+                    best = Some(end);
+                }
+            }
+        }
+        best.map(|end| range.0 + end)
+    }
+
+    /// A block that is a fraction's lines: two lines without a relation (numerator,
+    /// denominator), or `k` numerators, `k` lines between and `k` denominators (what stands
+    /// on the baseline between them). Whether it was.
+    fn fraction(&mut self, lines: &[Range]) -> bool {
+        let k = match lines.len() {
+            2 => 1,
+            n if n % 3 == 0 => n / 3,
+            _ => return false,
+        };
+        let (numerators, between, denominators) = match lines.len() {
+            2 => (lines.get(..1), Some(&[] as &[Range]), lines.get(1..)),
+            _ => (lines.get(..k), lines.get(k..2 * k), lines.get(2 * k..)),
+        };
+        let (Some(numerators), Some(between), Some(denominators)) = (numerators, between, denominators)
+        else {
+            return false;
+        };
+        if !numerators.iter().chain(denominators).all(|&l| self.relation_free(l)) {
+            return false;
+        }
+        // `minimize` over `f` is an operator and its limit, not a fraction.
+        if numerators.iter().any(|&l| self.limit_word_end(l) == Some(l.1)) {
+            return false;
+        }
+        for (n, (&numerator, &denominator)) in numerators.iter().zip(denominators).enumerate() {
+            self.push_fraction(numerator, denominator);
+            if let Some(&line) = between.get(n) {
+                self.items.push(Item::Text(line));
+            }
+        }
+        true
+    }
+
+    /// Pushes a fraction, with its warning.
+    fn push_fraction(&mut self, numerator: Range, denominator: Range) {
+        let found = format!("{} / {}", self.get(numerator), self.get(denominator));
+        let read = format!("\\frac{{{}}}{{{}}}", self.get(numerator), self.get(denominator));
+        self.notes.push(Warning {
+            kind: WarningKind::PdfText { found, read, why: PdfWhy::Fraction },
+            span: Span::new(numerator.0, denominator.1.max(numerator.1)),
+        });
+        self.items.push(Item::Fraction { numerator, denominator });
+    }
+
+    /// Whether `line` has no relation (a negated one written by the line pass included).
+    fn relation_free(&self, line: Range) -> bool {
+        let text = self.get(line);
+        !text.contains(RELATIONS) && !self.table.negated.values().any(|n| text.contains(n.as_str()))
+    }
+
+    /// The lower limits on `line` for `signs` operators: the line, or (for several signs) its
+    /// words when there are as many; none when it is no limit.
+    fn lower_limits(&self, line: Range, signs: usize) -> Vec<Range> {
+        if self.limit_like(line) {
+            return vec![line];
+        }
+        let mut words = Vec::new();
+        let mut at = line.0;
+        for word in self.get(line).split(' ') {
+            words.push((at, at + word.len()));
+            at += word.len() + 1;
+        }
+        let all_limits = words.iter().all(|&w| self.limit_like(w));
+        if signs > 1 && words.len() == signs && all_limits {
+            words
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether `line` may be a limit: short, one word, with a letter, a digit or `∞` in it.
+    fn limit_like(&self, line: Range) -> bool {
+        // pdftotext spaces a prime from what follows it (`s′ ∈S`).
+        let text = self.get(line).replace("′ ", "′");
+        !text.contains(char::is_whitespace)
+            && text.chars().count() <= LIMIT_CHARACTERS
+            && text.chars().any(|c| c.is_alphanumeric() || c == '∞')
+            && self.signs(line).is_none()
+    }
+
+    /// The operator signs of `line` when it holds only signs (and, for integrals, their
+    /// upper limits: `Z b`, `Z ∞Z ∞`).
+    fn signs(&self, line: Range) -> Option<Vec<Sign>> {
+        let text = self.get(line);
+        let sum = |c: char| self.table.big_operators.get(&c.to_string());
+        let integral = |c: char| self.table.integral_signs.get(&c.to_string());
+        let first = text.chars().next()?;
+        let integrals = integral(first).is_some();
+        let mut signs: Vec<Sign> = Vec::new();
+        let mut at = line.0;
+        for token in text.split(' ') {
+            let start = at;
+            at += token.len() + 1;
+            let sign_of = |c: char| if integrals { integral(c) } else { sum(c) };
+            if !token.is_empty() && token.chars().all(|c| sign_of(c).is_some()) {
+                for (offset, c) in token.char_indices() {
+                    let latex = sign_of(c)?.clone();
+                    let sign = (start + offset, start + offset + c.len_utf8());
+                    signs.push(Sign { latex, sign, upper: None, integral: integrals });
+                }
+                continue;
+            }
+            if !integrals || token.is_empty() || signs.last().is_none_or(|s| s.upper.is_some()) {
+                return None;
+            }
+            // An upper limit, maybe with the next sign right after it (`∞Z`).
+            let last = token.chars().next_back()?;
+            let glued = token.chars().count() > 1 && integral(last).is_some();
+            let limit_end = start + token.len() - if glued { last.len_utf8() } else { 0 };
+            if let Some(previous) = signs.last_mut() {
+                previous.upper = Some((start, limit_end));
+            }
+            if glued {
+                let latex = integral(last)?.clone();
+                signs.push(Sign {
+                    latex,
+                    sign: (limit_end, start + token.len()),
+                    upper: None,
+                    integral: true,
+                });
+            }
+        }
+        (!signs.is_empty()).then_some(signs)
+    }
+
+    /// The formula: the items in order, a space between them.
+    fn compose(self) -> Pass {
+        let mut out = Composer::new(self.text);
+        let items: Vec<&Item> = self.items.iter().filter(|item| !matches!(item, Item::Moved)).collect();
+        for (n, item) in items.iter().enumerate() {
+            let start = match item {
+                Item::Text(r) | Item::Under(r) => r.0,
+                Item::Operator { sign, .. } => sign.0,
+                Item::Fraction { numerator, .. } => numerator.0,
+                Item::Moved => continue,
+            };
+            // The rest of a line split at a limit operator follows its limit without a space.
+            let after_under = n >= 2
+                && matches!(items.get(n - 1), Some(Item::Under(_)))
+                && matches!((items.get(n - 2), item), (Some(Item::Text(p)), Item::Text(r)) if p.1 == r.0);
+            if n > 0 && !matches!(item, Item::Under(_)) && !after_under {
+                out.write(" ", start, start);
+            }
+            match item {
+                Item::Text((a, b)) => out.copy(*a, *b),
+                Item::Operator { latex, sign, lower, upper } => {
+                    out.write(latex, sign.0, sign.1);
+                    for (mark, limit) in [("_{", lower), ("^{", upper)] {
+                        if let Some((a, b)) = limit {
+                            out.write(mark, *a, *a);
+                            out.copy(*a, *b);
+                            out.write("}", *b, *b);
+                        }
+                    }
+                }
+                Item::Fraction { numerator: (a, b), denominator: (c, d) } => {
+                    out.write("\\frac{", *a, *a);
+                    out.copy(*a, *b);
+                    out.write("}{", *b, *b);
+                    out.copy(*c, *d);
+                    out.write("}", *d, *d);
+                }
+                Item::Under((a, b)) => {
+                    out.write("_{", *a, *a);
+                    out.copy(*a, *b);
+                    out.write("}", *b, *b);
+                }
+                Item::Moved => {}
+            }
+        }
+        let (text, map) = out.finish();
+        Pass { text, map, notes: self.notes }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_back(text: &str) -> String {
+        read(text).text
+    }
+
+    #[test]
+    fn a_display_sum_and_its_limits_as_pdftotext_gives_them() {
+        assert_eq!(read_back("X=\n\nn\nX\ni=1\n\nXi ."), "X= \\sum_{i=1}^{n} Xi .");
+        assert_eq!(read_back("H(X) = −\n\nX\ni\n\npi log pi"), "H(X) = − \\sum_{i} pi log pi");
+        assert_eq!(read_back("H = −\n\nXX\nx\n\ny\n\np(x, y)"), "H = − \\sum_{x} \\sum_{y} p(x, y)");
+        assert_eq!(read_back("−\n\nXX\ni∈V j∈V\n\nxij"), "− \\sum_{i∈V} \\sum_{j∈V} xij");
+        assert_eq!(read_back("γ\n\nX\ns′ ∈S\n\nP (s′ | s)"), "γ \\sum_{s′ ∈S} P (s′ | s)");
+        let pass = read("X\ni\n\nxi");
+        assert_eq!(pass.notes.len(), 1);
+        assert!(matches!(
+            pass.notes.as_slice(),
+            [Warning { kind: WarningKind::PdfText { why: PdfWhy::BigOperator, .. }, .. }]
+        ));
+    }
+
+    #[test]
+    fn integrals_take_their_limits_and_their_place() {
+        assert_eq!(read_back("Area(A) =\n\nZ b\nf (x) dx.\na"), "Area(A) = \\int_{a}^{b} f (x) dx.");
+        assert_eq!(read_back("Z x\nF (x) =\n\nf (y)dy.\n0"), "F (x) = \\int_{0}^{x} f (y)dy.");
+        assert_eq!(read_back("Z\nH(X) = −\n\np(x) log p(x) dx.\nx"), "H(X) = − \\int_{x} p(x) log p(x) dx.");
+        assert_eq!(read_back("F(x) =\nZ x\n0\nf(y)dy."), "F(x) = \\int_{0}^{x} f(y)dy.");
+        assert_eq!(read_back("Z ∞Z ∞\n−∞\n\n−∞\n\ne dx dy."), "\\int_{−∞}^{∞} \\int_{−∞}^{∞} e dx dy.");
+    }
+
+    #[test]
+    fn fractions_and_limits_on_lines_of_their_own() {
+        assert_eq!(read_back("dF\n(x) = f (x).\ndx"), "\\frac{dF}{dx} (x) = f (x).");
+        assert_eq!(read_back("pk =\n\nλk e−λ\n.\nk!"), "pk = \\frac{λk e−λ}{k!} .");
+        assert_eq!(read_back("d\ndx\n\nf (x)"), "\\frac{d}{dx} f (x)");
+        assert_eq!(read_back("lim P (Y ∈ [a, b])\n\nn→∞"), "lim_{n→∞} P (Y ∈ [a, b])");
+        assert_eq!(
+            read_back("n\n\nminimize\nf\n\n1X\nl(f (x), y),\nn i=1"),
+            "minimize_{f} \\frac{1}{n} \\sum_{i=1}^{n} l(f (x), y),"
+        );
+        assert_eq!(read_back("J\n\nk =\n\nσ2 X\nϕ(x).\nJ i=1"), "k = \\frac{σ2}{J} \\sum_{i=1}^{J} ϕ(x).");
+        // Rows with relations are not a fraction.
+        assert_eq!(read_back("x ∈ [a, b],\nx > b."), "x ∈ [a, b], x > b.");
+    }
+
+    #[test]
+    fn one_line_is_left_as_it_is() {
+        let pass = read("X = Y + Z");
+        assert_eq!(pass.text, "X = Y + Z");
+        assert!(pass.notes.is_empty());
+    }
+}
