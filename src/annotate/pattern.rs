@@ -255,9 +255,6 @@ impl Pattern {
             return None;
         }
         let window = view.operands.get(offset..end)?;
-        if cuts_a_product(pattern, view, offset, end) {
-            return None;
-        }
         let ops_agree =
             pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| p_op.as_ref() == *t_op);
         if !ops_agree {
@@ -322,19 +319,6 @@ fn unsigned_start(pattern: &Node, target: &Node) -> usize {
         (_, NodeKind::Prefix { operand, .. }) => unsigned_start(pattern, operand),
         _ => target.span.start,
     }
-}
-
-/// Whether the run `offset..end` would take one factor of a product as a term of a sum: a
-/// pattern that starts (or ends) at a `+` or `-` (`$B + $W $X`) matches a whole term there,
-/// not the `x` of `W_1 x + W_z z`.
-fn cuts_a_product(pattern: &[(Option<InfixOp>, Node)], view: &ChainView, offset: usize, end: usize) -> bool {
-    let is_additive = |op: Option<&InfixOp>| matches!(op, Some(InfixOp::Additive(_)));
-    let binds_tighter = |op: Option<&InfixOp>| matches!(op, Some(InfixOp::Juxt | InfixOp::Multiplicative(_)));
-    let starts_a_term = pattern.get(1).is_some_and(|(op, _)| is_additive(op.as_ref()));
-    let ends_a_term = pattern.last().is_some_and(|(op, _)| is_additive(op.as_ref()));
-    let before = view.operands.get(offset).and_then(|(op, _)| *op);
-    let after = view.operands.get(end).and_then(|(op, _)| *op);
-    (starts_a_term && binds_tighter(before)) || (ends_a_term && binds_tighter(after))
 }
 
 /// The metavariable name of a placeholder node.

@@ -1,0 +1,75 @@
+//! The rule engine's matching, on rules written for the test: what a metavariable stands for,
+//! metavariables that must be one symbol, conditions a pattern does not name, and one question
+//! asked once.
+
+use eqmap::annotate::{fired_rules, rules::load_rules, RuleSet};
+use eqmap::meaning::SymbolTable;
+
+fn rule_set(toml: &str) -> RuleSet {
+    RuleSet::new(load_rules(toml).unwrap_or_else(|e| panic!("{e}")))
+}
+
+fn fires(source: &str, rules: &RuleSet) -> bool {
+    let parsed = eqmap::parse(source).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+    !fired_rules(&parsed.root, source, &SymbolTable::from_formula(&parsed.root), rules).is_empty()
+}
+
+#[test]
+fn a_metavariable_required_to_be_one_symbol_refuses_a_product() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "bias"
+patterns = ['$W $X + $B']
+where = { W = "matrix", X = "vector", B = "vector" }
+symbols = ["B"]
+concepts = ["nn.affine"]
+examples = ['W x + b']
+"#,
+    );
+    assert!(fires(r"\mathbf{W}\mathbf{x} + \mathbf{c}", &rules));
+    assert!(!fires(r"\mathbf{W}\mathbf{x} + \mathbf{U}\mathbf{h}", &rules));
+}
+
+#[test]
+fn a_condition_on_a_metavariable_the_pattern_does_not_name_holds() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "conditional"
+patterns = ['$P($A \mid $B)', '\mathbb{E}[$A \mid $B]']
+where = { P = "distribution" }
+concepts = ["prob.conditional"]
+examples = ['p(x \mid y)']
+"#,
+    );
+    assert!(fires(r"\mathbb{E}[X \mid Y]", &rules));
+}
+
+#[test]
+fn the_kind_asked_of_a_trailing_metavariable_is_the_kind_of_what_it_stands_for() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "jacobian"
+patterns = ['\frac{\partial $Y}{\partial $X}']
+where = { Y = "vector", X = "vector" }
+concepts = ["calc.jacobian"]
+examples = ['\frac{\partial \mathbf{y}}{\partial \mathbf{x}}']
+"#,
+    );
+    assert!(fires(r"\frac{\partial \mathbf{y}}{\partial \mathbf{x}}", &rules));
+    // ∂ of xᵀa, a number: a gradient, not a Jacobian (the ∂ covers the whole numerator).
+    assert!(!fires(r"\frac{\partial \mathbf{x}^\top \mathbf{a}}{\partial \mathbf{x}}", &rules));
+}
+
+#[test]
+fn a_concept_is_asked_once_at_the_narrowest_slot() {
+    let map = eqmap::slotmap::map_pasted(
+        r"\theta_{t+1} = \theta_t - \eta \nabla_\theta \mathcal{L}(\theta_t)",
+        &eqmap::slotmap::Knowledge::default_knowledge().unwrap_or_else(|e| panic!("{e}")),
+        eqmap::Lang::En,
+        &eqmap::Limits::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let rows =
+        map.slots.iter().filter(|s| s.explanation.concepts.iter().any(|c| c == "opt.gradient-descent"));
+    assert_eq!(rows.count(), 1);
+}
