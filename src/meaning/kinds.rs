@@ -117,7 +117,7 @@ fn looks_like_dimension(name: &str) -> bool {
 }
 
 /// A lower-case Latin or Greek letter (`v`, `mu`).
-fn is_small_letter(name: &str) -> bool {
+pub(super) fn is_small_letter(name: &str) -> bool {
     let latin = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase());
     latin || (crate::syntax::names::is_greek(name) && name.starts_with(|c: char| c.is_ascii_lowercase()))
 }

@@ -5,7 +5,7 @@
 use super::resolve::Resolver;
 use super::roles::Place;
 use super::tree::Term;
-use crate::syntax::ast::{InfixOp, Node};
+use crate::syntax::ast::{InfixOp, Node, NodeKind};
 
 impl Resolver<'_> {
     /// The numerator of a derivative written as a fraction (`\partial` or `\mathrm{d}` before
@@ -18,7 +18,11 @@ impl Resolver<'_> {
         place: Place,
         d: usize,
     ) -> Option<Term<'n>> {
-        if !self.starts_with_differential(den) {
+        // Both checks look at first operands only: every fraction passes here, and most are no
+        // derivative.
+        if self.differential_name(first_operand(den)).is_none()
+            || self.differential_name(first_operand(num)).is_none()
+        {
             return None;
         }
         let items = super::chains::row_items(num)?;
@@ -32,14 +36,20 @@ impl Resolver<'_> {
         Some(self.operator_over(num, name, op, operand, rest.len(), d).0)
     }
 
-    /// Whether `node` is, or starts with, `\partial` or `\mathrm{d}`.
-    fn starts_with_differential(&self, node: &Node) -> bool {
-        let first = super::chains::row_items(node).and_then(|items| items.first().map(|item| item.2));
-        self.differential_name(first.unwrap_or(node)).is_some()
-    }
-
     /// `partial` or `d` when `node` is that sign (with or without a power, `\partial^2`).
     fn differential_name<'n>(&self, node: &'n Node) -> Option<&'n str> {
         self.operator_name(node).filter(|name| matches!(*name, "partial" | "d"))
+    }
+}
+
+/// The first operand of a row (`\partial` of `\partial \mathbf{x}`), or `node` itself.
+fn first_operand(node: &Node) -> &Node {
+    match &node.kind {
+        NodeKind::Chain { first, rest }
+            if rest.first().is_some_and(|l| matches!(l.op, InfixOp::Juxt | InfixOp::Multiplicative(_))) =>
+        {
+            first
+        }
+        _ => node,
     }
 }

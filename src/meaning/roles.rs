@@ -111,7 +111,7 @@ impl Resolver<'_> {
             Place::Index if self.is_indexed_position(occurrence) => Some(SymbolKind::Index),
             Place::Index => None,
             Place::Bound if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
-            Place::Counter if plain && is_small_letter(occurrence.base) => Some(SymbolKind::Index),
+            Place::Counter if plain && is_plain_small_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Random if self.is_set_font(occurrence.base) => Some(SymbolKind::Distribution),
             // `\mathbb{E}_\pi`, `\mathbb{E}_{p}`: what the expectation is over is a distribution.
             Place::Random if plain && has(&self.notation.distribution_letters, letter) => {
@@ -335,9 +335,7 @@ pub(super) fn font_of(node: &Node) -> Font {
     }
 }
 
-/// A small Latin or Greek letter in the normal font: `i`, `t`, `\tau`.
-fn is_small_letter(node: &Node) -> bool {
-    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal }
-        if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase())
-            || names::is_greek(name) && name.starts_with(|c: char| c.is_ascii_lowercase()))
+/// A lower-case Latin or Greek letter in the normal font: `i`, `t`, `\tau`.
+fn is_plain_small_letter(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if super::kinds::is_small_letter(name))
 }

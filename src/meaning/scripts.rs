@@ -335,9 +335,11 @@ impl Resolver<'_> {
         });
         // `g_\tau g_\tau^\top` under `\sum_{\tau=1}^{t}`: the counter picks an entry even where
         // the use recorded the whole name.
-        let counter = matches!(&sub.kind, NodeKind::Symbol { name, .. }
-            if names::is_greek(name) && self.table.recorded(name) == Some(super::SymbolKind::Index));
-        if let Some(kind) = whole_recorded.filter(|_| !counter) {
+        let counter = || {
+            matches!(&sub.kind, NodeKind::Symbol { name, .. }
+                if names::is_greek(name) && self.table.recorded(name) == Some(super::SymbolKind::Index))
+        };
+        if let Some(kind) = whole_recorded.filter(|_| !counter()) {
             return if kind == super::SymbolKind::Index { ScriptRole::Index } else { ScriptRole::Label };
         }
         let dimension_base = letter.is_some_and(|l| has(&self.notation.dimension_prefixes, l));

@@ -24,10 +24,7 @@ const SCRIPT_CHARACTERS: usize = 24;
 pub(super) fn in_lines(text: &str) -> Pass {
     let mut scan =
         Scan { text, table: table(), out: Rewriter::new(text), notes: Vec::new(), line_has_text: false };
-    let mut at = 0;
-    while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
-        at = scan.step(at, c);
-    }
+    super::walk_chars(text, |at, c| scan.step(at, c));
     let (text, map) = scan.out.finish();
     Pass { text, map, notes: scan.notes }
 }

@@ -131,6 +131,15 @@ pub fn parse(input: &str, limits: &Limits) -> Result<(Pasted, Parsed), ParseErro
     }
 }
 
+/// Walks `text` a character at a time: `step` takes a character's offset and the character and
+/// returns the offset to go on from (past all it consumed).
+fn walk_chars(text: &str, mut step: impl FnMut(usize, char) -> usize) {
+    let mut at = 0;
+    while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
+        at = step(at, c);
+    }
+}
+
 /// What one pass made of its input: the new text, the map back, notes (spans in its input).
 #[derive(Debug, Default)]
 struct Pass {

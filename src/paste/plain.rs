@@ -15,10 +15,7 @@ use crate::syntax::error::{Warning, WarningKind};
 pub(super) fn as_latex(text: &str) -> Pass {
     let mut scan =
         Scan { text, table: table(), out: Rewriter::new(text), notes: Vec::new(), bars: Vec::new() };
-    let mut at = 0;
-    while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
-        at = scan.step(at, c);
-    }
+    super::walk_chars(text, |at, c| scan.step(at, c));
     let (text, map) = scan.out.finish();
     Pass { text, map, notes: scan.notes }
 }
