@@ -19,6 +19,9 @@ const PAIRS: &[(&str, &str)] = &[
     ("e^{x} + 1", "e^{x + 1}"),
     ("\\frac{a + b}{c}", "a + \\frac{b}{c}"),
     ("(X^\\top X)^{-1}", "X^\\top X^{-1}"),
+    // The cosine schedule: what the cosine covers.
+    ("\\frac{1}{2}(1 + \\cos(\\frac{t}{T}\\pi))", "\\frac{1}{2}(1 + \\cos(\\frac{t}{T})\\pi)"),
+    ("\\exp(\\frac{a}{b} c)", "\\exp(\\frac{a}{b}) c"),
 ];
 
 fn reading(source: &str, lang: Lang, verbosity: Verbosity) -> String {

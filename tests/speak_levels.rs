@@ -31,6 +31,12 @@ const FORMULAS: &[(&str, &str)] = &[
     ("pair-minus-after-index", r"m_t - 1"),
     ("pair-square-times", r"x^{2} y"),
     ("pair-power-of-product", r"x^{2y}"),
+    ("cosine-of-a-fraction-times-pi", r"\frac{1}{2}(1 + \cos(\frac{t}{T})\pi)"),
+    ("for-all-in-a-set", r"\forall x \in X, f(x) \geq 0"),
+    ("for-all-after-the-statement", r"x_i \geq 0 \quad \forall i"),
+    ("for-all-two-indices", r"\forall i, j: a_{ij} \ge 0"),
+    ("exists-such-that", r"\exists x : f(x) = 0"),
+    ("for-all-in-words", r"\|x\| > 0 \textrm{ for all } x \neq 0"),
     ("pair-small", r"b"),
     ("pair-capital", r"B"),
 ];

@@ -46,8 +46,10 @@ const MEMBERSHIP: &[&str] = &["\\in", "\\notin", "\\subset", "\\subseteq", "\\su
 
 /// Whether a row has an operand written as text (`\\text{…}`), the only place prose can be.
 fn holds_text(node: &Node) -> bool {
-    let is_text =
-        |n: &Node| matches!(n.kind, NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. });
+    let is_text = |n: &Node| {
+        matches!(n.kind, NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. })
+            || prose::is_quantifier(n)
+    };
     matches!(&node.kind, NodeKind::Chain { first, rest } if is_text(first) || rest.iter().any(|l| is_text(&l.operand)))
 }
 
@@ -119,7 +121,7 @@ impl Resolver<'_> {
                 term => clauses.push(Clause { words, term }),
             }
         }
-        Term::of(TermKind::Prose(clauses), node)
+        Term::of(TermKind::Prose(prose::split_quantified(clauses)), node)
     }
 
     /// One chain of operands. A large operator left without a body before an additive sign
@@ -289,7 +291,7 @@ fn lift_prose<'n>(
         }
     }
     clauses.extend(open.close(node));
-    Ok(Term::of(TermKind::Prose(clauses), node))
+    Ok(Term::of(TermKind::Prose(prose::split_quantified(clauses)), node))
 }
 
 /// A clause being built: the words before it, its first operand and the joints after it.

@@ -8,17 +8,27 @@
 
 use super::notation::Notation;
 use super::resolve::Item;
+use super::tree::{Clause, Joint, Term, TermKind};
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, WordStyle};
 
 /// Whether `node` is prose written as text (`\text{ for all }`, `\textrm{and}`): words with
 /// space around or between them, or connectives. A name written as text (`\text{softmax}`,
 /// `\textrm{velocity}`) is not: `is_name` says which words are names.
 pub(super) fn is_prose_word(node: &Node, notation: &Notation, is_name: impl Fn(&Node) -> bool) -> bool {
+    if is_quantifier(node) {
+        return true;
+    }
     let NodeKind::Word { style: WordStyle::Text, text } = &node.kind else { return false };
     if is_name(node) || text.trim().is_empty() {
         return false;
     }
     text.contains(char::is_whitespace) || is_connectives(text, notation)
+}
+
+/// Whether `node` is `\forall` or `\exists`, which open a clause as "for all" does in words:
+/// `\forall x \in X, f(x) \ge 0`, `x_i \ge 0 \; \forall i`.
+pub(super) fn is_quantifier(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, .. } if name == "forall" || name == "exists" || name == "nexists")
 }
 
 /// Whether every word of `text` is a word of prose (`and`, `for all`, `s.t.`; the list is
@@ -63,4 +73,70 @@ pub(super) fn cut_row<'r, 'n>(
         tail = rest;
     }
     Some((head, clauses))
+}
+
+/// `\forall x \in X, f(x) \ge 0`, `\exists x : f(x) = 0`, `\forall i, j: a_{ij} \ge 0`: what a
+/// quantifier binds ends at a colon, or at a comma before a statement (`\forall i, j` binds both
+/// letters); the statement after it is a clause of its own.
+pub(super) fn split_quantified(clauses: Vec<Clause<'_>>) -> Vec<Clause<'_>> {
+    let mut out = Vec::with_capacity(clauses.len() + 1);
+    for clause in clauses {
+        let quantified = clause.words.as_ref().is_some_and(|w| is_quantifier(w.node));
+        match clause.term {
+            Some(term) if quantified => {
+                let (binder, statement) = split_binder(term);
+                out.push(Clause { words: clause.words, term: Some(binder) });
+                if let Some(statement) = statement {
+                    out.push(Clause { words: None, term: Some(statement) });
+                }
+            }
+            term => out.push(Clause { words: clause.words, term }),
+        }
+    }
+    out
+}
+
+/// What a quantifier binds and the statement after it, if the term holds one.
+fn split_binder(term: Term<'_>) -> (Term<'_>, Option<Term<'_>>) {
+    let Term { kind: TermKind::Chain { first, mut rest }, span, node } = term else { return (term, None) };
+    let colon = rest.iter().position(|j| is_colon(j.op));
+    let comma = || {
+        rest.iter().position(|j| matches!(j.op, InfixOp::Separator(_)) && (states(&j.term) || holds_colon(&j.term)))
+    };
+    let Some(k) = colon.or_else(comma) else {
+        return (Term { kind: TermKind::Chain { first, rest }, span, node }, None);
+    };
+    let mut tail = rest.split_off(k).into_iter();
+    let Some(mut joint) = tail.next() else { return (chain(*first, rest, node), None) };
+    let tail: Vec<Joint> = tail.collect();
+    if !is_colon(joint.op) && holds_colon(&joint.term) {
+        // `\forall i, j: …`: the colon sits in the last operand of the comma list.
+        let (last, statement) = split_binder(joint.term);
+        joint.term = last;
+        rest.push(joint);
+        return (chain(*first, rest, node), statement.map(|s| chain(s, tail, node)));
+    }
+    (chain(*first, rest, node), Some(chain(joint.term, tail, node)))
+}
+
+/// A chain of `first` and `rest`, or `first` alone.
+fn chain<'n>(first: Term<'n>, rest: Vec<Joint<'n>>, node: &'n Node) -> Term<'n> {
+    let Some(last) = rest.last() else { return first };
+    let span = crate::syntax::ast::Span { start: first.span.start, end: last.term.span.end };
+    Term::new(TermKind::Chain { first: first.boxed(), rest }, span, node)
+}
+
+/// Whether a term states something: a chain with a relation.
+fn states(term: &Term) -> bool {
+    matches!(&term.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| matches!(j.op, InfixOp::Relation(_))))
+}
+
+/// Whether a chain holds a colon at its top level.
+fn holds_colon(term: &Term) -> bool {
+    matches!(&term.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| is_colon(j.op)))
+}
+
+/// Whether an operator is the colon of "such that": `:` or `\colon`.
+fn is_colon(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Relation(r) | InfixOp::Separator(r) if r == ":" || r == "\\colon")
 }

@@ -253,7 +253,7 @@ impl<'t> Resolver<'t> {
         let rest = cuts
             .into_iter()
             .map(|(words, body)| Clause { words: Some(Term::of(TermKind::Leaf, words)), term: clause(body) });
-        let clauses = first.into_iter().chain(rest).collect();
+        let clauses = super::prose::split_quantified(first.into_iter().chain(rest).collect());
         Some(Term::new(TermKind::Prose(clauses), items_span(items), node))
     }
 

@@ -516,7 +516,9 @@ impl Resolver<'_> {
             // `\mathbf{x}(t)`: a bold vector at a step.
             return true;
         }
-        let list = is_argument_list(body) || condition_inside(body);
+        // `r_t(\theta)`, `J(\theta)`, `\ell(\phi)`: nobody multiplies by a parameter vector in
+        // parentheses; a letter before one is a function of the parameters.
+        let list = is_argument_list(body) || condition_inside(body) || is_parameter_argument(body);
         if list {
             return true;
         }
@@ -680,6 +682,18 @@ fn is_parameter(sub: &Node) -> bool {
         }
         NodeKind::Chain { first, .. } => is_parameter(first),
         NodeKind::Styled { body, .. } => is_parameter(body),
+        _ => false,
+    }
+}
+
+/// Whether an argument is the parameters alone: `\theta`, `\theta_{\mathrm{old}}`, `\phi'`.
+fn is_parameter_argument(body: &Node) -> bool {
+    match &body.kind {
+        NodeKind::Symbol { .. } => is_parameter(body),
+        NodeKind::Scripts { base, sup: None, .. } => is_parameter_argument(base),
+        NodeKind::Scripts { base, sup: Some(sup), .. } => {
+            matches!(&sup.kind, NodeKind::Symbol { name, .. } if name == "*") && is_parameter_argument(base)
+        }
         _ => false,
     }
 }

@@ -6,6 +6,7 @@
 //! symbol, and ends with a full stop.
 
 use super::keys;
+use super::quantify;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase};
 use super::template::fill;
 use super::vocab::{Template, Vocabulary};
@@ -87,7 +88,7 @@ impl Reader<'_> {
         self.phrase(key, &[(a, &self.say(pa, d)), (b, &self.say(pb, d))])
     }
 
-    /// "A, B and C"; "A, B, and C" when an item before the last has an "and" of its own, so
+    /// "A, B and C"; "A, B, and C" when an item has an "and" of its own (in two items, the first), so
     /// that "swish of the product of x and W, and the product of x and V" is heard as two items.
     fn and_list(&self, mut items: Vec<String>) -> String {
         let Some(last) = items.pop() else { return String::new() };
@@ -96,7 +97,11 @@ impl Reader<'_> {
         }
         let and = self.phrase("list_and", &[("a", ""), ("b", "")]);
         let inner = format!(" {} ", and.trim());
-        let key = if items.iter().any(|item| item.contains(&inner)) { "list_and_pause" } else { "list_and" };
+        // In three items or more, an "and" in the last one pauses too: "clip of r of theta, the
+        // quantity 1 minus epsilon, and the sum of 1 and epsilon".
+        let last_has_and = items.len() >= 2 && last.contains(&inner);
+        let pause = last_has_and || items.iter().any(|item| item.contains(&inner));
+        let key = if pause { "list_and_pause" } else { "list_and" };
         self.phrase(key, &[("a", &items.join(", ")), ("b", &last)])
     }
 
@@ -276,9 +281,8 @@ impl Reader<'_> {
     /// "first, times the rest" is built as prefixes and suffixes around the innermost rest, so a
     /// row of n operations costs time linear in what is said, not n copies of a growing rest.
     fn product(&self, factors: &[Phrase], d: usize) -> String {
-        let operation = |p: &Phrase| matches!(p, Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Div { .. });
         let leading =
-            factors.iter().take_while(|p| operation(p)).count().min(factors.len().saturating_sub(1));
+            factors.iter().take_while(|p| leads_product(p)).count().min(factors.len().saturating_sub(1));
         let (operations, tail) = factors.split_at(leading);
         let innermost = match tail {
             [one] if leading > 0 => self.say(one, d),
@@ -341,7 +345,14 @@ impl Reader<'_> {
     /// "softmax of X", "p theta of x given y", "softmax over j of …".
     fn apply(&self, apply: &Apply, d: usize) -> String {
         let f = self.say(&apply.func, d);
-        let x = self.and_list(self.says(&apply.args, d));
+        let x = match apply.args.as_slice() {
+            // "cosine of the product of t divided by T and pi": the row said whole, since "cosine
+            // of the quantity t divided by T, times pi" is also cos(t/T)·π.
+            [Phrase::Product(factors)] if factors.first().is_some_and(leads_product) => {
+                self.phrase("product", &[("x", &self.and_list(self.says(factors, d)))])
+            }
+            _ => self.and_list(self.says(&apply.args, d)),
+        };
         if let Some(given) = &apply.given {
             let key = if apply.probability { "probability" } else { "given" };
             return self.phrase(key, &[("given", &self.say(given, d)), ("x", &x), ("f", &f)]);
@@ -427,6 +438,10 @@ impl Reader<'_> {
     /// to 0" (the comma marks where a clause ends).
     fn prose(&self, clauses: &[(Option<String>, Phrase)], d: usize) -> String {
         let parts = clauses.iter().map(|(words, clause)| {
+            let quantifier = words.as_deref().and_then(|w| quantify::template(self.vocab, w, Lang::En));
+            if let Some(template) = quantifier {
+                return quantify::bound(self.vocab, Lang::En, template, clause, |p| self.say(p, d));
+            }
             let words = words.as_deref().map(|w| self.vocab.prose_words(w, Lang::En));
             let said = self.say(clause, d);
             words
@@ -462,15 +477,8 @@ impl Reader<'_> {
 
     /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
     fn over_text(&self, over: &Phrase, d: usize) -> String {
-        if let Phrase::Relation { first, rest } = over {
-            if let [(relation, rhs)] = rest.as_slice() {
-                let words = self.vocab.relations.get(relation);
-                if let Some(template) = words.and_then(|w| w.en_noun.as_ref()) {
-                    return fill(template, &[("a", &self.say(first, d)), ("b", &self.say(rhs, d))]);
-                }
-            }
-        }
-        self.say(over, d)
+        quantify::relation_noun(self.vocab, Lang::En, over, "", |p| self.say(p, d))
+            .unwrap_or_else(|| self.say(over, d))
     }
 
     fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> String {
@@ -536,6 +544,11 @@ impl Reader<'_> {
         let (r, c, x) = (rows.len().to_string(), cols.to_string(), said.join("; "));
         self.phrase("matrix", &[("rows", &r), ("cols", &c), ("x", &x)])
     }
+}
+
+/// Whether a factor is an operation said before the rest of its product ("tanh of u, times v").
+fn leads_product(p: &Phrase) -> bool {
+    matches!(p, Phrase::Apply(_) | Phrase::BigOp(_) | Phrase::Div { .. })
 }
 
 /// Whether a term of a sum is long enough that the operator after it needs a pause.

@@ -9,6 +9,7 @@
 
 use super::hangul;
 use super::keys;
+use super::quantify;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
 use super::template::fill;
 use super::vocab::{KoStyle, Template, Vocabulary};
@@ -562,7 +563,13 @@ impl Reader<'_> {
     /// its clause a "when" clause ("…클 때"), other words are said before their clause.
     fn prose(&self, clauses: &[(Option<String>, Phrase)], d: usize) -> String {
         let mut parts: Vec<(String, bool)> = Vec::new();
-        for (words, clause) in clauses {
+        for (words, clause) in quantify::quantified_first(self.vocab, clauses) {
+            let quantifier = words.as_deref().and_then(|w| quantify::template(self.vocab, w, Lang::Ko));
+            if let Some(template) = quantifier {
+                let said = quantify::bound(self.vocab, Lang::Ko, template, clause, |p| self.noun(p, d));
+                parts.push((said, false));
+                continue;
+            }
             let said = self.noun(clause, d);
             let sentence = clause.is_sentence();
             let words = words.as_deref().map(|w| self.vocab.prose_words(w, Lang::Ko));
@@ -618,15 +625,8 @@ impl Reader<'_> {
     /// A template with an optional `over` slot: "{over}에 대한 {x}의 …" or "{x}의 …".
     /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
     fn over_text(&self, over: &Phrase, d: usize) -> String {
-        if let Phrase::Relation { first, rest } = over {
-            if let [(relation, rhs)] = rest.as_slice() {
-                let words = self.vocab.relations.get(relation);
-                if let Some(template) = words.and_then(|w| w.ko_noun.as_ref()) {
-                    return fill(template, &[("a", &self.noun(first, d)), ("b", &self.noun(rhs, d))]);
-                }
-            }
-        }
-        self.noun(over, d)
+        quantify::relation_noun(self.vocab, Lang::Ko, over, "", |p| self.noun(p, d))
+            .unwrap_or_else(|| self.noun(over, d))
     }
 
     fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> Ko {

@@ -26,6 +26,7 @@ pub mod keys;
 pub mod ko;
 pub mod particles;
 pub mod phrase;
+mod quantify;
 pub mod shape;
 mod template;
 pub mod vocab;

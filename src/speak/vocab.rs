@@ -179,6 +179,10 @@ pub struct Vocabulary {
     /// Words of prose between clauses (`and hence`, `for all`), by their lower-case text.
     #[serde(default)]
     pub prose: HashMap<String, Words>,
+    /// Quantifiers, written as symbols or words (`\forall`, `for all`), by their lower-case
+    /// text: templates of what they bind ("모든 {x}에 대해", "for all {x}").
+    #[serde(default)]
+    pub quantifiers: HashMap<String, Words>,
     /// How Latin names a Korean reading leaves as written are said (`clip` = "클립"), for the
     /// particle after them.
     #[serde(default)]

@@ -374,10 +374,13 @@ fn op_name(op: &InfixOp) -> String {
     }
 }
 
-/// The words of prose as written, without the space around them (`\text{ for all }` → "for all").
+/// The words of prose as written, without the space around them (`\text{ for all }` → "for all");
+/// a quantifier symbol as its command (`\forall`).
 fn prose_words(node: &crate::syntax::ast::Node) -> String {
     match &node.kind {
         NodeKind::Word { text, .. } => text.split_whitespace().collect::<Vec<_>>().join(" "),
+        // `\forall`, `\exists`: quantifiers, looked up as written.
+        NodeKind::Symbol { name, .. } => format!("\\{name}"),
         _ => String::new(),
     }
 }
