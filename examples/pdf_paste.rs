@@ -9,10 +9,54 @@
 //! not: a concept lost or gained, or the pasted text failing to parse. `--joined` pastes each
 //! text with its line breaks made spaces (as a one-line input field takes a copy); `--each`
 //! writes a line a formula (number, `same` or the reasons) to FILE.
+//!
+//! Two figures are printed. The first, the one that counts, compares with the map of the
+//! source as written. The second compares with the map of the source with its letter fonts
+//! taken off ([`LETTER_FONTS`]: `\mathbf{x}` is `{x}`), because the text a PDF gives has no
+//! fonts: a bold x and an italic x are the same letter `x` in it, so nothing read from the
+//! text can tell a vector `\mathbf{x}` from a scalar x. The second figure says how much of
+//! what the text carries comes back; it is never quoted alone.
 
 use eqmap::slotmap::{map_pasted, Knowledge, SlotMap};
+use eqmap::syntax::error::ParseError;
 use eqmap::{Lang, Limits};
 use std::collections::{BTreeSet, HashMap};
+
+/// Commands that only set the font of the letters in their argument, which the text of a PDF
+/// does not carry (pdftotext gives the letters alone): taken off the source for the second
+/// figure. `\mathrm` and `\textrm` stay: they make names (`\mathrm{softmax}`), and a name
+/// comes back from the text as a word.
+const LETTER_FONTS: &[&str] =
+    &["mathbf", "boldsymbol", "bm", "textbf", "mathbb", "mathcal", "mathsf", "mathfrak", "mathscr", "mathit"];
+
+/// `source` with the letter-font commands of [`LETTER_FONTS`] taken off, their arguments kept
+/// as groups: `\mathbf{x}_i` is `{x}_i`, `\mathbf x` is ` x`.
+fn without_letter_fonts(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let name_len = after.chars().take_while(char::is_ascii_alphabetic).count();
+        let name = &after[..name_len];
+        if LETTER_FONTS.contains(&name) {
+            out.push(' ');
+        } else {
+            out.push('\\');
+            out.push_str(name);
+        }
+        rest = &after[name_len..];
+        if name_len == 0 {
+            // `\\`, `\{`: the character after the backslash is kept as it is.
+            if let Some(c) = rest.chars().next() {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 fn concepts(map: &SlotMap) -> BTreeSet<String> {
     map.slots.iter().flat_map(|s| s.explanation.concepts.iter().cloned()).filter(|c| c != "unknown").collect()
@@ -49,9 +93,9 @@ fn main() {
         Err(error) => return eprintln!("{error}"),
     };
     let limits = Limits::default();
-    let (mut compared, mut same, mut no_text, mut source_fails) = (0, 0, 0, 0);
-    let mut reasons: HashMap<String, usize> = HashMap::new();
-    let mut examples: HashMap<String, String> = HashMap::new();
+    let (mut compared, mut no_text, mut source_fails) = (0, 0, 0);
+    let mut strict = Tally::default();
+    let mut unfonted = Tally::default();
     for (number, (source, text)) in sources.lines().zip(&pasted).enumerate() {
         if text.trim().is_empty() {
             no_text += 1;
@@ -62,42 +106,87 @@ fn main() {
             continue;
         };
         compared += 1;
-        let mut why = Vec::new();
-        match map_pasted(text, &knowledge, Lang::En, &limits) {
-            Ok(map) => {
-                let (want, got) = (concepts(&expected), concepts(&map));
-                why.extend(want.difference(&got).map(|c| format!("lost {c}")));
-                why.extend(got.difference(&want).map(|c| format!("gained {c}")));
-            }
-            Err(error) => why.push(format!("parse error: {}", error.message(Lang::En))),
-        }
-        if why.is_empty() {
-            same += 1;
-        }
-        each_lines
-            .push(format!("{number}\t{}", if why.is_empty() { "same".to_string() } else { why.join("; ") }));
-        for reason in why {
-            examples
-                .entry(reason.clone())
-                .or_insert_with(|| format!("{source}  ⇒  {}", text.replace('\n', " ⏎ ")));
-            *reasons.entry(reason).or_default() += 1;
-        }
+        let got = map_pasted(text, &knowledge, Lang::En, &limits);
+        let example = || format!("{source}  ⇒  {}", text.replace('\n', " ⏎ "));
+        let why = strict.count(&expected, &got, example);
+        // A source whose fonts cannot be taken off and still map counts as its strict result.
+        let plain = map_pasted(&without_letter_fonts(source), &knowledge, Lang::En, &limits);
+        let why_plain = match plain {
+            Ok(plain) => unfonted.count(&plain, &got, example),
+            Err(_) => unfonted.count(&expected, &got, example),
+        };
+        each_lines.push(format!("{number}\t{}\t{}", said(&why), said(&why_plain)));
     }
     if let Some(each) = each {
         if let Err(error) = std::fs::write(&each, each_lines.join("\n") + "\n") {
             eprintln!("cannot write {each}: {error}");
         }
     }
-    let share = if compared == 0 { 0.0 } else { 100.0 * same as f64 / compared as f64 };
     println!("compared: {compared} (no extracted text: {no_text}; source not mapped: {source_fails})");
-    println!("same concepts as the LaTeX source: {same}/{compared} ({share:.1}%)");
-    let mut reasons: Vec<(String, usize)> = reasons.into_iter().collect();
-    reasons.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    println!("commonest reasons when not:");
-    for (reason, count) in reasons.iter().take(20) {
-        println!("  {count:>5}  {reason}");
-        if let Some(example) = examples.get(reason) {
-            println!("         e.g. {example}");
+    strict.print("same concepts as the LaTeX source", compared, 20);
+    unfonted.print(
+        "same concepts as the LaTeX source with its letter fonts taken off (\\mathbf{x} as x; second figure)",
+        compared,
+        12,
+    );
+}
+
+/// `same`, or the reasons joined.
+fn said(why: &[String]) -> String {
+    if why.is_empty() {
+        "same".to_string()
+    } else {
+        why.join("; ")
+    }
+}
+
+/// The formulas of one comparison that map the same, and the reasons of the others.
+#[derive(Default)]
+struct Tally {
+    same: usize,
+    reasons: HashMap<String, usize>,
+    examples: HashMap<String, String>,
+}
+
+impl Tally {
+    /// Compares the map of the pasted text (`got`) with `expected`; the reasons they differ.
+    fn count(
+        &mut self,
+        expected: &SlotMap,
+        got: &Result<SlotMap, ParseError>,
+        example: impl Fn() -> String,
+    ) -> Vec<String> {
+        let mut why = Vec::new();
+        match got {
+            Ok(map) => {
+                let (want, got) = (concepts(expected), concepts(map));
+                why.extend(want.difference(&got).map(|c| format!("lost {c}")));
+                why.extend(got.difference(&want).map(|c| format!("gained {c}")));
+            }
+            Err(error) => why.push(format!("parse error: {}", error.message(Lang::En))),
+        }
+        if why.is_empty() {
+            self.same += 1;
+        }
+        for reason in &why {
+            self.examples.entry(reason.clone()).or_insert_with(&example);
+            *self.reasons.entry(reason.clone()).or_default() += 1;
+        }
+        why
+    }
+
+    /// Prints the share under `title` and the `top` commonest reasons.
+    fn print(&self, title: &str, compared: usize, top: usize) {
+        let share = if compared == 0 { 0.0 } else { 100.0 * self.same as f64 / compared as f64 };
+        println!("{title}: {}/{compared} ({share:.1}%)", self.same);
+        let mut reasons: Vec<(&String, &usize)> = self.reasons.iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        println!("commonest reasons when not:");
+        for (reason, count) in reasons.into_iter().take(top) {
+            println!("  {count:>5}  {reason}");
+            if let Some(example) = self.examples.get(reason) {
+                println!("         e.g. {example}");
+            }
         }
     }
 }

@@ -9,7 +9,9 @@
 # Installs Debian's texlive and poppler-utils if missing (apt-get, as root). The corpus is
 # generated in OUT_DIR (default target/pdf-paste), not committed; the share and the commonest
 # reasons are printed by examples/pdf_paste.rs, twice: for plain pdftotext (the figure that
-# counts) and for pdftotext -raw.
+# counts) and for pdftotext -raw. Each prints the strict share (the map of the source as
+# written) and a second one against the source with its letter fonts taken off (\mathbf{x}
+# as x), which the text of a PDF cannot carry; the strict one is the share quoted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 formulas=${1:-../shared/corpus-real/d2l_display.txt}

@@ -16,6 +16,14 @@ use crate::syntax::error::{PdfWhy, Warning, WarningKind};
 /// Characters a glued subscript may hold besides letters and digits (`pX,Y`, `Ex∼P`).
 const SCRIPT_SIGNS: &[char] = &[',', '∼', '+', '−', '=', '′', '∗', '*'];
 
+/// Signs that TeX sets with space around them in a display but tight in a script: one set
+/// tight between letters or digits is inside a script (`xt−1` is x_{t−1}).
+const TIGHT_SIGNS: &[char] = &['−', '+', ',', ':'];
+
+/// Relations and binary signs whose spaces on both sides show a line set with TeX's display
+/// spacing kept by pdftotext ([`Scan::spaced_line`]).
+const SPACED_SIGNS: &[char] = &['=', '−', '+', '|', '<', '>', '≤', '≥', '≈', '∼', '←', '→', '∝', '∈'];
+
 /// The longest word, in characters, read for a glued script or a name in it: longer runs are
 /// no script, and looking no further keeps the pass linear.
 const SCRIPT_CHARACTERS: usize = 24;
@@ -62,6 +70,7 @@ impl Scan<'_> {
                 next
             }
             ')' | ']' => self.closing(at, next),
+            '.' | '·' => self.dots(at, next),
             c if c.is_alphanumeric() && starts_word => self.word(at),
             _ => next,
         }
@@ -77,6 +86,17 @@ impl Scan<'_> {
         let end = after + spaces + relation.len_utf8();
         self.out.replace(at, end, &format!("{negated} "));
         end
+    }
+
+    /// `. . .` at `at`: the dots of `\ldots` (`data/paste.toml`'s `dots`), read as one symbol.
+    fn dots(&mut self, at: usize, next: usize) -> usize {
+        let rest = self.text.get(at..).unwrap_or("");
+        let Some((dots, latex)) = self.table.dots.iter().find(|(dots, _)| rest.starts_with(dots.as_str()))
+        else {
+            return next;
+        };
+        self.out.replace(at, at + dots.len(), &format!("{latex} "));
+        at + dots.len()
     }
 
     /// A raised character (`⊤`) after something it can apply to becomes a superscript.
@@ -133,6 +153,9 @@ impl Scan<'_> {
         if let Some(done) = self.distribution(at, end, word, after) {
             return done;
         }
+        if let Some(done) = self.signed_script(at) {
+            return done;
+        }
         if self.squared_or_subscripted(at, end, word) {
             return end;
         }
@@ -157,7 +180,15 @@ impl Scan<'_> {
     /// right after a capital (`W−1`), but for a line of its own (`N−1` is a sum's limit).
     fn exponent(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
         let power = after.strip_prefix('−')?;
-        let length = if self.table.exponent_bases.iter().any(|b| b == word) {
+        // `ye−y`: a letter or two set before the base are factors (y e^{−y}); a longer word
+        // is a word.
+        let base = self.table.exponent_bases.iter().find(|b| {
+            word.strip_suffix(b.as_str()).is_some_and(|factor| {
+                let letters = factor.chars().count() <= 2 && factor.chars().all(char::is_alphabetic);
+                factor.is_empty() || (b.chars().all(char::is_alphabetic) && letters)
+            })
+        });
+        let length = if base.is_some() {
             run_length(power, |c| c.is_alphanumeric() || c == '.' || c == '−')
         } else if word.chars().all(char::is_uppercase)
             && !self.whole_line(at, end + '−'.len_utf8() + run_length(power, |c| c.is_ascii_digit()))
@@ -178,7 +209,9 @@ impl Scan<'_> {
         let power_end = end + '−'.len_utf8() + length;
         let power = self.text.get(end..power_end).unwrap_or("");
         // Of capitals set together (`WΣW−1`, a product), the last takes the power.
-        let base_len = if word.chars().all(char::is_uppercase) {
+        let base_len = if let Some(base) = base {
+            base.len()
+        } else if word.chars().all(char::is_uppercase) {
             word.chars().next_back().map_or(0, char::len_utf8)
         } else {
             word.len()
@@ -242,11 +275,72 @@ impl Scan<'_> {
         Some(end + spaces)
     }
 
+    /// `xt−1 ,`, `σaX+b =`, `gt,t−1`: a letter, then a run with a sign inside it (`−`, `+`,
+    /// `,`, `:`), letters or digits on both sides of each sign, up to a space or the end. In
+    /// a display TeX sets spaces around a binary sign and after a comma (`x − 1`, `(x, y)`)
+    /// but none in a script, so a sign set tight between letters is inside the subscript of
+    /// the letter before it: x_{t−1}. (`=` is left: `i=1` is a sum's limit, read by
+    /// `layout.rs`; so is anything on a line of its own.)
+    fn signed_script(&mut self, at: usize) -> Option<usize> {
+        let rest = self.text.get(at..).unwrap_or("");
+        let length = run_length(rest, |c| c.is_alphanumeric() || TIGHT_SIGNS.contains(&c) || c == '′');
+        let token = rest.get(..length).filter(|t| t.chars().count() <= SCRIPT_CHARACTERS)?;
+        let after = rest.get(length..)?;
+        // Before ` (` or ` [` the script is [`Scan::before_bracket`]'s, which takes the space too.
+        let ends_word = after.chars().next().is_none_or(char::is_whitespace)
+            && !(after.starts_with(" (") || after.starts_with(" ["));
+        let chars: Vec<char> = token.chars().collect();
+        let tight = |i: usize| {
+            let side = |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphanumeric());
+            side(i.checked_sub(1)) && side(Some(i + 1))
+        };
+        let signs: Vec<usize> =
+            (0..chars.len()).filter(|&i| chars.get(i).is_some_and(|c| TIGHT_SIGNS.contains(c))).collect();
+        let first_sign = *signs.first()?;
+        if !chars.first().is_some_and(|c| c.is_alphabetic()) || !signs.iter().all(|&i| tight(i)) || !ends_word
+        {
+            return None;
+        }
+        // `ye−y`: a sign right after an exponent's base (`e−y`) starts the exponent.
+        let before_sign = first_sign.checked_sub(1).and_then(|i| chars.get(i)).map(char::to_string);
+        let exponent = before_sign.is_some_and(|b| self.table.exponent_bases.contains(&b));
+        if exponent || self.whole_line(at, at + length) || self.known(token) || !self.spaced_line(at) {
+            return None;
+        }
+        // The script starts at the index letters or digits before the first sign, after the
+        // letter they are set to (`βvt−1` is β v_{t−1}); with none, after the first letter
+        // (`σaX+b`). What stands before that letter is left, a product.
+        let index = |c: &char| {
+            c.is_ascii_digit() || self.table.glued_index_letters.iter().any(|l| *l == c.to_string())
+        };
+        let run = chars.get(..first_sign).unwrap_or_default().iter().rev().take_while(|c| index(c)).count();
+        let start = if run == 0 { 1 } else { (first_sign - run).max(1) };
+        let base_at = at + chars.iter().take(start - 1).map(|c| c.len_utf8()).sum::<usize>();
+        let script_at = at + chars.iter().take(start).map(|c| c.len_utf8()).sum::<usize>();
+        let starts_script = chars.get(start).is_some_and(|c| c.is_alphanumeric());
+        if !chars.get(start - 1).is_some_and(|c| c.is_alphabetic()) || !starts_script {
+            return None;
+        }
+        let (base, script) = (self.text.get(base_at..script_at)?, self.text.get(script_at..at + length)?);
+        let read = format!("{base}_{{{script}}}");
+        self.note(base_at, at + length, read.clone(), PdfWhy::Subscript);
+        self.out.replace(base_at, at + length, &read);
+        Some(at + length)
+    }
+
     /// `σ2` is σ² (`squared_letters`); `µX`, `σXY` are μ_X, σ_{XY} (`subscripted_by_capitals`).
+    /// A Latin letter set before the Greek one is a factor: `aµX` is a μ_X.
     fn squared_or_subscripted(&mut self, at: usize, end: usize, word: &str) -> bool {
         let mut chars = word.chars();
         let Some(base) = chars.next() else { return false };
         let rest = chars.as_str();
+        let greek_next = rest.chars().next().is_some_and(|g| {
+            let listed = |list: &[String]| list.iter().any(|l| *l == g.to_string());
+            listed(&self.table.subscripted_by_capitals) || listed(&self.table.squared_letters)
+        });
+        if base.is_ascii_alphabetic() && greek_next {
+            return self.squared_or_subscripted(at + base.len_utf8(), end, rest);
+        }
         let listed = |list: &[String]| list.iter().any(|l| *l == base.to_string());
         // `µ2X`: a power set before the subscript, as pdftotext orders them, is μ_X².
         let (power, capitals) =
@@ -269,6 +363,16 @@ impl Scan<'_> {
         self.note(at, end, read.clone(), why);
         self.out.replace(at, end, &read);
         true
+    }
+
+    /// Whether the line around `at` shows the spaces TeX sets around a relation or a binary
+    /// sign in a display (`y = x − a`). pdftotext drops them on some lines (`y =x−a`, `a+b=c`),
+    /// and on such a line a tight sign says nothing about scripts.
+    fn spaced_line(&self, at: usize) -> bool {
+        let start = self.text.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |n| n + 1);
+        let end = self.text.get(at..).and_then(|a| a.find('\n')).map_or(self.text.len(), |n| at + n);
+        let line = self.text.get(start..end).unwrap_or("");
+        SPACED_SIGNS.iter().any(|sign| line.contains(&format!(" {sign} ")))
     }
 
     /// Whether `start..end` is all of its line (but spaces); `start` is where the word being

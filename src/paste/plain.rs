@@ -129,7 +129,10 @@ impl Scan<'_> {
     /// At a `(` after a probability's callee (`p`, `p_θ`, `\mathbb{P}`): a single `|` at the
     /// parenthesis' own level is the conditioning bar.
     fn conditioning(&mut self, open: usize) {
-        let callee_end = without_subscript(self.text, open);
+        // `P (x | y)`: pdftotext leaves the space of P's italic correction before the
+        // parenthesis (and in LaTeX a space there means nothing).
+        let tight = self.text.get(..open).map_or(open, |b| b.trim_end_matches(' ').len());
+        let callee_end = without_subscript(self.text, tight);
         let before = self.text.get(..callee_end).unwrap_or("");
         let is_callee = self.table.probability_callees.iter().any(|callee| {
             before.strip_suffix(callee.as_str()).is_some_and(|rest| {

@@ -52,6 +52,8 @@ pub struct Table {
     pub negated: BTreeMap<String, String>,
     /// Characters a PDF sets raised, read as a superscript.
     pub raised: BTreeMap<String, String>,
+    /// Dots that pdftotext gives apart (`. . .`), and the one symbol they are.
+    pub dots: BTreeMap<String, String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a
