@@ -101,7 +101,8 @@ fn split_binder(term: Term<'_>) -> (Term<'_>, Option<Term<'_>>) {
     let Term { kind: TermKind::Chain { first, mut rest }, span, node } = term else { return (term, None) };
     let colon = rest.iter().position(|j| is_colon(j.op));
     let comma = || {
-        rest.iter().position(|j| matches!(j.op, InfixOp::Separator(_)) && (states(&j.term) || holds_colon(&j.term)))
+        rest.iter()
+            .position(|j| matches!(j.op, InfixOp::Separator(_)) && (states(&j.term) || holds_colon(&j.term)))
     };
     let Some(k) = colon.or_else(comma) else {
         return (Term { kind: TermKind::Chain { first, rest }, span, node }, None);

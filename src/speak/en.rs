@@ -6,8 +6,9 @@
 //! symbol, and ends with a full stop.
 
 use super::keys;
-use super::quantify;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase};
+use super::quantify;
+use super::speaker::Speaker;
 use super::template::fill;
 use super::vocab::{Template, Vocabulary};
 use super::Verbosity;
@@ -54,6 +55,27 @@ fn capitalize(text: &str) -> String {
 struct Reader<'a> {
     vocab: &'a Vocabulary,
     verbosity: Verbosity,
+}
+
+impl Speaker for Reader<'_> {
+    type Said = String;
+    const LANG: Lang = Lang::En;
+
+    fn vocab(&self) -> &Vocabulary {
+        self.vocab
+    }
+
+    fn fill(&self, key: &str, slots: &[(&str, &str)]) -> String {
+        self.phrase(key, slots)
+    }
+
+    fn text(&self, phrase: &Phrase, d: usize) -> String {
+        self.say(phrase, d)
+    }
+
+    fn dimensions(&self, dims: &[Phrase], d: usize) -> String {
+        self.shape(dims, d)
+    }
 }
 
 impl Reader<'_> {
@@ -464,35 +486,6 @@ impl Reader<'_> {
                 self.phrase(key, &[("x", &flat)])
             }
             _ => self.one(key, body, d),
-        }
-    }
-
-    fn real_space(&self, dims: &[Phrase], d: usize) -> String {
-        match dims {
-            [] => self.phrase("reals", &[]),
-            [n] => self.phrase("real_vectors", &[("n", &self.say(n, d))]),
-            more => self.phrase("real_matrices", &[("shape", &self.shape(more, d))]),
-        }
-    }
-
-    /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
-    fn over_text(&self, over: &Phrase, d: usize) -> String {
-        quantify::relation_noun(self.vocab, Lang::En, over, "", |p| self.say(p, d))
-            .unwrap_or_else(|| self.say(over, d))
-    }
-
-    fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> String {
-        match over {
-            Some(over) => self.phrase(key, &[("over", &self.over_text(over, d)), ("x", &self.say(body, d))]),
-            None => self.one(&format!("{key}_all"), body, d),
-        }
-    }
-
-    fn derivative(&self, partial: bool, of: Option<&Phrase>, wrt: &Phrase, d: usize) -> String {
-        let key = if partial { "partial" } else { "derivative" };
-        match of {
-            Some(f) => self.two(key, "f", f, "x", wrt, d),
-            None => self.one(&format!("{key}_op"), wrt, d),
         }
     }
 

@@ -9,8 +9,9 @@
 
 use super::hangul;
 use super::keys;
-use super::quantify;
 use super::phrase::{Apply, BigOp, Fence, Name, NameClass, Phrase, Sign, SubStyle};
+use super::quantify;
+use super::speaker::Speaker;
 use super::template::fill;
 use super::vocab::{KoStyle, Template, Vocabulary};
 use super::Verbosity;
@@ -59,6 +60,27 @@ impl Ko {
 struct Reader<'a> {
     vocab: &'a Vocabulary,
     verbosity: Verbosity,
+}
+
+impl Speaker for Reader<'_> {
+    type Said = Ko;
+    const LANG: Lang = Lang::Ko;
+
+    fn vocab(&self) -> &Vocabulary {
+        self.vocab
+    }
+
+    fn fill(&self, key: &str, slots: &[(&str, &str)]) -> Ko {
+        self.phrase(key, slots)
+    }
+
+    fn text(&self, phrase: &Phrase, d: usize) -> String {
+        self.noun(phrase, d)
+    }
+
+    fn dimensions(&self, dims: &[Phrase], d: usize) -> String {
+        self.shape(dims, d)
+    }
 }
 
 impl Reader<'_> {
@@ -611,36 +633,6 @@ impl Reader<'_> {
                 self.say(body, d)
             }
             _ => self.one(key, body, d),
-        }
-    }
-
-    fn real_space(&self, dims: &[Phrase], d: usize) -> Ko {
-        match dims {
-            [] => self.phrase("reals", &[]),
-            [n] => self.phrase("real_vectors", &[("n", &self.noun(n, d))]),
-            more => self.phrase("real_matrices", &[("shape", &self.shape(more, d))]),
-        }
-    }
-
-    /// A template with an optional `over` slot: "{over}에 대한 {x}의 …" or "{x}의 …".
-    /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
-    fn over_text(&self, over: &Phrase, d: usize) -> String {
-        quantify::relation_noun(self.vocab, Lang::Ko, over, "", |p| self.noun(p, d))
-            .unwrap_or_else(|| self.noun(over, d))
-    }
-
-    fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> Ko {
-        match over {
-            Some(over) => self.phrase(key, &[("over", &self.over_text(over, d)), ("x", &self.noun(body, d))]),
-            None => self.one(&format!("{key}_all"), body, d),
-        }
-    }
-
-    fn derivative(&self, partial: bool, of: Option<&Phrase>, wrt: &Phrase, d: usize) -> Ko {
-        let key = if partial { "partial" } else { "derivative" };
-        match of {
-            Some(f) => self.two(key, "f", f, "x", wrt, d),
-            None => self.one(&format!("{key}_op"), wrt, d),
         }
     }
 

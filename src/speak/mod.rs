@@ -28,6 +28,7 @@ pub mod particles;
 pub mod phrase;
 mod quantify;
 pub mod shape;
+mod speaker;
 mod template;
 pub mod vocab;
 

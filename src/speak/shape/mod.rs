@@ -271,9 +271,13 @@ impl<'a> Shaper<'a> {
         }
     }
 
-    /// `F(a, b) = body` when the left side is a function applied to its parameters.
+    /// `F(a, b) = body` when the left side is a function applied to its parameters; `f(x) = 0`,
+    /// a value set to a number, is an equation to solve ("f of x is 0").
     fn definition(&self, lhs: &Term, body: &Term, d: usize) -> Option<Phrase> {
         let TermKind::Apply(app) = &lhs.kind else { return None };
+        if matches!(body.kind, TermKind::Number) {
+            return None;
+        }
         if app.sub.is_some() || app.sup.is_some() || !app.given.is_empty() {
             return None;
         }

@@ -1,0 +1,66 @@
+//! The structure of a sentence both languages share: a reader fills the same templates with
+//! its own words, so real spaces, operators over a range and derivatives are put together
+//! once here, and `en.rs` and `ko.rs` keep only what their grammar does differently.
+
+use super::phrase::Phrase;
+use super::quantify;
+use super::vocab::Vocabulary;
+use crate::lang::Lang;
+
+/// A reader of one language: what it says of a part, and the templates it fills.
+pub(super) trait Speaker {
+    /// What a template gives: text in English, a noun or an open clause in Korean.
+    type Said;
+
+    /// The reader's language.
+    const LANG: Lang;
+
+    /// The words.
+    fn vocab(&self) -> &Vocabulary;
+
+    /// A template filled with `slots`.
+    fn fill(&self, key: &str, slots: &[(&str, &str)]) -> Self::Said;
+
+    /// A part as the text that fills a slot.
+    fn text(&self, phrase: &Phrase, d: usize) -> String;
+
+    /// A list of dimensions: "n by d", "엔 곱하기 디".
+    fn dimensions(&self, dims: &[Phrase], d: usize) -> String;
+
+    /// A template with one part in slot `x`.
+    fn fill_one(&self, key: &str, x: &Phrase, d: usize) -> Self::Said {
+        self.fill(key, &[("x", &self.text(x, d))])
+    }
+
+    /// The real numbers, vectors or matrices: `\mathbb{R}^{n \times d}`.
+    fn real_space(&self, dims: &[Phrase], d: usize) -> Self::Said {
+        match dims {
+            [] => self.fill("reals", &[]),
+            [n] => self.fill("real_vectors", &[("n", &self.text(n, d))]),
+            more => self.fill("real_matrices", &[("shape", &self.dimensions(more, d))]),
+        }
+    }
+
+    /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
+    fn over_text(&self, over: &Phrase, d: usize) -> String {
+        quantify::relation_noun(self.vocab(), Self::LANG, over, "", |p| self.text(p, d))
+            .unwrap_or_else(|| self.text(over, d))
+    }
+
+    /// A template with an optional `over` slot ("the mean over i of x", else `{key}_all`).
+    fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> Self::Said {
+        match over {
+            Some(over) => self.fill(key, &[("over", &self.over_text(over, d)), ("x", &self.text(body, d))]),
+            None => self.fill_one(&format!("{key}_all"), body, d),
+        }
+    }
+
+    /// A derivative of `of` with respect to `wrt`, or the operator alone.
+    fn derivative(&self, partial: bool, of: Option<&Phrase>, wrt: &Phrase, d: usize) -> Self::Said {
+        let key = if partial { "partial" } else { "derivative" };
+        match of {
+            Some(f) => self.fill(key, &[("f", &self.text(f, d)), ("x", &self.text(wrt, d))]),
+            None => self.fill_one(&format!("{key}_op"), wrt, d),
+        }
+    }
+}
