@@ -6,8 +6,12 @@ Run by benches/grad_vs_jax.sh, which installs JAX in a virtual environment of it
               attention and an MLP: the largest difference between eqmap's gradients and JAX's,
               relative to the largest gradient entry (the issue asks for 1e-10).
     bench   — the attention line's gradients with respect to Q, K and V at n = 512, 1024,
-              2048, d_k = 64: eqmap grad's time, eqmap eval's (the forward alone) and JAX's
-              (jit-compiled value_and_grad, compile excluded), each the best of a few runs.
+              2048, d_k = 64, in one run: JAX's jit-compiled value_and_grad (compile excluded,
+              the call alone); eqmap's library call alone (examples/grad_bench: GradSession::
+              finish, the tape's forward pass and the backward pass, and Session::evaluate of
+              the line, the forward pass alone); and eqmap's whole processes (`eqmap grad` and
+              `eqmap eval`: start, parsing, sampling Q, K, V, the passes, JSON written). Each
+              the best of a few runs; the threads each uses are printed (CPU time / wall time).
 """
 
 import json
@@ -24,6 +28,7 @@ import numpy as np
 jax.config.update("jax_enable_x64", True)
 
 EQMAP = os.environ.get("EQMAP", "target/release/eqmap")
+GRAD_BENCH = os.environ.get("GRAD_BENCH", "target/release/examples/grad_bench")
 ATTENTION = r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"
 
 
@@ -152,20 +157,34 @@ def agree():
 
 
 def best_of(runs, f):
-    times = []
+    """The best wall time of `runs` calls of f, and CPU time / wall time over all of them."""
+    times, cpu, wall = [], 0.0, 0.0
     for _ in range(runs):
+        before = os.times()
         start = time.perf_counter()
         f()
         times.append(time.perf_counter() - start)
-    return min(times)
+        after = os.times()
+        wall += times[-1]
+        cpu += sum(after[i] - before[i] for i in range(4))
+    return min(times), cpu / wall
+
+
+def library_times(n, reps):
+    """examples/grad_bench's best times in seconds: (grad, eval) for size n."""
+    run = subprocess.run([GRAD_BENCH, "--reps", str(reps), str(n)], capture_output=True, text=True, check=True)
+    fields = dict(f.split("=") for f in run.stdout.split()[1:])
+    return float(fields["grad_best_ms"]) / 1e3, float(fields["eval_best_ms"]) / 1e3
 
 
 def bench():
     declaration = r"Q \in \mathbb{R}^{n \times d_k}, \quad K \in \mathbb{R}^{n \times d_k}, \quad V \in \mathbb{R}^{n \times d_k}"
     line = r"\mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"
-    print(f"threads: {os.cpu_count()} cores; JAX devices {jax.devices()}")
-    print("| n | d_k | eqmap grad (s) | eqmap eval (s) | JAX value_and_grad (s) | eqmap / JAX | grad / eval |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"cores: {os.cpu_count()}; JAX {jax.__version__}, devices {jax.devices()}; "
+          f"MATMUL_NUM_THREADS={os.environ.get('MATMUL_NUM_THREADS', 'unset')}, EQMAP_THREADS={os.environ.get('EQMAP_THREADS', 'unset')}")
+    print("| n | d_k | eqmap library: grad (s) | eval (s) | eqmap process: grad (s) | eval (s) | JAX value_and_grad (s) "
+          "| library grad / JAX | process grad / JAX | library backward / forward | process grad / eval | CPU/wall: JAX, eqmap grad |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in [512, 1024, 2048]:
         common = ["--seed", "1", "--dim", f"n={n}", "--dim", "d_k=64", "--max-steps", "4000000000"]
         text = f"{declaration}\n{line}\n"
@@ -175,9 +194,12 @@ def bench():
         q, k, v = (jnp.asarray(rng.standard_normal((n, 64))) for _ in range(3))
         f = jax.jit(jax.value_and_grad(lambda Q, K, V: jnp.sum(softmax(Q @ K.T / 8.0) @ V), argnums=(0, 1, 2)))
         jax.block_until_ready(f(q, k, v))
-        t_jax = best_of(5, lambda: jax.block_until_ready(f(q, k, v)))
-        t_grad, t_eval = best_of(3, grad), best_of(3, evaluate)
-        print(f"| {n} | 64 | {t_grad:.3f} | {t_eval:.3f} | {t_jax:.3f} | {t_grad / t_jax:.1f}× | {t_grad / t_eval:.1f}× |")
+        t_jax, jax_threads = best_of(7, lambda: jax.block_until_ready(f(q, k, v)))
+        l_grad, l_eval = library_times(n, 7)
+        (t_grad, grad_threads), (t_eval, _) = best_of(5, grad), best_of(5, evaluate)
+        backward = (l_grad - l_eval) / l_eval
+        print(f"| {n} | 64 | {l_grad:.4f} | {l_eval:.4f} | {t_grad:.3f} | {t_eval:.3f} | {t_jax:.4f} | {l_grad / t_jax:.2f}× "
+              f"| {t_grad / t_jax:.2f}× | {backward:.2f}× | {t_grad / t_eval:.2f}× | {jax_threads:.2f}, {grad_threads:.2f} |")
 
 
 if __name__ == "__main__":

@@ -9,5 +9,5 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet jax numpy
 fi
-cargo build --release --locked --bin eqmap
-EQMAP="${CARGO_TARGET_DIR:-target}/release/eqmap" "$VENV/bin/python" benches/grad_vs_jax.py "$@"
+cargo build --release --locked --bin eqmap --example grad_bench
+EQMAP="${CARGO_TARGET_DIR:-target}/release/eqmap" GRAD_BENCH="${CARGO_TARGET_DIR:-target}/release/examples/grad_bench" "$VENV/bin/python" benches/grad_vs_jax.py "$@"

@@ -6,8 +6,8 @@
 
 use crate::cli::{EvalFormat, GradArgs};
 use crate::formulas::{self, Input};
-use eqmap::eval::grad::{Cotangent, GradSession, GradWarning, Request};
-use eqmap::eval::{bindings, Failure, Options};
+use eqmap::eval::grad::{Cotangent, GradOutcome, GradSession, GradWarning, Request};
+use eqmap::eval::{bindings, Failure, Options, Outcome};
 use eqmap::paste::Pasted;
 use eqmap::report::{eval as eval_report, grad as grad_report};
 use std::io::{self, Write};
@@ -49,32 +49,11 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
     let inputs = formulas::inputs(args.formula.clone(), args.whole)?;
     let mut target: Option<(&Input, Pasted)> = None;
     for input in &inputs {
-        let pasted = match eqmap::paste::prepare(&input.text) {
-            Ok(pasted) => pasted,
-            Err(error) => return fail(input, &Failure::Parse(error), lang, args.format),
+        let (outcome, pasted) = match read_line(&mut grad, input) {
+            Ok(read) => read,
+            Err(failure) => return fail(input, &failure, lang, args.format),
         };
-        match grad.read(&pasted.text) {
-            Ok(mut outcome) => {
-                outcome.parse_warnings = pasted.all_warnings(&outcome.parse_warnings);
-                outcome.formula = input.text.clone();
-                for warning in &mut outcome.warnings {
-                    if let eqmap::eval::Warning::NonFinite { span, .. } = warning {
-                        *span = pasted.original(*span);
-                    }
-                }
-                eprint!("{}", eval_report::render_warnings_in(&outcome, lang, input.layout()));
-            }
-            Err(failure) => {
-                let failure = match failure {
-                    Failure::Parse(error) => Failure::Parse(pasted.original_error(error)),
-                    Failure::Eval(mut error) => {
-                        error.span = pasted.original(error.span);
-                        Failure::Eval(error)
-                    }
-                };
-                return fail(input, &failure, lang, args.format);
-            }
-        }
+        eprint!("{}", eval_report::render_warnings_in(&outcome, lang, input.layout()));
         if grad.target_source() == Some(pasted.text.as_str()) {
             target = Some((input, pasted));
         }
@@ -88,23 +67,10 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
         eprint!("{}", eval_report::render_error(&last, &error, lang));
         return Ok(ExitCode::from(1));
     };
-    let mut outcome = match grad.finish() {
+    let outcome = match finish(&grad, input, &pasted) {
         Ok(outcome) => outcome,
-        Err(mut error) => {
-            error.span = pasted.original(error.span);
-            return fail(input, &Failure::Eval(error), lang, args.format);
-        }
+        Err(failure) => return fail(input, &failure, lang, args.format),
     };
-    outcome.formula = input.text.clone();
-    for warning in &mut outcome.warnings {
-        if let GradWarning::Subgradient { span, .. } = warning {
-            *span = pasted.original(*span);
-        }
-    }
-    for slot in &mut outcome.trace {
-        slot.span = pasted.original(slot.span);
-        slot.latex = slot.span.text(&input.text).to_string();
-    }
     eprint!("{}", grad_report::render_warnings_in(&input.text, &outcome, lang, input.layout()));
     let text = match args.format {
         EvalFormat::Json => format!("{}\n", grad_report::to_json(&outcome)),
@@ -116,15 +82,63 @@ pub fn run(args: GradArgs) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One line read into `grad` as `eqmap grad` reads it: the pasted text prepared, then read;
+/// the outcome's and the failure's spans in the line as given.
+pub(crate) fn read_line(grad: &mut GradSession, input: &Input) -> Result<(Outcome, Pasted), Failure> {
+    let pasted = eqmap::paste::prepare(&input.text).map_err(Failure::Parse)?;
+    match grad.read(&pasted.text) {
+        Ok(mut outcome) => {
+            outcome.parse_warnings = pasted.all_warnings(&outcome.parse_warnings);
+            outcome.formula = input.text.clone();
+            for warning in &mut outcome.warnings {
+                if let eqmap::eval::Warning::NonFinite { span, .. } = warning {
+                    *span = pasted.original(*span);
+                }
+            }
+            Ok((outcome, pasted))
+        }
+        Err(Failure::Parse(error)) => Err(Failure::Parse(pasted.original_error(error))),
+        Err(Failure::Eval(mut error)) => {
+            error.span = pasted.original(error.span);
+            Err(Failure::Eval(error))
+        }
+    }
+}
+
+/// The gradients of the line `input` (read last of those that compute a value, `pasted` as
+/// [`read_line`] prepared it), with spans in the line as given.
+pub(crate) fn finish(grad: &GradSession, input: &Input, pasted: &Pasted) -> Result<GradOutcome, Failure> {
+    let mut outcome = grad.finish().map_err(|mut error| {
+        error.span = pasted.original(error.span);
+        Failure::Eval(error)
+    })?;
+    outcome.formula = input.text.clone();
+    for warning in &mut outcome.warnings {
+        if let GradWarning::Subgradient { span, .. } = warning {
+            *span = pasted.original(*span);
+        }
+    }
+    for slot in &mut outcome.trace {
+        slot.span = pasted.original(slot.span);
+        slot.latex = slot.span.text(&input.text).to_string();
+    }
+    Ok(outcome)
+}
+
+/// The failure under its line with a caret; one about the request, not a place in the
+/// formula (`--wrt` of a name with no value), without.
+pub(crate) fn render_failure(input: &Input, failure: &Failure, lang: eqmap::Lang) -> String {
+    if failure.span() == eqmap::syntax::ast::Span::default() {
+        format!("{}: {}\n", lang.pick("오류", "error"), failure.message(lang))
+    } else {
+        eval_report::render_failure_in(&input.text, failure, lang, input.layout())
+    }
+}
+
 /// The failure under its line with a caret (exit 1); with `--format json` also eval's error
 /// record `{"line", "formula", "error", "message", "span", …}` on standard output.
 fn fail(input: &Input, failure: &Failure, lang: eqmap::Lang, format: EvalFormat) -> io::Result<ExitCode> {
-    if failure.span() == eqmap::syntax::ast::Span::default() {
-        // About the request, not a place in the formula (`--wrt` of a name with no value).
-        eprintln!("{}: {}", lang.pick("오류", "error"), failure.message(lang));
-    } else {
-        eprint!("{}", eval_report::render_failure_in(&input.text, failure, lang, input.layout()));
-    }
+    eprint!("{}", render_failure(input, failure, lang));
     if let EvalFormat::Json = format {
         let record = eval_report::failure_json(&input.text, input.line, failure, lang);
         let mut stdout = io::stdout().lock();

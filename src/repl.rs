@@ -3,16 +3,19 @@
 //! `eqmap` with no command on a terminal opens it, in the language of `--lang` or of the
 //! `EQMAP_LANG` variable (`ko` or `en`). A line that is not a command is mapped; the commands
 //! are `:map`, `:read`, `:parse`, `:eval` (definitions and `:let` bindings persist for the
-//! session), `:let NAME=JSON`, `:lang ko|en`, `:curriculum NAME|FILE`, `:help` and `:quit`. A
+//! session), `:grad FORMULA --wrt NAME…` (the gradient, through the session's definitions and
+//! values), `:let NAME=JSON`, `:lang ko|en`, `:curriculum NAME|FILE`, `:help` and `:quit`. A
 //! paste of several lines is read whole: the prompt reads on while a `{`, a `\begin` or a
 //! `$$` is open or a line ends with `\\`, and while lines arrive faster than anyone types (a
 //! terminal without bracketed paste sends a paste's line breaks as Enter keys): Enter, typed,
 //! then runs them. History is kept in `~/.eqmap_history`.
 
 use crate::formulas::Input;
+use crate::grad_command::{finish, read_line, render_failure};
 use crate::{evaluate_one, load_knowledge, screen_style};
-use eqmap::eval::{Options, Session};
-use eqmap::report::{eval as eval_report, slotmap as map_report, tree};
+use eqmap::eval::grad::{Cotangent, GradSession, Request};
+use eqmap::eval::{bindings, EvalError, EvalErrorKind, Failure, Options, Session};
+use eqmap::report::{eval as eval_report, grad as grad_report, slotmap as map_report, tree};
 use eqmap::slotmap::Knowledge;
 use eqmap::Lang;
 use rustyline::error::ReadlineError;
@@ -31,6 +34,8 @@ const HELP_KO: &str = "\
   :read 수식       소리 내어 읽기
   :parse 수식      구문 트리
   :eval 수식       계산 (정의와 :let 값은 세션 동안 남습니다)
+  :grad 수식 --wrt 이름…   이름에 대한 기울기 (역전파, 세션의 정의와 :let 값으로; 값이 수가
+                   아니면 L = Σ G ⊙ 값의 G를 --cotangent ones 또는 --cotangent JSON으로)
   :let 이름=JSON   :eval에 쓸 값 (수 2, 벡터 [1,2], 행렬 [[1,2],[3,4]])
   :lang ko|en      언어 바꾸기 (:ko, :en)
   :curriculum 이름|파일   커리큘럼 바꾸기 (ai-math, transformer-series)
@@ -43,6 +48,9 @@ Paste a formula to see, for each slot, the question, the math and the curriculum
   :read FORMULA    read it aloud
   :parse FORMULA   its syntax tree
   :eval FORMULA    compute it (definitions and :let values stay for the session)
+  :grad FORMULA --wrt NAME…   its gradient with respect to each name (reverse mode, through the
+                   session's definitions and :let values; a value that is not a number takes
+                   the G of L = Σ G ⊙ value as --cotangent ones or --cotangent JSON)
   :let NAME=JSON   a value for :eval (a number 2, a vector [1,2], a matrix [[1,2],[3,4]])
   :lang ko|en      switch language (:ko, :en)
   :curriculum NAME|FILE   switch curriculum (ai-math, transformer-series)
@@ -103,6 +111,16 @@ struct State {
     lang: Lang,
     knowledge: Knowledge,
     session: Session,
+    /// What `:eval` and `:let` did to the session, in order, to be done again for `:grad`.
+    done: Vec<Done>,
+}
+
+/// A `:let` or an `:eval` that the session kept.
+enum Done {
+    /// `:let NAME=JSON`.
+    Let(String),
+    /// `:eval FORMULA`.
+    Eval(String),
 }
 
 /// The language the prompt starts in: `--lang`, else `EQMAP_LANG`, else Korean.
@@ -127,7 +145,7 @@ pub fn run(lang: Lang) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let mut state = State { lang, knowledge, session: Session::new(Options::default()) };
+    let mut state = State { lang, knowledge, session: Session::new(Options::default()), done: Vec::new() };
     println!("{}", lang.pick(GREETING_KO, GREETING_EN));
     loop {
         let line = match editor.readline("eqmap> ") {
@@ -176,6 +194,7 @@ impl State {
             ":read" => self.read(rest),
             ":parse" => self.parse(rest),
             ":eval" => self.eval(rest),
+            ":grad" => self.grad(rest),
             ":let" => self.bind(rest),
             _ => eprintln!("{}: {command} (:help)", self.lang.pick("모르는 명령", "unknown command")),
         }
@@ -238,6 +257,7 @@ impl State {
             Ok(outcome) => {
                 eprint!("{}", eval_report::render_warnings_in(&outcome, self.lang, input.layout()));
                 print!("{}", eval_report::render_table(&outcome, self.lang));
+                self.done.push(Done::Eval(formula.to_string()));
             }
             Err(failure) => {
                 eprint!("{}", eval_report::render_failure_in(formula, &failure, self.lang, input.layout()))
@@ -248,8 +268,99 @@ impl State {
     fn bind(&mut self, assignment: &str) {
         let bound = eqmap::eval::bindings::split_assignment(assignment)
             .and_then(|(name, json)| self.session.bind_json(name, json));
-        if let Err(error) = bound {
-            eprint!("{}", eval_report::render_error(assignment, &error, self.lang));
+        match bound {
+            Ok(()) => self.done.push(Done::Let(assignment.to_string())),
+            Err(error) => eprint!("{}", eval_report::render_error(assignment, &error, self.lang)),
         }
     }
+
+    /// `:grad FORMULA --wrt NAME… [--cotangent ones|JSON]`: a session of its own that does
+    /// again what `:let` and `:eval` did (so a name bound by `\mu = …` is differentiated
+    /// through), then reads the formula and differentiates it. The prompt's session is left
+    /// as it was.
+    fn grad(&self, text: &str) {
+        let (formula, request) = match grad_request(text, self.lang) {
+            Ok(parts) => parts,
+            Err(message) => {
+                eprintln!("{message}");
+                return;
+            }
+        };
+        let mut grad = GradSession::new(Options::default(), request);
+        for done in &self.done {
+            // Each did its work once already, its messages shown then.
+            match done {
+                Done::Let(assignment) => {
+                    let _ = bindings::split_assignment(assignment)
+                        .and_then(|(name, json)| grad.session_mut().bind_json(name, json));
+                }
+                Done::Eval(line) => {
+                    let _ = read_line(&mut grad, &Input { line: 1, text: line.clone() });
+                }
+            }
+        }
+        let input = Input { line: 1, text: formula };
+        if let Err(failure) = self.differentiate(&mut grad, &input) {
+            eprint!("{}", render_failure(&input, &failure, self.lang));
+        }
+    }
+
+    /// Reads `input` into `grad` and prints its gradients.
+    fn differentiate(&self, grad: &mut GradSession, input: &Input) -> Result<(), Failure> {
+        let (outcome, pasted) = read_line(grad, input)?;
+        eprint!("{}", eval_report::render_warnings_in(&outcome, self.lang, input.layout()));
+        if grad.target_source() != Some(pasted.text.as_str()) {
+            let nothing = EvalError::new(EvalErrorKind::NothingToDifferentiate, Default::default());
+            return Err(Failure::Eval(nothing));
+        }
+        let outcome = finish(grad, input, &pasted)?;
+        eprint!("{}", grad_report::render_warnings_in(&input.text, &outcome, self.lang, input.layout()));
+        print!("{}", grad_report::render_text(&outcome, self.lang));
+        Ok(())
+    }
+}
+
+/// `FORMULA --wrt NAME… [--cotangent ones|JSON]` split into the formula and the request; the
+/// formula ends where ` --wrt` or ` --cotangent` first starts.
+fn grad_request(text: &str, lang: Lang) -> Result<(String, Request), String> {
+    let usage = || {
+        lang.pick(
+            ":grad 수식 --wrt 이름 [--cotangent ones|JSON]",
+            ":grad FORMULA --wrt NAME [--cotangent ones|JSON]",
+        )
+    };
+    let padded = format!(" {text}");
+    let start = [" --wrt", " --cotangent"].iter().filter_map(|flag| padded.find(flag)).min();
+    let Some((formula, options)) = start.and_then(|at| padded.split_at_checked(at)) else {
+        return Err(usage().to_string());
+    };
+    let mut request = Request::default();
+    for option in options.split(" --").map(str::trim).filter(|o| !o.is_empty()) {
+        let (flag, value) = option.split_once([' ', '=']).unwrap_or((option, ""));
+        match (flag, value.trim()) {
+            ("wrt", names) if !names.is_empty() => {
+                request.wrt.extend(names.split_whitespace().map(String::from))
+            }
+            ("cotangent", "ones" | "\"ones\"") => request.cotangent = Some(Cotangent::Ones),
+            ("cotangent", json) if !json.is_empty() => {
+                let value = bindings::value_from_json("cotangent", json, Options::default().max_elements)
+                    .map_err(|error| eval_report::render_error(json, &error, lang))?;
+                request.cotangent = Some(Cotangent::Given(value));
+            }
+            _ => {
+                return Err(format!(
+                    "{}: --{flag} ({})",
+                    lang.pick(
+                        "모르는 옵션이거나 값이 없습니다",
+                        "an unknown option, or one without its value"
+                    ),
+                    usage()
+                ))
+            }
+        }
+    }
+    if formula.trim().is_empty() || request.wrt.is_empty() {
+        return Err(usage().to_string());
+    }
+    Ok((formula.trim().to_string(), request))
 }

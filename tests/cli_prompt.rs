@@ -85,6 +85,13 @@ impl Prompt {
         }
     }
 
+    /// Sends `line`, then Enter as a key of its own: the line runs.
+    fn enter(&mut self, line: &str) {
+        self.send(line);
+        std::thread::sleep(Duration::from_millis(150));
+        self.send("\r");
+    }
+
     /// Ends the input (the terminal's end of file) and waits for the prompt to leave; all it
     /// showed.
     fn finish(mut self) -> String {
@@ -120,4 +127,39 @@ fn a_paste_of_several_lines_without_bracketed_paste_is_one_input() {
     let pasted = readings.first().copied().unwrap_or_default();
     assert!(pasted.contains("x plus") && pasted.contains("z squared"), "both lines in one reading: {pasted}");
     assert!(readings.get(1).is_some_and(|r| r.contains("a plus b")), "{readings:?}");
+}
+
+#[test]
+fn grad_differentiates_through_the_definitions_and_values_of_the_session() {
+    let Some(mut prompt) = Prompt::start() else { return };
+    let lines = [
+        ":let x=[1,2,3]",
+        r":eval \mu = \frac{1}{3}\sum_{i=1}^{3} x_i",
+        // d(μ²)/dx = 2μ/3 = 4/3 each: μ is differentiated through, not taken as a constant.
+        r":grad \mu^2 --wrt x",
+        r":grad x --wrt x --cotangent ones",
+        r":grad \mu^2",
+        r":grad x --wrt x",
+        ":help",
+        ":ko",
+        ":help",
+    ];
+    for (shown, line) in lines.iter().enumerate() {
+        // Each line once the prompt is back, so no key arrives before it reads them.
+        prompt.enter(line);
+        assert!(prompt.wait_for("eqmap> ", shown + 2), "{line}: {}", prompt.shown());
+    }
+    let shown = prompt.finish();
+    let after = |text: &str, n: usize| {
+        shown.split(text).nth(n).unwrap_or_default().lines().nth(1).unwrap_or_default().to_string()
+    };
+    assert!(after("∂L/∂x [3]", 1).split_whitespace().eq(["1.333333"; 3]), "{shown}");
+    assert!(after("∂L/∂x [3]", 2).split_whitespace().eq(["1"; 3]), "the sum of x's entries: {shown}");
+    assert!(
+        shown.contains(":grad FORMULA --wrt NAME [--cotangent ones|JSON]"),
+        "no --wrt: the usage: {shown}"
+    );
+    assert!(shown.contains("not a number: give --cotangent"), "a vector value without a cotangent: {shown}");
+    assert!(shown.contains(":grad FORMULA --wrt NAME…   its gradient"), "{shown}");
+    assert!(shown.contains(":grad 수식 --wrt 이름…   이름에 대한 기울기"), "{shown}");
 }

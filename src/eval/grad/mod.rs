@@ -15,6 +15,7 @@
 //! This module handles untrusted input: no unwrap, expect, panic or indexing (the parent's
 //! `#![deny]` covers it).
 
+pub mod attention;
 pub mod record;
 pub mod rules;
 pub mod tape;

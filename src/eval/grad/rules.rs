@@ -13,6 +13,7 @@ use super::super::errors::EvalError;
 use super::super::errors::{EvalErrorKind, Reason};
 use super::super::expr::{Builtin, NormOrder};
 use super::super::value::{NumShape, Value};
+use super::attention::{self, SoftmaxProduct};
 use super::tape::{zeros_like, NodeId, Op, Tape};
 use super::vjp::{
     any, at, count, fill, first_at, gelu_slope, hits, kron_back, matmul_back, scale, scale_in_place, sign,
@@ -55,7 +56,7 @@ impl<'t> Backward<'t> {
                 continue;
             }
             let Some(g) = pass.grads.get_mut(id).and_then(Option::take) else { continue };
-            let leaf = tape.get(id).is_some_and(|n| n.op == Op::Leaf);
+            let leaf = tape.get(id).is_some_and(|n| matches!(n.op, Op::Leaf));
             if leaf || keep {
                 if let Some(slot) = pass.grads.get_mut(id) {
                     *slot = Some(g.clone());
@@ -213,6 +214,7 @@ impl<'t> Backward<'t> {
                 self.add(*a, unbroadcast(&da, x))?;
                 self.add(*b, unbroadcast(&db, y))
             }
+            Op::SoftmaxProduct(f) => self.softmax_product(id, f, g),
             Op::Concat(parts) => self.concat(id, parts, g),
             Op::Norm(a, order) => self.norm(id, *a, *order, g),
             Op::Index(base, positions) => self.index(*base, positions, g),
@@ -240,6 +242,25 @@ impl<'t> Backward<'t> {
                 Ok(())
             }
         }
+    }
+
+    fn softmax_product(&mut self, id: NodeId, f: &SoftmaxProduct, g: &Value) -> Step {
+        let tape = self.tape;
+        let values = (tape.value(f.a), tape.value(f.b), tape.value(f.v), tape.value(id), g);
+        let (Value::Matrix(a), Value::Matrix(b), Value::Matrix(v), Value::Matrix(out), Value::Matrix(g)) =
+            values
+        else {
+            return Err(tape.error_at(id, internal("the operands of softmax(AB)V")));
+        };
+        let wanted = (tape.needs(f.a), tape.needs(f.b), tape.needs(f.v));
+        let grads = attention::backward(f, (a, b, v), out, g, wanted)
+            .ok_or_else(|| tape.error_at(id, internal("the shapes of softmax(AB)V")))?;
+        for (node, grad) in [(f.a, grads.a), (f.b, grads.b), (f.v, grads.v)] {
+            if let Some(grad) = grad {
+                self.add(node, Value::Matrix(grad))?;
+            }
+        }
+        Ok(())
     }
 
     fn power(&mut self, id: NodeId, a: NodeId, b: NodeId, g: &Value) -> Step {

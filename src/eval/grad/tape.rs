@@ -11,6 +11,7 @@
 use super::super::errors::{EvalError, EvalErrorKind};
 use super::super::expr::{Builtin, NormOrder};
 use super::super::value::{NumShape, Value};
+use super::attention::SoftmaxProduct;
 use crate::syntax::ast::Span;
 
 /// A node's position on the tape.
@@ -61,6 +62,8 @@ pub enum Op {
     Stack(Vec<NodeId>),
     /// Numbers into an r × c matrix at the positions given (two free indices, a `bmatrix`).
     Grid(usize, usize, Vec<(usize, usize, NodeId)>),
+    /// `softmax(c · A B) V` as `eval` computes it, with the exponentials it keeps.
+    SoftmaxProduct(Box<SoftmaxProduct>),
 }
 
 /// One computed value.
@@ -126,14 +129,33 @@ impl Tape {
     /// Pushes a leaf: a `--wrt` name when `needs`, else a constant.
     pub fn leaf(&mut self, value: Value, needs: bool, span: Span) -> Result<NodeId, EvalError> {
         let shape = value.shape();
-        self.push_node(Node { value, op: Op::Leaf, needs, span, shape, site: self.site.clone() })
+        self.push_node(Node { value, op: Op::Leaf, needs, span, shape, site: self.site.clone() }, 0)
     }
 
     /// Pushes the result of `op`; it needs a gradient when one of its inputs does.
     pub fn push(&mut self, value: Value, op: Op, span: Span) -> Result<NodeId, EvalError> {
+        self.push_with(value, op, span, 0)
+    }
+
+    /// [`Tape::push`] of an operation that keeps `extra` elements beside its value, or whose
+    /// backward pass allocates them ([`Tape::fits`] them first, before computing).
+    pub fn push_with(&mut self, value: Value, op: Op, span: Span, extra: u128) -> Result<NodeId, EvalError> {
         let needs = inputs(&op).iter().any(|i| self.needs(*i));
         let shape = value.shape();
-        self.push_node(Node { value, op, needs, span, shape, site: self.site.clone() })
+        self.push_node(Node { value, op, needs, span, shape, site: self.site.clone() }, extra)
+    }
+
+    /// Whether `elements` more can be kept, checked before they are allocated: an error naming
+    /// the limit if not.
+    pub fn fits(&self, elements: u128, span: Span) -> Result<(), EvalError> {
+        let total = self.kept.saturating_add(elements);
+        if total > self.limit as u128 {
+            return Err(EvalError::new(
+                EvalErrorKind::TapeTooLarge { elements: total, limit: self.limit },
+                span,
+            ));
+        }
+        Ok(())
     }
 
     /// An error of `kind` about node `id`: at its span in the formula differentiated, or at
@@ -166,16 +188,11 @@ impl Tape {
         Some(std::mem::replace(&mut node.value, Value::Scalar(f64::NAN)))
     }
 
-    fn push_node(&mut self, node: Node) -> Result<NodeId, EvalError> {
+    fn push_node(&mut self, node: Node, extra: u128) -> Result<NodeId, EvalError> {
         let elements = elements(&node.value).saturating_mul(1 + u128::from(node.needs)) + NODE_OVERHEAD;
-        let total = self.kept.saturating_add(elements);
-        if total > self.limit as u128 {
-            return Err(EvalError::new(
-                EvalErrorKind::TapeTooLarge { elements: total, limit: self.limit },
-                node.span,
-            ));
-        }
-        self.kept = total;
+        let elements = elements.saturating_add(extra);
+        self.fits(elements, node.span)?;
+        self.kept = self.kept.saturating_add(elements);
         self.nodes.push(node);
         Ok(self.nodes.len() - 1)
     }
@@ -211,6 +228,7 @@ pub fn inputs(op: &Op) -> Vec<NodeId> {
         | Op::Extreme(a, b, _) => vec![*a, *b],
         Op::Concat(parts) | Op::Stack(parts) => parts.clone(),
         Op::Grid(_, _, cells) => cells.iter().map(|c| c.2).collect(),
+        Op::SoftmaxProduct(f) => vec![f.a, f.b, f.v],
     }
 }
 

@@ -2,18 +2,24 @@
 //! (same builtins, same loops, calls and families), every value pushed on the [`Tape`] with the
 //! operation that made it.
 //!
-//! It follows [`super::super::interpret`] node for node, without its fused kernels (the
-//! softmax folded into a product), so that every intermediate value the derivatives need is on
-//! the tape. A name is, in order: an index's current value, a parameter of the call being
-//! recorded, a `--wrt` name (a leaf that needs a gradient), a name bound by an earlier line
+//! It follows [`super::super::interpret`] node for node, so that every intermediate value the
+//! derivatives need is on the tape, with one fused kernel as `eval` has it: `softmax(A B / c) V`
+//! of matrices is one node (`softmax_product.rs`; not with `--trace`, which shows each slot).
+//! Sums, products and extremes over an index are recorded in `reduce.rs`.
+//!
+//! A name is, in order: an index's current value, a parameter of the call being recorded, a
+//! `--wrt` name (a leaf that needs a gradient), a name bound by an earlier line
 //! (`\mu = …`, recorded again from its definition so the gradient flows through it), a value
 //! (a constant leaf), a dimension's size. Inside loops, nodes that do not depend on a loop
 //! index are recorded once and reused, as the interpreter caches them.
 
+mod reduce;
+mod softmax_product;
+
 use super::super::builtins::{self, check_size};
 use super::super::env::Env;
 use super::super::errors::{EvalError, EvalErrorKind, Hint};
-use super::super::expr::{BinOp, Builtin, Expr, ExprKind, ReduceOp, Reduction};
+use super::super::expr::{BinOp, Builtin, Expr, ExprKind};
 use super::super::infer::{Inferrer, Resolution, MAX_CALL_DEPTH};
 use super::super::value::{NumShape, Value};
 use super::super::walk;
@@ -313,6 +319,9 @@ impl<'e> Recorder<'e> {
                 };
                 self.tape.push(value, Op::Transpose(a), span)
             }
+            ExprKind::Binary(BinOp::Mul, a, b) if self.slots.is_none() && is_softmax_call(a) => {
+                self.softmax_product(frame, a, b, span)
+            }
             ExprKind::Binary(op, a, b) => {
                 let (left, right) = (self.eval(frame, a)?, self.eval(frame, b)?);
                 self.binary(frame, *op, left, right, b, span)
@@ -519,26 +528,29 @@ impl<'e> Recorder<'e> {
                 }
                 Ok(acc)
             }
-            (_, [a]) => {
-                // The softmax's backward reads its output only: its input may be taken over.
-                let stolen = match builtin {
-                    Builtin::Softmax if self.stealable(frame, *a) => self.tape.steal(*a),
-                    _ => None,
-                };
-                let input = stolen.unwrap_or_else(|| self.value(*a));
-                let value = builtins::apply(builtin, input).map_err(|k| at(k, span))?;
-                if matches!(builtin, Builtin::Argmax | Builtin::Argmin) {
-                    // A position is piecewise constant: no gradient flows through it.
-                    return self.constant(value, span);
-                }
-                self.tape.push(value, Op::Apply(builtin, *a), span)
-            }
+            (_, [a]) => self.apply_one(frame, builtin, *a, span),
             (_, []) => Err(at(EvalErrorKind::NothingToEvaluate, span)),
             (_, many) => {
                 let name = format!("{builtin:?}").to_lowercase();
                 Err(at(EvalErrorKind::WrongArity { name, expected: 1, found: many.len() }, span))
             }
         }
+    }
+
+    /// A built-in function of one argument, recorded.
+    fn apply_one(&mut self, frame: &Frame, builtin: Builtin, a: NodeId, span: Span) -> Recorded {
+        // The softmax's backward reads its output only: its input may be taken over.
+        let stolen = match builtin {
+            Builtin::Softmax if self.stealable(frame, a) => self.tape.steal(a),
+            _ => None,
+        };
+        let input = stolen.unwrap_or_else(|| self.value(a));
+        let value = builtins::apply(builtin, input).map_err(|k| at(k, span))?;
+        if matches!(builtin, Builtin::Argmax | Builtin::Argmin) {
+            // A position is piecewise constant: no gradient flows through it.
+            return self.constant(value, span);
+        }
+        self.tape.push(value, Op::Apply(builtin, a), span)
     }
 
     fn enter(&mut self, name: &str, span: Span) -> Result<Option<(String, Span)>, EvalError> {
@@ -673,94 +685,6 @@ impl<'e> Recorder<'e> {
         self.tape.push(value, Op::Index(base, zero_based), span)
     }
 
-    fn reduce(&mut self, frame: &mut Frame, r: &Reduction, id: usize, span: Span) -> Recorded {
-        let lower = match &r.lower {
-            Some(e) => {
-                let node = self.eval(frame, e)?;
-                whole_signed(scalar_of(self.tape.value(node), e.span)?, e.span)?
-            }
-            None => 1,
-        };
-        let upper = match &r.upper {
-            Some(e) => {
-                let node = self.eval(frame, e)?;
-                whole_signed(scalar_of(self.tape.value(node), e.span)?, e.span)?
-            }
-            None => match frame.res.reductions.get(&id) {
-                Some(n) => *n as i64,
-                None => return Err(at(EvalErrorKind::UnknownRange { index: r.var.clone() }, span)),
-            },
-        };
-        let count = (upper - lower + 1).max(0) as u128;
-        if count > self.limit as u128 {
-            return Err(at(EvalErrorKind::TooLarge { elements: count, limit: self.limit }, span));
-        }
-        self.plan_loop(frame, count, span)?;
-        let saved = frame.indices.get(&r.var).copied();
-        let outer = frame.trips;
-        frame.trips = outer.max(1).saturating_mul(count);
-        frame.loops += 1;
-        let result = self.reduce_loop(frame, r, lower, upper, span);
-        frame.loops -= 1;
-        frame.trips = outer;
-        match saved {
-            Some(k) => frame.indices.insert(r.var.clone(), k),
-            None => frame.indices.remove(&r.var),
-        };
-        result
-    }
-
-    fn reduce_loop(
-        &mut self,
-        frame: &mut Frame,
-        r: &Reduction,
-        lower: i64,
-        upper: i64,
-        span: Span,
-    ) -> Recorded {
-        let mut acc: Option<NodeId> = None;
-        let mut best: Option<(i64, f64)> = None;
-        let limit = self.limit;
-        for k in lower..=upper {
-            frame.indices.insert(r.var.clone(), k as f64);
-            let node = self.eval(frame, &r.body)?;
-            if matches!(r.op, ReduceOp::Argmax | ReduceOp::Argmin) {
-                let x = scalar_of(self.tape.value(node), r.body.span)?;
-                let better = |b: f64| if r.op == ReduceOp::Argmax { x > b } else { x < b };
-                if best.is_none_or(|(_, b)| better(b) || b.is_nan()) {
-                    best = Some((k, x));
-                }
-                continue;
-            }
-            let Some(a) = acc else {
-                acc = Some(node);
-                continue;
-            };
-            let (x, y) = (self.value(a), self.value(node));
-            let (value, op) = match r.op {
-                ReduceOp::Sum => (builtins::binary(BinOp::Add, x, y, false, limit), Op::Add(a, node)),
-                ReduceOp::Prod => {
-                    (builtins::binary(BinOp::Hadamard, x, y, false, limit), Op::Hadamard(a, node))
-                }
-                op => {
-                    let largest = op == ReduceOp::Max;
-                    (builtins::extreme(vec![x, y], largest, limit), Op::Extreme(a, node, largest))
-                }
-            };
-            acc = Some(self.tape.push(value.map_err(|e| at(e, span))?, op, span)?);
-        }
-        match (r.op, acc, best) {
-            (ReduceOp::Argmax | ReduceOp::Argmin, _, Some((k, _))) => {
-                self.constant(Value::Scalar(k as f64), span)
-            }
-            (ReduceOp::Argmax | ReduceOp::Argmin, _, None) => Err(at(EvalErrorKind::NothingToEvaluate, span)),
-            (_, Some(node), _) => Ok(node),
-            (ReduceOp::Sum, None, _) => self.constant(Value::Scalar(0.0), span),
-            (ReduceOp::Prod, None, _) => self.constant(Value::Scalar(1.0), span),
-            _ => Err(at(EvalErrorKind::NothingToEvaluate, span)),
-        }
-    }
-
     fn matrix(&mut self, frame: &mut Frame, rows: &[Vec<Expr>], span: Span) -> Recorded {
         let width = rows.first().map_or(0, Vec::len);
         let mut data = Vec::with_capacity(rows.len() * width);
@@ -778,6 +702,10 @@ impl<'e> Recorder<'e> {
         let value = Value::Matrix(DMatrix::from_row_slice(rows.len(), width, &data));
         self.tape.push(value, Op::Grid(rows.len(), width, cells), span)
     }
+}
+
+fn is_softmax_call(expr: &Expr) -> bool {
+    matches!(&expr.kind, ExprKind::Call(Builtin::Softmax, args) if args.len() == 1)
 }
 
 fn whole(x: f64, span: Span) -> Result<usize, EvalError> {
