@@ -73,3 +73,44 @@ fn a_concept_is_asked_once_at_the_narrowest_slot() {
         map.slots.iter().filter(|s| s.explanation.concepts.iter().any(|c| c == "opt.gradient-descent"));
     assert_eq!(rows.count(), 1);
 }
+
+#[test]
+fn a_name_written_in_lower_case_matches_it_in_any_case_and_one_with_capitals_only_itself() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "softmax"
+patterns = ['\mathrm{softmax}']
+concepts = ["calc.exp-log"]
+
+[[rule]]
+id = "exponential-distribution"
+patterns = ['\mathrm{Exp}']
+concepts = ["prob.distribution"]
+"#,
+    );
+    for written in [r"\mathrm{Softmax}(z)", r"\operatorname{SOFTMAX}(z)", r"\text{softmax}(z)"] {
+        assert!(fires(written, &rules), "{written}");
+    }
+    assert!(!fires(r"\mathrm{softmin}(z)", &rules));
+    assert!(fires(r"x \sim \mathrm{Exp}(\lambda)", &rules));
+    assert!(!fires(r"\exp(x)", &rules), "the exponential function is not the distribution");
+    let short =
+        rule_set("[[rule]]\nid = \"ln\"\npatterns = ['\\mathrm{LN}']\nconcepts = [\"nn.normalization\"]\n");
+    assert!(fires(r"\mathrm{LN}(x)", &short));
+    assert!(!fires(r"\ln x", &short), "a name of two letters keeps its case");
+}
+
+#[test]
+fn dots_along_a_line_are_one_in_patterns_and_vertical_dots_are_not() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "list"
+patterns = ['$X_1, \dots, $X_{$N}']
+concepts = ["notation.index-sum"]
+"#,
+    );
+    for written in [r"x_1, \dots, x_n", r"x_1, \ldots, x_n", "x_1, …, x_n"] {
+        assert!(fires(written, &rules), "{written}");
+    }
+    assert!(!fires(r"x_1, \vdots, x_n", &rules));
+}

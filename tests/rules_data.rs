@@ -112,6 +112,9 @@ fn a_broken_rule_file_is_refused_with_the_rule_named() {
     assert!(error.contains("rule `bad`") && error.contains("the second argument is missing"), "{error}");
     let text = "[[rule]]\nid = \"nameless\"\npatterns = ['$ + 1']\nconcepts = [\"x\"]\n";
     assert!(rules::load_rules(text).is_err());
+    let rule = "[[rule]]\nid = \"twice\"\npatterns = ['x']\nconcepts = [\"x\"]\n";
+    let error = rules::load_rules(&format!("{rule}{rule}")).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(error.contains("rule `twice`") && error.contains("same id"), "{error}");
 }
 
 /// No map is empty (a formula eqmap knows nothing of still gets a row: its symbols, or the

@@ -67,6 +67,7 @@ enum Head<'n> {
 #[derive(PartialEq, Hash)]
 enum Detail<'n> {
     Name(&'n str),
+    Word(WordName<'n>),
     Font(Font),
     Delim(Delim),
 }
@@ -78,11 +79,55 @@ fn head(node: &Node) -> Head<'_> {
         NodeKind::Unknown { .. } if metavariable(node).is_some() => Head::Any,
         NodeKind::Symbol { name, .. }
         | NodeKind::LargeOp { name }
-        | NodeKind::Word { text: name, .. }
         | NodeKind::Accent { accent: name, .. } => named(Detail::Name(name.as_str())),
+        NodeKind::Word { text, .. } => named(Detail::Word(WordName(text.as_str()))),
         NodeKind::Styled { font, .. } => named(Detail::Font(*font)),
         NodeKind::Fenced { open, .. } => named(Detail::Delim(*open)),
         kind => Head::Variant(discriminant(kind)),
+    }
+}
+
+/// A word's text in a key: a name of three letters or more without its case, so that a
+/// pattern written in lower case finds the word however a paper cases it ([`same_word_text`]
+/// decides); a shorter one exactly.
+#[derive(Clone, Copy)]
+struct WordName<'n>(&'n str);
+
+impl PartialEq for WordName<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        if self.0.len() < CASELESS_FROM {
+            self.0 == other.0
+        } else {
+            self.0.eq_ignore_ascii_case(other.0)
+        }
+    }
+}
+
+impl Hash for WordName<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.0.len() < CASELESS_FROM {
+            self.0.hash(state);
+        } else {
+            self.0.bytes().for_each(|b| state.write_u8(b.to_ascii_lowercase()));
+            state.write_u8(0xff);
+        }
+    }
+}
+
+/// The length from which a pattern's word in lower case matches any case ([`same_word_text`]).
+const CASELESS_FROM: usize = 3;
+
+/// Whether a pattern's word matches a formula's word. A pattern word of three letters or more
+/// written all in lower case matches the word in any case (papers write `\mathrm{softmax}`,
+/// `\mathrm{Softmax}` and `\mathrm{SOFTMAX}` for one function); a pattern word with a capital
+/// matches only itself, where the case carries the meaning (`\mathrm{Exp}`, the exponential
+/// distribution, is not `\exp`; `\mathrm{Cat}`, the categorical, is not `\mathrm{cat}`), and
+/// so does a shorter one (`\ln` is not LayerNorm's `\mathrm{LN}`).
+pub fn same_word_text(pattern: &str, target: &str) -> bool {
+    if pattern.len() < CASELESS_FROM || pattern.bytes().any(|b| b.is_ascii_uppercase()) {
+        pattern == target
+    } else {
+        pattern.eq_ignore_ascii_case(target)
     }
 }
 

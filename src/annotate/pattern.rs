@@ -357,10 +357,10 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
     use NodeKind::*;
     match (&pattern.kind, &target.kind) {
         (Word { .. }, Word { .. }) => same_word(pattern, target),
+        (Dots { name: a }, Dots { name: b }) => same_dots(a, b),
         (Symbol { .. }, Symbol { .. })
         | (Number { .. }, Number { .. })
         | (LargeOp { .. }, LargeOp { .. })
-        | (Dots { .. }, Dots { .. })
         | (Punct { .. }, Punct { .. })
         | (Unknown { .. }, Unknown { .. })
         | (Empty, Empty) => equal(pattern, target),
@@ -413,9 +413,17 @@ fn equal(pattern: &Node, target: &Node) -> bool {
 #[inline(never)]
 fn same_word(pattern: &Node, target: &Node) -> bool {
     match (&pattern.kind, &target.kind) {
-        (NodeKind::Word { text: a, .. }, NodeKind::Word { text: b, .. }) => a == b,
+        (NodeKind::Word { text: a, .. }, NodeKind::Word { text: b, .. }) => super::keys::same_word_text(a, b),
         _ => false,
     }
+}
+
+/// Whether two dots are the same for a pattern: dots along a line are one (`\dots`, `\ldots`,
+/// `…` and `amsmath`'s `\dotsc` all elide the middle of a list), vertical and diagonal dots
+/// only themselves.
+fn same_dots(a: &str, b: &str) -> bool {
+    let along_a_line = |name: &str| !matches!(name, "vdots" | "ddots" | "iddots" | "adots");
+    a == b || (along_a_line(a) && along_a_line(b))
 }
 
 /// A pattern's absent part matches anything; a present one must match.

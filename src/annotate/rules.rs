@@ -160,6 +160,13 @@ impl std::fmt::Display for RuleError {
 pub fn load_rules(text: &str) -> Result<Vec<Rule>, RuleError> {
     let file: RuleFile =
         toml::from_str(text).map_err(|e| RuleError { rule: None, message: e.to_string() })?;
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = file.rule.iter().find(|spec| !seen.insert(spec.id.as_str())) {
+        return Err(RuleError {
+            rule: Some(twice.id.clone()),
+            message: "another rule has the same id (overrides name rules by id)".into(),
+        });
+    }
     file.rule.into_iter().map(compile).collect()
 }
 
