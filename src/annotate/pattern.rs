@@ -379,8 +379,16 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         }
         (Prefix { op: a, operand: pa }, Prefix { op: b, operand: ta }) => a == b && matches(pa, ta, bindings),
         (Factorial { operand: a }, Factorial { operand: b }) => matches(a, b, bindings),
-        (Scripts { base: pb, sub: ps, sup: pp, .. }, Scripts { base: tb, sub: ts, sup: tp, .. }) => {
-            matches(pb, tb, bindings) && optional(ps, ts, bindings) && optional(pp, tp, bindings)
+        // Primes the pattern writes must be there (`$F'` is a derivative); a pattern without
+        // primes, like one without scripts, matches with or without them.
+        (
+            Scripts { base: pb, sub: ps, sup: pp, primes: pq, .. },
+            Scripts { base: tb, sub: ts, sup: tp, primes: tq, .. },
+        ) => {
+            (*pq == 0 || pq == tq)
+                && matches(pb, tb, bindings)
+                && optional(ps, ts, bindings)
+                && optional(pp, tp, bindings)
         }
         (Frac { num: pn, den: pd }, Frac { num: tn, den: td }) => {
             matches(pn, tn, bindings) && matches(pd, td, bindings)
