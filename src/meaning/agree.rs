@@ -66,15 +66,20 @@ pub(super) fn vectors_inside(body: &mut Term) {
 /// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
 /// on its right is a vector, whatever its letter suggests.
 pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
-    for i in 1..factors.len() {
+    let count = factors.len();
+    for i in 1..count {
         let (before, after) = factors.split_at_mut(i);
         let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
         let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
         let left = super::kind_of_term(&previous.term);
         let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
+        // `s \Sigma g`: a letter before a matrix that itself multiplies something is a number.
+        let matrix_ends = i + 1 == count;
         if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
             // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
-            if let Some(TermKind::Symbol(occurrence)) = before.last_mut().map(|f| &mut f.term.kind) {
+            if let Some(TermKind::Symbol(occurrence)) =
+                before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
+            {
                 let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
                     && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
                 if lower_latin
@@ -98,7 +103,13 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             if (occurrence.kind == super::SymbolKind::Scalar || size)
                 && occurrence.evidence == super::Evidence::Convention
             {
-                occurrence.kind = super::SymbolKind::Vector;
+                // `X \Theta`: a capital a matrix multiplies is a matrix (of weights), not a vector.
+                let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+                occurrence.kind = if capital && !occurrence.indexed && left == super::SymbolKind::Matrix {
+                    super::SymbolKind::Matrix
+                } else {
+                    super::SymbolKind::Vector
+                };
                 occurrence.evidence = super::Evidence::Use;
             }
         }
@@ -251,5 +262,37 @@ pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
             occurrence.kind = super::SymbolKind::Matrix;
             occurrence.evidence = super::Evidence::Use;
         }
+    }
+}
+
+/// `\cos \theta_j`, `\cos(\theta_{y_i} + m)`: what a trigonometric function takes is an angle, a
+/// number, so a plain symbol it takes (or one of the terms added there) that only a convention
+/// called a vector (a parameter letter) or a size is a number.
+pub(super) fn angles(operand: &mut Term) {
+    let mut operands: Vec<&mut Term> = match &mut operand.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
+            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).collect()
+        }
+        TermKind::Fenced { open: Delim::Paren, body } => return angles(body),
+        _ => vec![operand],
+    };
+    for term in operands.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        let array_or_size =
+            matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Dimension);
+        if array_or_size && occurrence.evidence == super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Scalar;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// `\frac{\partial C}{\partial z_i}`: what a partial derivative differentiates varies
+/// continuously, so a letter only a convention called a size (the cost C) is a number.
+pub(super) fn differentiated_is_no_size(operand: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut operand.kind else { return };
+    if occurrence.kind == super::SymbolKind::Dimension && occurrence.evidence == super::Evidence::Convention {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
     }
 }

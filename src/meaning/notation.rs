@@ -49,6 +49,12 @@ pub struct Notation {
     pub indexed_random_capitals: Names,
     /// Value functions, whose arguments are random variables.
     pub value_functions: Names,
+    /// Trigonometric functions, whose arguments are angles (numbers).
+    pub angle_functions: Names,
+    /// Letters that stand for a state when a function takes them with an action.
+    pub state_letters: Names,
+    /// Letters that stand for an action when a function takes them with a state.
+    pub action_letters: Names,
     /// Operators whose argument is a random variable.
     pub random_variable_operators: Names,
     /// Divergences, whose arguments are distributions.
@@ -90,6 +96,9 @@ impl Notation {
             distribution_names: Names::default(),
             indexed_random_capitals: Names::default(),
             value_functions: Names::default(),
+            angle_functions: Names::default(),
+            state_letters: Names::default(),
+            action_letters: Names::default(),
             random_variable_operators: Names::default(),
             divergences: Names::default(),
             vector_functions: Names::default(),

@@ -450,6 +450,12 @@ impl<'t> Resolver<'t> {
         used: usize,
         d: usize,
     ) -> (Term<'n>, usize) {
+        if name == "partial" {
+            super::agree::differentiated_is_no_size(&mut operand);
+        }
+        if super::notation::has(&self.notation.angle_functions, name) {
+            super::agree::angles(&mut operand);
+        }
         // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`.
         let transpose = if name == "nabla" { take_transpose(&mut operand) } else { None };
         let (sub, sup) = match &op.kind {

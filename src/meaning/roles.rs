@@ -130,6 +130,8 @@ impl Resolver<'_> {
             Place::Distribution if plain || !occurrence.indexed => Some(SymbolKind::Distribution),
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
             Place::Radicand if self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
+            // `\sqrt{D_h}`: under a root, a letter papers use for sizes is one, whatever picks it.
+            Place::Radicand if self.is_size_letter_below(occurrence) => Some(SymbolKind::Dimension),
             // `\alpha / K`, `\frac{t}{T}`: a capital that divides is a count, or a number when
             // papers use its letter for a loss or a value.
             Place::Divisor if capital && plain && font_of(occurrence.base) == Font::Normal => {
@@ -264,6 +266,13 @@ impl Resolver<'_> {
             has(&self.notation.dimension_prefixes, name) && label_only && !occurrence.scripts.is_empty();
         let plain_font = matches!(font_of(occurrence.base), Font::Normal);
         plain_font && (prefixed || (occurrence.scripts.is_empty() && matches!(name, "n" | "d" | "N")))
+    }
+
+    /// A letter papers use for sizes, in the normal font, with only subscripts (`D_h`, `N_k`).
+    fn is_size_letter_below(&self, occurrence: &Occurrence) -> bool {
+        font_of(occurrence.base) == Font::Normal
+            && has(&self.notation.dimension_letters, &occurrence.base_name)
+            && occurrence.scripts.iter().all(|s| !s.above)
     }
 
     /// Whether an occurrence reads as a parameter rather than a variable: a Greek letter, a bold
