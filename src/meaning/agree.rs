@@ -211,11 +211,13 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
     }
     for term in operands.iter_mut() {
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
-        let latin = occurrence.base_name.len() == 1
-            && occurrence.base_name.starts_with(|c: char| c.is_ascii_alphabetic())
-            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+        let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+        let latin = letter.len() == 1
+            && letter.starts_with(|c: char| c.is_ascii_alphabetic())
+            && super::roles::font_of(occurrence.base) == Font::Normal;
+        // `\hat{L}_{LN}`: a count may carry a label, never an index.
         if latin
-            && occurrence.scripts.is_empty()
+            && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
             && occurrence.kind == super::SymbolKind::Scalar
             && occurrence.evidence == super::Evidence::Convention
         {
@@ -295,4 +297,45 @@ pub(super) fn differentiated_is_no_size(operand: &mut Term) {
         occurrence.kind = super::SymbolKind::Scalar;
         occurrence.evidence = super::Evidence::Use;
     }
+}
+
+/// `f(s_{i-1}, y_{i-1}, c_i)`, `\mathrm{COMBINE}(h_v^{(k-1)}, a_v^{(k)})`: what one function
+/// takes at one position (the same index letter) is of one kind, so beside a vector a small
+/// letter picked there that only a convention called a number is a vector too.
+pub(super) fn arguments_at_one_position(args: &mut [Term]) {
+    let vectors: Vec<Vec<&str>> = args
+        .iter()
+        .filter_map(Term::occurrence)
+        .filter(|o| o.kind == super::SymbolKind::Vector && o.indexed)
+        .map(index_letters)
+        .collect();
+    if vectors.is_empty() {
+        return;
+    }
+    let shares: Vec<bool> = args
+        .iter()
+        .map(|arg| {
+            arg.occurrence().is_some_and(|o| {
+                let mine = index_letters(o);
+                vectors.iter().any(|v| v.iter().any(|l| mine.contains(l)))
+            })
+        })
+        .collect();
+    for (arg, shares) in args.iter_mut().zip(shares) {
+        if shares {
+            small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
+        }
+    }
+}
+
+/// The letters an occurrence's index subscripts pick it by (`i` of `s_{i-1}`).
+fn index_letters<'a>(occurrence: &'a super::Occurrence) -> Vec<&'a str> {
+    occurrence
+        .scripts
+        .iter()
+        .filter(|s| s.role == ScriptRole::Index && !s.above)
+        .flat_map(|s| s.term.occurrences())
+        .filter(|(_, o)| o.kind == super::SymbolKind::Index)
+        .map(|(_, o)| o.name.as_str())
+        .collect()
 }

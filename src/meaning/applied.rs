@@ -20,6 +20,7 @@ impl Resolver<'_> {
         if angle {
             application.args.iter_mut().for_each(super::agree::angles);
         }
+        super::agree::arguments_at_one_position(&mut application.args);
     }
 
     /// `\mathrm{LN}(x_l)`, `\mathrm{softmax}(z)`: what a function of vectors takes is a vector,

@@ -578,11 +578,14 @@ impl<'t> Resolver<'t> {
     }
 
     /// A named function's subscript that says what it ranges over (`\mathrm{softmax}_j`), split
-    /// off the callee; other subscripts stay part of the callee's name (`p_\theta`, `D_{KL}`).
+    /// off the callee; other subscripts stay part of the callee's name (`p_\theta`, `D_{KL}`, a
+    /// number fixing a parameter: `\mathrm{Swish}_1`).
     fn split_over<'n>(&self, callee: &'n Node) -> (&'n Node, Option<&'n Node>) {
         match &callee.kind {
             NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }
-                if matches!(base.kind, NodeKind::Word { .. }) && self.is_index_like(sub) =>
+                if matches!(base.kind, NodeKind::Word { .. })
+                    && self.is_index_like(sub)
+                    && !matches!(sub.kind, NodeKind::Number { .. }) =>
             {
                 (base.as_ref(), Some(sub.as_ref()))
             }

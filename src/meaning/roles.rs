@@ -77,7 +77,14 @@ impl Resolver<'_> {
             } else {
                 kind
             };
-            if i == 1 && !declared && occurrence.name != occurrence.base_name && !occurrence.indexed {
+            // `T_0 = 1` beside `T_k(x) = …`: a family of functions has members at numbers too.
+            let member = kind == SymbolKind::Function && occurrence.scripts.iter().all(|s| !s.above);
+            if i == 1
+                && !declared
+                && occurrence.name != occurrence.base_name
+                && !occurrence.indexed
+                && !member
+            {
                 continue;
             }
             return Some((kind, evidence));

@@ -489,6 +489,12 @@ impl Resolver<'_> {
         if !self.is_name(base) && !named_in_text(base, body, self.notation) {
             return false;
         }
+        // `\vec{\mathbf{a}}^T [\mathbf{W} h_i \| \mathbf{W} h_j]`: a transposed array multiplies.
+        if let NodeKind::Scripts { sup: Some(sup), .. } = &callee.kind {
+            if self.operation_role(sup) == ScriptRole::Transpose {
+                return false;
+            }
+        }
         let full = super::binding_name(callee);
         let base_name = super::binding_name(base).unwrap_or_default();
         let recorded =
