@@ -41,8 +41,8 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
     }
 }
 
-/// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`)
-/// that only a convention called scalars are vectors.
+/// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`,
+/// the terms of `\|x - y\|`) that only a convention called scalars are vectors.
 pub(super) fn vectors_inside(body: &mut Term) {
     let promote = |term: &mut Term| {
         if let TermKind::Symbol(occurrence) = &mut term.kind {
@@ -55,7 +55,10 @@ pub(super) fn vectors_inside(body: &mut Term) {
         }
     };
     match &mut body.kind {
-        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
+        // `\|x - y\|`: the terms of a difference whose norm is taken are arrays too.
+        TermKind::Chain { first, rest }
+            if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_) | InfixOp::Additive(_))) =>
+        {
             promote(first);
             rest.iter_mut().for_each(|j| promote(&mut j.term));
         }

@@ -21,6 +21,8 @@ pub struct Notation {
     pub bare_index_letters: Names,
     /// Letters that are counts even outside a sum's bound.
     pub bare_count_letters: Names,
+    /// Letters that are positions along the axis a capital below them names (`i_N`).
+    pub axis_position_letters: Names,
     /// Letters that pick a family member above a matrix.
     pub family_letters: Names,
     /// Letters that range over positions.
@@ -82,6 +84,7 @@ impl Notation {
             dimension_prefixes: Names::default(),
             index_letters: Names::default(),
             family_letters: Names::default(),
+            axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),
             scalar_capitals: Names::default(),

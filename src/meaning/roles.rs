@@ -194,6 +194,9 @@ impl Resolver<'_> {
         if self.is_dimension_name(occurrence) {
             return SymbolKind::Dimension;
         }
+        if self.is_position_along_axis(occurrence) {
+            return SymbolKind::Index;
+        }
         let font = font_of(base);
         let bare_letter = occurrence.scripts.is_empty() && font == Font::Normal;
         if bare_letter && has(&self.notation.bare_index_letters, name) {
@@ -275,6 +278,16 @@ impl Resolver<'_> {
         plain_font && (prefixed || (occurrence.scripts.is_empty() && matches!(name, "n" | "d" | "N")))
     }
 
+    /// `i_N`, `k_C`: a letter for positions below a capital, the axis (of N, of C) it runs along.
+    fn is_position_along_axis(&self, occurrence: &Occurrence) -> bool {
+        let [script] = occurrence.scripts.as_slice() else { return false };
+        let axis = matches!(&script.term.node.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()));
+        let letter = matches!(&occurrence.base.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if has(&self.notation.axis_position_letters, name));
+        axis && letter && !script.above
+    }
+
     /// A letter papers use for sizes, in the normal font, with only subscripts (`D_h`, `N_k`).
     fn is_size_letter_below(&self, occurrence: &Occurrence) -> bool {
         font_of(occurrence.base) == Font::Normal
@@ -332,6 +345,12 @@ fn index_count(occurrence: &Occurrence) -> usize {
                 }) =>
             {
                 1 + rest.len()
+            }
+            // `A_{12}`: two digits below a capital are a row and a column.
+            NodeKind::Number { text, .. }
+                if !lower && text.len() == 2 && text.chars().all(|c| ('1'..='9').contains(&c)) =>
+            {
+                2
             }
             _ => 1,
         })
