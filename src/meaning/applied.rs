@@ -1,6 +1,8 @@
 //! What an application's parts are, once its shape is known: the neighbours `\mathcal{N}(v)`
 //! of a node, the states and actions a value function takes, the entries `I(m, n)` of an array,
-//! the value `\mathbf{x}(t)` of a vector at a step, the vectors a function of vectors takes.
+//! the value `\mathbf{x}(t)` of a vector at a step, the vectors a function of vectors takes,
+//! the angles a trigonometric function takes; and what an operator without parentheses takes
+//! (`\partial C`, `\cos \theta_j`).
 
 use super::resolve::Resolver;
 use super::tree::{Application, TermKind};
@@ -21,6 +23,23 @@ impl Resolver<'_> {
             application.args.iter_mut().for_each(super::agree::angles);
         }
         super::agree::arguments_at_one_position(&mut application.args);
+    }
+
+    /// Settles the kinds of what an operator written without parentheses takes: what `\partial`
+    /// differentiates is no size, what `\cos` takes an angle.
+    pub(super) fn settle_operand(&self, name: &str, operand: &mut super::Term) {
+        if name == "partial" {
+            super::agree::differentiated_is_no_size(operand);
+        }
+        if super::notation::has(&self.notation.angle_functions, name) {
+            super::agree::angles(operand);
+        }
+    }
+
+    /// Whether a named function's subscript says what it ranges over (`\mathrm{softmax}_j`); a
+    /// number there fixes a parameter and is part of the name (`\mathrm{Swish}_1`).
+    pub(super) fn is_range_subscript(&self, sub: &Node) -> bool {
+        self.is_index_like(sub) && !matches!(sub.kind, NodeKind::Number { .. })
     }
 
     /// `\mathrm{LN}(x_l)`, `\mathrm{softmax}(z)`: what a function of vectors takes is a vector,

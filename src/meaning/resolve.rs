@@ -450,12 +450,7 @@ impl<'t> Resolver<'t> {
         used: usize,
         d: usize,
     ) -> (Term<'n>, usize) {
-        if name == "partial" {
-            super::agree::differentiated_is_no_size(&mut operand);
-        }
-        if super::notation::has(&self.notation.angle_functions, name) {
-            super::agree::angles(&mut operand);
-        }
+        self.settle_operand(name, &mut operand);
         // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`.
         let transpose = if name == "nabla" { take_transpose(&mut operand) } else { None };
         let (sub, sup) = match &op.kind {
@@ -578,14 +573,11 @@ impl<'t> Resolver<'t> {
     }
 
     /// A named function's subscript that says what it ranges over (`\mathrm{softmax}_j`), split
-    /// off the callee; other subscripts stay part of the callee's name (`p_\theta`, `D_{KL}`, a
-    /// number fixing a parameter: `\mathrm{Swish}_1`).
+    /// off the callee; other subscripts stay part of the callee's name (`p_\theta`, `D_{KL}`).
     fn split_over<'n>(&self, callee: &'n Node) -> (&'n Node, Option<&'n Node>) {
         match &callee.kind {
             NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }
-                if matches!(base.kind, NodeKind::Word { .. })
-                    && self.is_index_like(sub)
-                    && !matches!(sub.kind, NodeKind::Number { .. }) =>
+                if matches!(base.kind, NodeKind::Word { .. }) && self.is_range_subscript(sub) =>
             {
                 (base.as_ref(), Some(sub.as_ref()))
             }
