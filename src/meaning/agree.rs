@@ -41,8 +41,8 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
     }
 }
 
-/// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`)
-/// that only a convention called scalars are vectors.
+/// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`,
+/// the terms of `\|x - y\|`) that only a convention called scalars are vectors.
 pub(super) fn vectors_inside(body: &mut Term) {
     let promote = |term: &mut Term| {
         if let TermKind::Symbol(occurrence) = &mut term.kind {
@@ -55,7 +55,10 @@ pub(super) fn vectors_inside(body: &mut Term) {
         }
     };
     match &mut body.kind {
-        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
+        // `\|x - y\|`: the terms of a difference whose norm is taken are arrays too.
+        TermKind::Chain { first, rest }
+            if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_) | InfixOp::Additive(_))) =>
+        {
             promote(first);
             rest.iter_mut().for_each(|j| promote(&mut j.term));
         }
@@ -66,15 +69,20 @@ pub(super) fn vectors_inside(body: &mut Term) {
 /// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
 /// on its right is a vector, whatever its letter suggests.
 pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
-    for i in 1..factors.len() {
+    let count = factors.len();
+    for i in 1..count {
         let (before, after) = factors.split_at_mut(i);
         let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
         let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
         let left = super::kind_of_term(&previous.term);
         let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
+        // `s \Sigma g`: a letter before a matrix that itself multiplies something is a number.
+        let matrix_ends = i + 1 == count;
         if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
             // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
-            if let Some(TermKind::Symbol(occurrence)) = before.last_mut().map(|f| &mut f.term.kind) {
+            if let Some(TermKind::Symbol(occurrence)) =
+                before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
+            {
                 let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
                     && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
                 if lower_latin
@@ -98,7 +106,13 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             if (occurrence.kind == super::SymbolKind::Scalar || size)
                 && occurrence.evidence == super::Evidence::Convention
             {
-                occurrence.kind = super::SymbolKind::Vector;
+                // `X \Theta`: a capital a matrix multiplies is a matrix (of weights), not a vector.
+                let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+                occurrence.kind = if capital && !occurrence.indexed && left == super::SymbolKind::Matrix {
+                    super::SymbolKind::Matrix
+                } else {
+                    super::SymbolKind::Vector
+                };
                 occurrence.evidence = super::Evidence::Use;
             }
         }
@@ -200,11 +214,13 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
     }
     for term in operands.iter_mut() {
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
-        let latin = occurrence.base_name.len() == 1
-            && occurrence.base_name.starts_with(|c: char| c.is_ascii_alphabetic())
-            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+        let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+        let latin = letter.len() == 1
+            && letter.starts_with(|c: char| c.is_ascii_alphabetic())
+            && super::roles::font_of(occurrence.base) == Font::Normal;
+        // `\hat{L}_{LN}`: a count may carry a label, never an index.
         if latin
-            && occurrence.scripts.is_empty()
+            && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
             && occurrence.kind == super::SymbolKind::Scalar
             && occurrence.evidence == super::Evidence::Convention
         {
@@ -252,4 +268,77 @@ pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
             occurrence.evidence = super::Evidence::Use;
         }
     }
+}
+
+/// `\cos \theta_j`, `\cos(\theta_{y_i} + m)`: what a trigonometric function takes is an angle, a
+/// number, so a plain symbol it takes (or one of the terms added there) that only a convention
+/// called a vector (a parameter letter) or a size is a number.
+pub(super) fn angles(operand: &mut Term) {
+    let mut operands: Vec<&mut Term> = match &mut operand.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
+            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).collect()
+        }
+        TermKind::Fenced { open: Delim::Paren, body } => return angles(body),
+        _ => vec![operand],
+    };
+    for term in operands.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        let array_or_size =
+            matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Dimension);
+        if array_or_size && occurrence.evidence == super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Scalar;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// `\frac{\partial C}{\partial z_i}`: what a partial derivative differentiates varies
+/// continuously, so a letter only a convention called a size (the cost C) is a number.
+pub(super) fn differentiated_is_no_size(operand: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut operand.kind else { return };
+    if occurrence.kind == super::SymbolKind::Dimension && occurrence.evidence == super::Evidence::Convention {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// `f(s_{i-1}, y_{i-1}, c_i)`, `\mathrm{COMBINE}(h_v^{(k-1)}, a_v^{(k)})`: what one function
+/// takes at one position (the same index letter) is of one kind, so beside a vector a small
+/// letter picked there that only a convention called a number is a vector too.
+pub(super) fn arguments_at_one_position(args: &mut [Term]) {
+    let vectors: Vec<Vec<&str>> = args
+        .iter()
+        .filter_map(Term::occurrence)
+        .filter(|o| o.kind == super::SymbolKind::Vector && o.indexed)
+        .map(index_letters)
+        .collect();
+    if vectors.is_empty() {
+        return;
+    }
+    let shares: Vec<bool> = args
+        .iter()
+        .map(|arg| {
+            arg.occurrence().is_some_and(|o| {
+                let mine = index_letters(o);
+                vectors.iter().any(|v| v.iter().any(|l| mine.contains(l)))
+            })
+        })
+        .collect();
+    for (arg, shares) in args.iter_mut().zip(shares) {
+        if shares {
+            small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
+        }
+    }
+}
+
+/// The letters an occurrence's index subscripts pick it by (`i` of `s_{i-1}`).
+fn index_letters<'a>(occurrence: &'a super::Occurrence) -> Vec<&'a str> {
+    occurrence
+        .scripts
+        .iter()
+        .filter(|s| s.role == ScriptRole::Index && !s.above)
+        .flat_map(|s| s.term.occurrences())
+        .filter(|(_, o)| o.kind == super::SymbolKind::Index)
+        .map(|(_, o)| o.name.as_str())
+        .collect()
 }

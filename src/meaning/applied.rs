@@ -1,6 +1,8 @@
 //! What an application's parts are, once its shape is known: the neighbours `\mathcal{N}(v)`
 //! of a node, the states and actions a value function takes, the entries `I(m, n)` of an array,
-//! the value `\mathbf{x}(t)` of a vector at a step, the vectors a function of vectors takes.
+//! the value `\mathbf{x}(t)` of a vector at a step, the vectors a function of vectors takes,
+//! the angles a trigonometric function takes; and what an operator without parentheses takes
+//! (`\partial C`, `\cos \theta_j`).
 
 use super::resolve::Resolver;
 use super::tree::{Application, TermKind};
@@ -13,6 +15,31 @@ impl Resolver<'_> {
         self.states_and_actions(application);
         self.array_entries(application);
         self.vector_arguments(application);
+        let angle = application.callee.occurrence().is_some_and(|o| {
+            matches!(o.base.kind, NodeKind::Word { .. })
+                && super::notation::has(&self.notation.angle_functions, &o.base_name)
+        });
+        if angle {
+            application.args.iter_mut().for_each(super::agree::angles);
+        }
+        super::agree::arguments_at_one_position(&mut application.args);
+    }
+
+    /// Settles the kinds of what an operator written without parentheses takes: what `\partial`
+    /// differentiates is no size, what `\cos` takes an angle.
+    pub(super) fn settle_operand(&self, name: &str, operand: &mut super::Term) {
+        if name == "partial" {
+            super::agree::differentiated_is_no_size(operand);
+        }
+        if super::notation::has(&self.notation.angle_functions, name) {
+            super::agree::angles(operand);
+        }
+    }
+
+    /// Whether a named function's subscript says what it ranges over (`\mathrm{softmax}_j`); a
+    /// number there fixes a parameter and is part of the name (`\mathrm{Swish}_1`).
+    pub(super) fn is_range_subscript(&self, sub: &Node) -> bool {
+        self.is_index_like(sub) && !matches!(sub.kind, NodeKind::Number { .. })
     }
 
     /// `\mathrm{LN}(x_l)`, `\mathrm{softmax}(z)`: what a function of vectors takes is a vector,
@@ -32,25 +59,48 @@ impl Resolver<'_> {
     }
 
     /// `Q(s, a)`, `V(s_t)`, `v_\pi(s)`: the states and actions a value function takes are random
-    /// variables (lower-case letters only: `V(D, G)` is a game's value of two players).
+    /// variables (lower-case letters only: `V(D, G)` is a game's value of two players); so are a
+    /// state and an action that any function takes together (`h(s, a, \boldsymbol{\theta})`). A
+    /// value function's letter applied to a state is a function even where papers use the letter
+    /// for a density (`q_\pi(s, a)`, `q_*(s, a)`).
     fn states_and_actions(&self, application: &mut Application) {
         let value_function = application.callee.occurrence().is_some_and(|o| {
             matches!(o.base.kind, NodeKind::Symbol { .. })
                 && super::notation::has(&self.notation.value_functions, &o.base_name)
         });
-        if !value_function {
+        let state = application.args.iter().any(|a| self.is_letter_of(a, &self.notation.state_letters));
+        let action = application.args.iter().any(|a| self.is_letter_of(a, &self.notation.action_letters));
+        if value_function && state {
+            if let TermKind::Symbol(callee) = &mut application.callee.kind {
+                if callee.kind == super::SymbolKind::Distribution {
+                    callee.kind = super::SymbolKind::Function;
+                }
+            }
+        }
+        if !(value_function || (state && action)) {
             return;
         }
         for arg in &mut application.args {
             if let TermKind::Symbol(occurrence) = &mut arg.kind {
                 let lower = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
                     && occurrence.base_name.len() == 1;
-                if lower && occurrence.evidence >= super::Evidence::Use {
+                let pair = value_function
+                    || super::notation::has(&self.notation.state_letters, &occurrence.base_name)
+                    || super::notation::has(&self.notation.action_letters, &occurrence.base_name);
+                if lower && pair && occurrence.evidence >= super::Evidence::Use {
                     occurrence.kind = super::SymbolKind::RandomVariable;
                     occurrence.evidence = super::Evidence::Use;
                 }
             }
         }
+    }
+
+    /// Whether a term is a plain letter of `letters`, primed or with scripts (`s`, `s'`, `s_t`).
+    fn is_letter_of(&self, term: &super::Term, letters: &super::notation::Names) -> bool {
+        term.occurrence().is_some_and(|o| {
+            matches!(o.base.kind, NodeKind::Symbol { font: Font::Normal, .. })
+                && super::notation::has(letters, &o.base_name)
+        })
     }
 
     /// `I(m, n)`, `K(i - m, j - n)`, `u_c(i, j)`, `\mathbf{x}(t)`: a symbol whose arguments are
@@ -84,6 +134,11 @@ impl Resolver<'_> {
         };
         callee.kind = kind;
         callee.evidence = super::Evidence::Use;
+        // The positions an array is read at are indices, even where the callee's letter first
+        // made them the variables of an information measure (`I(i + m, j + n)`).
+        for arg in &mut application.args {
+            positions_are_indices(arg);
+        }
     }
 
     /// Whether a node is a position: an index letter, a number, or their sums and differences
@@ -121,5 +176,21 @@ fn neighbourhood(application: &mut Application) {
     if calligraphic_n && one_letter && application.given.is_empty() {
         callee.kind = super::SymbolKind::Set;
         callee.evidence = super::Evidence::Use;
+    }
+}
+
+/// The letters of a position (`i`, `i + m`) that a random variable's place gave them, as
+/// indices.
+fn positions_are_indices(term: &mut super::Term) {
+    match &mut term.kind {
+        TermKind::Symbol(occurrence) if occurrence.kind == super::SymbolKind::RandomVariable => {
+            occurrence.kind = super::SymbolKind::Index;
+            occurrence.evidence = super::Evidence::Use;
+        }
+        TermKind::Chain { first, rest } => {
+            positions_are_indices(first);
+            rest.iter_mut().for_each(|j| positions_are_indices(&mut j.term));
+        }
+        _ => {}
     }
 }

@@ -27,6 +27,7 @@ mod resolve;
 mod roles;
 pub mod score;
 mod scripts;
+mod steps;
 mod symbols;
 pub mod tree;
 
@@ -69,6 +70,7 @@ fn resolve_noting<'n>(root: &'n Node, table: &SymbolTable) -> (Term<'n>, Option<
     let term = resolver.formula(root);
     let mut defined = defined_words(&term, table);
     defined.extend(settled_by_use(&term, table));
+    defined.extend(steps::settled_across_steps(&term, table));
     if defined.is_empty() {
         return (term, resolver.elided());
     }

@@ -21,6 +21,8 @@ pub struct Notation {
     pub bare_index_letters: Names,
     /// Letters that are counts even outside a sum's bound.
     pub bare_count_letters: Names,
+    /// Letters that are positions along the axis a capital below them names (`i_N`).
+    pub axis_position_letters: Names,
     /// Letters that pick a family member above a matrix.
     pub family_letters: Names,
     /// Letters that range over positions.
@@ -49,6 +51,12 @@ pub struct Notation {
     pub indexed_random_capitals: Names,
     /// Value functions, whose arguments are random variables.
     pub value_functions: Names,
+    /// Trigonometric functions, whose arguments are angles (numbers).
+    pub angle_functions: Names,
+    /// Letters that stand for a state when a function takes them with an action.
+    pub state_letters: Names,
+    /// Letters that stand for an action when a function takes them with a state.
+    pub action_letters: Names,
     /// Operators whose argument is a random variable.
     pub random_variable_operators: Names,
     /// Divergences, whose arguments are distributions.
@@ -76,6 +84,7 @@ impl Notation {
             dimension_prefixes: Names::default(),
             index_letters: Names::default(),
             family_letters: Names::default(),
+            axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),
             scalar_capitals: Names::default(),
@@ -90,6 +99,9 @@ impl Notation {
             distribution_names: Names::default(),
             indexed_random_capitals: Names::default(),
             value_functions: Names::default(),
+            angle_functions: Names::default(),
+            state_letters: Names::default(),
+            action_letters: Names::default(),
             random_variable_operators: Names::default(),
             divergences: Names::default(),
             vector_functions: Names::default(),

@@ -450,6 +450,7 @@ impl<'t> Resolver<'t> {
         used: usize,
         d: usize,
     ) -> (Term<'n>, usize) {
+        self.settle_operand(name, &mut operand);
         // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`.
         let transpose = if name == "nabla" { take_transpose(&mut operand) } else { None };
         let (sub, sup) = match &op.kind {
@@ -576,7 +577,7 @@ impl<'t> Resolver<'t> {
     fn split_over<'n>(&self, callee: &'n Node) -> (&'n Node, Option<&'n Node>) {
         match &callee.kind {
             NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }
-                if matches!(base.kind, NodeKind::Word { .. }) && self.is_index_like(sub) =>
+                if matches!(base.kind, NodeKind::Word { .. }) && self.is_range_subscript(sub) =>
             {
                 (base.as_ref(), Some(sub.as_ref()))
             }

@@ -77,7 +77,14 @@ impl Resolver<'_> {
             } else {
                 kind
             };
-            if i == 1 && !declared && occurrence.name != occurrence.base_name && !occurrence.indexed {
+            // `T_0 = 1` beside `T_k(x) = …`: a family of functions has members at numbers too.
+            let member = kind == SymbolKind::Function && occurrence.scripts.iter().all(|s| !s.above);
+            if i == 1
+                && !declared
+                && occurrence.name != occurrence.base_name
+                && !occurrence.indexed
+                && !member
+            {
                 continue;
             }
             return Some((kind, evidence));
@@ -130,6 +137,8 @@ impl Resolver<'_> {
             Place::Distribution if plain || !occurrence.indexed => Some(SymbolKind::Distribution),
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
             Place::Radicand if self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
+            // `\sqrt{D_h}`: under a root, a letter papers use for sizes is one, whatever picks it.
+            Place::Radicand if self.is_size_letter_below(occurrence) => Some(SymbolKind::Dimension),
             // `\alpha / K`, `\frac{t}{T}`: a capital that divides is a count, or a number when
             // papers use its letter for a loss or a value.
             Place::Divisor if capital && plain && font_of(occurrence.base) == Font::Normal => {
@@ -184,6 +193,9 @@ impl Resolver<'_> {
         }
         if self.is_dimension_name(occurrence) {
             return SymbolKind::Dimension;
+        }
+        if self.is_position_along_axis(occurrence) {
+            return SymbolKind::Index;
         }
         let font = font_of(base);
         let bare_letter = occurrence.scripts.is_empty() && font == Font::Normal;
@@ -266,6 +278,23 @@ impl Resolver<'_> {
         plain_font && (prefixed || (occurrence.scripts.is_empty() && matches!(name, "n" | "d" | "N")))
     }
 
+    /// `i_N`, `k_C`: a letter for positions below a capital, the axis (of N, of C) it runs along.
+    fn is_position_along_axis(&self, occurrence: &Occurrence) -> bool {
+        let [script] = occurrence.scripts.as_slice() else { return false };
+        let axis = matches!(&script.term.node.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()));
+        let letter = matches!(&occurrence.base.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if has(&self.notation.axis_position_letters, name));
+        axis && letter && !script.above
+    }
+
+    /// A letter papers use for sizes, in the normal font, with only subscripts (`D_h`, `N_k`).
+    fn is_size_letter_below(&self, occurrence: &Occurrence) -> bool {
+        font_of(occurrence.base) == Font::Normal
+            && has(&self.notation.dimension_letters, &occurrence.base_name)
+            && occurrence.scripts.iter().all(|s| !s.above)
+    }
+
     /// Whether an occurrence reads as a parameter rather than a variable: a Greek letter, a bold
     /// capital, an arrow-accented letter.
     fn is_parameter_like(&self, occurrence: &Occurrence) -> bool {
@@ -316,6 +345,12 @@ fn index_count(occurrence: &Occurrence) -> usize {
                 }) =>
             {
                 1 + rest.len()
+            }
+            // `A_{12}`: two digits below a capital are a row and a column.
+            NodeKind::Number { text, .. }
+                if !lower && text.len() == 2 && text.chars().all(|c| ('1'..='9').contains(&c)) =>
+            {
+                2
             }
             _ => 1,
         })

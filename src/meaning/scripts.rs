@@ -489,6 +489,12 @@ impl Resolver<'_> {
         if !self.is_name(base) && !named_in_text(base, body, self.notation) {
             return false;
         }
+        // `\vec{\mathbf{a}}^T [\mathbf{W} h_i \| \mathbf{W} h_j]`: a transposed array multiplies.
+        if let NodeKind::Scripts { sup: Some(sup), .. } = &callee.kind {
+            if self.operation_role(sup) == ScriptRole::Transpose {
+                return false;
+            }
+        }
         let full = super::binding_name(callee);
         let base_name = super::binding_name(base).unwrap_or_default();
         let recorded =
@@ -518,6 +524,10 @@ impl Resolver<'_> {
         }
         // `r_t(\theta)`, `J(\theta)`, `\ell(\phi)`: nobody multiplies by a parameter vector in
         // parentheses; a letter before one is a function of the parameters.
+        // `v_\pi(s)`, `V(s_t)`: a value function of a state.
+        if has(&self.notation.value_functions, &base_name) && self.holds_state(body) {
+            return true;
+        }
         let list = is_argument_list(body) || condition_inside(body) || is_parameter_argument(body);
         if list {
             return true;
@@ -538,6 +548,15 @@ impl Resolver<'_> {
             return true;
         }
         function_letter && (!capital || !self.holds_matrix(body))
+    }
+
+    /// Whether an argument group is a state: a state letter, primed or with scripts (`s`, `s_t`).
+    fn holds_state(&self, body: &Node) -> bool {
+        let base = match &body.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => body,
+        };
+        matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.state_letters, name))
     }
 
     /// Whether an argument group holds a symbol that papers' conventions make a matrix.

@@ -1,0 +1,57 @@
+//! One letter at several steps: `s_i = f(s_{i-1}, …)`, `\ell_i^{\mathrm{new}} = … \ell_i`. The
+//! occurrences of a letter picked by positions (its index subscripts) are the items of one
+//! sequence, so they are of one kind: where one is a vector by use or declaration and another
+//! picked by as many positions only a convention called a number, the second is a vector too.
+
+use super::tree::{Evidence, Occurrence, ScriptRole, Term};
+use super::{SymbolKind, SymbolTable};
+use crate::syntax::ast::Font;
+use rustc_hash::FxHashMap as HashMap;
+
+/// The names of indexed occurrences that a convention called numbers while another step of the
+/// same letter is a vector, with that kind.
+pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    let mut arrays: HashMap<(&str, Font, usize), SymbolKind> = HashMap::default();
+    let mut numbers: Vec<&Occurrence> = Vec::new();
+    let mut stack: Vec<&Term> = vec![term];
+    while let Some(term) = stack.pop() {
+        if let Some(o) = term.occurrence().filter(|o| picked_by_position(o) && small(o)) {
+            let key = (o.base_name.as_str(), super::roles::font_of(o.base), positions(o));
+            if o.kind == SymbolKind::Vector && o.evidence <= Evidence::Use {
+                arrays.insert(key, o.kind);
+            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
+                numbers.push(o);
+            }
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
+    let mut out: Vec<(String, SymbolKind)> = Vec::new();
+    for o in numbers {
+        let key = (o.base_name.as_str(), super::roles::font_of(o.base), positions(o));
+        let Some(&kind) = arrays.get(&key) else { continue };
+        let name = o.name.as_str();
+        if table.recorded(name).is_none() && !out.iter().any(|(n, _)| n == name) {
+            out.push((name.to_string(), kind));
+        }
+    }
+    out
+}
+
+/// A lower-case letter (`s`, `\ell`): capitals picked by a position are members of a family.
+fn small(o: &Occurrence) -> bool {
+    super::scripts::base_letter(o.base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+/// How many positions pick an occurrence: `s_{i-1}` one, `x_{ij}` two (an entry, not an item).
+fn positions(o: &Occurrence) -> usize {
+    o.scripts
+        .iter()
+        .filter(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+        .map(|s| s.term.occurrences().iter().filter(|(_, i)| i.kind == SymbolKind::Index).count().max(1))
+        .sum()
+}
+
+/// Whether an occurrence is a letter picked by a position below it (`s_{i-1}`, `\ell_i^{new}`).
+fn picked_by_position(o: &Occurrence) -> bool {
+    o.scripts.iter().any(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+}
