@@ -382,6 +382,8 @@ pub enum PdfWhy {
     Fraction,
     /// A limit on a line of its own, under `lim`, `max`, ….
     Limit,
+    /// A digit after a norm read as its power, which may be its subscript: `∥x∥2`.
+    NormPower,
 }
 
 impl Warning {
@@ -479,6 +481,12 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         (PdfWhy::Limit, Lang::En) => format!(
             "`{found}` on a line of its own read as the limit in `{read}`: the text of a PDF gives what is set under `lim`, `max`, … on a line of its own"
         ),
+        (PdfWhy::NormPower, Lang::Ko) => format!(
+            "노름 뒤의 `{found}` 표기를 거듭제곱 `{read}` 꼴로 읽습니다: PDF의 텍스트는 노름의 지수와 아래 첨자를 똑같이 바로 뒤에 줍니다. 아래 첨자라면 식을 LaTeX로 쓰세요"
+        ),
+        (PdfWhy::NormPower, Lang::En) => format!(
+            "`{found}` after a norm read as the power `{read}`: the text of a PDF sets a norm's exponent and its subscript alike right after it; if it is the subscript, write the formula in LaTeX"
+        ),
     }
 }
 
@@ -568,6 +576,7 @@ mod tests {
             PdfWhy::Name,
             PdfWhy::Fraction,
             PdfWhy::Limit,
+            PdfWhy::NormPower,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
