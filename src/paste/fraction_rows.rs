@@ -11,6 +11,7 @@
 //! the names) is `data/paste.toml`'s.
 
 use super::layout::{Item, Layout, Range};
+use crate::syntax::error::PdfWhy;
 
 /// Signs that stand between terms on a baseline: a fraction may be set right after one.
 const BASELINE_SIGNS: &[&str] =
@@ -38,10 +39,9 @@ impl Layout<'_> {
                 None => return false,
             }
         }
-        let placeable = rows
-            .iter()
-            .zip(&columns)
-            .all(|(row, c)| row.middle.len() == c.len() || self.baseline(&row.middle).is_some());
+        let placeable = rows.iter().zip(&columns).all(|(row, c)| {
+            self.between(row, c) || row.middle.len() == c.len() || self.baseline(&row.middle).is_some()
+        });
         if !placeable {
             return false;
         }
@@ -154,6 +154,23 @@ impl Layout<'_> {
     /// Pushes a row: its fractions and its baseline's lines in turn when there are as many,
     /// else its fractions set into its one baseline line.
     fn place_row(&mut self, row: &Row, columns: Vec<Group>) {
+        let fractions: Vec<(Range, Range)> = columns.iter().flatten().copied().collect();
+        if self.between(row, &columns) {
+            for (n, (numerator, denominator)) in fractions.into_iter().enumerate() {
+                if let Some(&line) = n.checked_sub(1).and_then(|n| row.middle.get(n)) {
+                    self.items.push(Item::Text(line));
+                }
+                self.push_fraction(numerator, denominator);
+            }
+            return;
+        }
+        if let ([(numerator, denominator)], [sign]) = (fractions.as_slice(), row.middle.as_slice()) {
+            if self.get(*sign) == "√" {
+                // `QK⊤` / `√` / `d`: the root sign stands at the top of the denominator it
+                // covers, on the baseline's line.
+                return self.push_fraction_with(*numerator, *denominator, Some(*sign));
+            }
+        }
         if row.middle.len() == columns.len() {
             for (group, &line) in columns.into_iter().zip(&row.middle) {
                 self.push_group(group);
@@ -180,6 +197,31 @@ impl Layout<'_> {
         }
     }
 
+    /// `(` / `softmax`: a block of a big opening delimiter's line and a line of text. The
+    /// delimiter is taller than the text beside it, so pdftotext gives it first though it
+    /// stands after the text: the text, then the delimiter. Whether the block was such.
+    pub(super) fn opening_after(&mut self, lines: &[Range]) -> bool {
+        let [delimiter, text] = lines else { return false };
+        let opening = |c: char| {
+            let read = self.table.characters.get(&c.to_string()).map_or(c.to_string(), Clone::clone);
+            matches!(read.as_str(), "(" | "[" | "\\{")
+        };
+        let delimiters = self.get(*delimiter);
+        if !delimiters.chars().all(|c| c == ' ' || opening(c)) || self.signs_only(*text) {
+            return false;
+        }
+        let found = delimiters.to_string();
+        let shown: String = delimiters
+            .chars()
+            .map(|c| self.table.characters.get(&c.to_string()).map_or(c.to_string(), Clone::clone))
+            .collect();
+        let read = format!("{} {shown}", self.get(*text));
+        self.note(*delimiter, found, read, PdfWhy::BigDelimiter);
+        self.items.push(Item::Text(*text));
+        self.items.push(Item::Text(*delimiter));
+        true
+    }
+
     /// Pushes a part of a line without the spaces around it, if anything is left.
     fn push_text(&mut self, (start, end): Range) {
         let text = self.get((start, end));
@@ -195,6 +237,19 @@ impl Layout<'_> {
         for (numerator, denominator) in group {
             self.push_fraction(numerator, denominator);
         }
+    }
+
+    /// `∂J ∂L` / `,` / `∂L ∂o`: whether the row's baseline lines are signs that stand between
+    /// the fractions of its `groups`, one fewer, none of them the full stop that ends a display.
+    fn between(&self, row: &Row, groups: &[Group]) -> bool {
+        let fractions = groups.iter().map(Vec::len).sum::<usize>();
+        // Lines over lines in turn with a sign line each are read in turn ([`Layout::place_row`]).
+        if groups.len() > 1 && groups.len() == row.middle.len() {
+            return false;
+        }
+        let signs = row.middle.iter().all(|&l| self.signs_only(l));
+        let ends = row.middle.last().is_some_and(|&l| self.get(l) == ".");
+        signs && !ends && row.middle.len() + 1 == fractions
     }
 
     /// The one line of `middle` that holds the baseline, and the lines after it (punctuation
@@ -271,8 +326,9 @@ impl Layout<'_> {
         opened == closed && !starts && !text.ends_with([',', '(', '['])
     }
 
-    /// Whether `line` holds signs and punctuation only (`=`, `+`, `.`).
-    fn signs_only(&self, line: Range) -> bool {
+    /// Whether `line` holds signs, punctuation and delimiters only (`=`, `+`, `.`, a big `)`):
+    /// no numerator or denominator.
+    pub(super) fn signs_only(&self, line: Range) -> bool {
         !self.get(line).chars().any(|c| c.is_alphanumeric() || matches!(c, '∞' | '∂' | '∇'))
     }
 
@@ -301,6 +357,8 @@ mod tests {
             "\\frac{∂g}{∂x} = \\frac{∂g}{∂v} \\frac{∂v}{∂x} + \\frac{∂g}{∂w} \\frac{∂w}{∂x} ."
         );
         assert_eq!(read("dh\nd\n=\nh = h′\nds\nds").text, "\\frac{dh}{ds} = \\frac{d}{ds} h = h′");
+        assert_eq!(read("∂g ∂v\n,\n∂v ∂s").text, "\\frac{∂g}{∂v} , \\frac{∂v}{∂s}");
+        assert_eq!(read("ab\n√\nn").text, "\\frac{ab}{\\sqrt{n}}");
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub(super) enum Item {
     /// A big operator with its limits.
     Operator { latex: String, sign: Range, lower: Option<Range>, upper: Option<Range> },
     /// A fraction.
-    Fraction { numerator: Range, denominator: Range },
+    Fraction { numerator: Range, denominator: Range, root: Option<Range> },
     /// A limit set under the word the item before ends with: `_{…}`.
     Under(Range),
     /// A line taken as a limit of something after it: written there.
@@ -117,7 +117,7 @@ impl Layout<'_> {
             .iter()
             .enumerate()
             .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sum(&lines, n).is_some());
-        if !has_sign && (self.fraction(&lines) || self.fraction_rows(&lines)) {
+        if !has_sign && (self.fraction_rows(&lines) || self.fraction(&lines) || self.opening_after(&lines)) {
             return;
         }
         let single = lines.len() == 1;
@@ -344,7 +344,8 @@ impl Layout<'_> {
         else {
             return false;
         };
-        if !numerators.iter().chain(denominators).all(|&l| self.relation_free(l)) {
+        let mut sides = numerators.iter().chain(denominators);
+        if !sides.all(|&l| self.relation_free(l) && !self.signs_only(l)) {
             return false;
         }
         // `minimize` over `f` is an operator and its limit, not a fraction.
@@ -362,13 +363,32 @@ impl Layout<'_> {
 
     /// Pushes a fraction, with its warning.
     pub(super) fn push_fraction(&mut self, numerator: Range, denominator: Range) {
-        let found = format!("{} / {}", self.get(numerator), self.get(denominator));
-        let read = format!("\\frac{{{}}}{{{}}}", self.get(numerator), self.get(denominator));
+        self.push_fraction_with(numerator, denominator, None);
+    }
+
+    /// Pushes a fraction, its denominator under the root sign at `root` if there is one,
+    /// with its warning.
+    pub(super) fn push_fraction_with(&mut self, numerator: Range, denominator: Range, root: Option<Range>) {
+        let (over, under) = (self.get(numerator), self.get(denominator));
+        let sign = root.map_or("", |_| "√");
+        let found = format!("{over} / {sign}{under}");
+        let read = match root {
+            Some(_) => format!("\\frac{{{over}}}{{\\sqrt{{{under}}}}}"),
+            None => format!("\\frac{{{over}}}{{{under}}}"),
+        };
         self.notes.push(Warning {
             kind: WarningKind::PdfText { found, read, why: PdfWhy::Fraction },
             span: Span::new(numerator.0, denominator.1.max(numerator.1)),
         });
-        self.items.push(Item::Fraction { numerator, denominator });
+        self.items.push(Item::Fraction { numerator, denominator, root });
+    }
+
+    /// Notes that `range`, given as `found`, was read as `read`.
+    pub(super) fn note(&mut self, range: Range, found: String, read: String, why: PdfWhy) {
+        self.notes.push(Warning {
+            kind: WarningKind::PdfText { found, read, why },
+            span: Span::new(range.0, range.1),
+        });
     }
 
     /// Whether `line` has no relation (a negated one written by the line pass included).
@@ -482,12 +502,15 @@ impl Layout<'_> {
                         }
                     }
                 }
-                Item::Fraction { numerator: (a, b), denominator: (c, d) } => {
+                Item::Fraction { numerator: (a, b), denominator: (c, d), root } => {
                     out.write("\\frac{", *a, *a);
                     out.copy(*a, *b);
                     out.write("}{", *b, *b);
+                    if let Some((r, s)) = root {
+                        out.write("\\sqrt{", *r, *s);
+                    }
                     out.copy(*c, *d);
-                    out.write("}", *d, *d);
+                    out.write(if root.is_some() { "}}" } else { "}" }, *d, *d);
                 }
                 Item::Under((a, b)) => {
                     out.write("_{", *a, *a);
