@@ -70,6 +70,7 @@ impl Scan<'_> {
                 next
             }
             ')' | ']' => self.closing(at, next),
+            '∥' => self.norm(at, next),
             '.' | '·' => self.dots(at, next),
             c if c.is_alphanumeric() && starts_word => self.word(at),
             _ => next,
@@ -115,6 +116,9 @@ impl Scan<'_> {
     /// `K(x, x)T` (the transpose).
     fn closing(&mut self, at: usize, next: usize) -> usize {
         let after = self.text.get(next..).unwrap_or("");
+        if let Some(done) = self.entry_index(at, next, after) {
+            return done;
+        }
         let minus = if after.starts_with('−') { '−'.len_utf8() } else { 0 };
         let digits = run_length(after.get(minus..).unwrap_or(""), |c| c.is_ascii_digit());
         let mut end = next + minus + digits;
@@ -132,6 +136,57 @@ impl Scan<'_> {
         let read = format!("^{{{power}}}");
         self.note(at, end, format!("{}{read}", self.text.get(at..next).unwrap_or("")), PdfWhy::Exponent);
         self.out.replace(next, end, &read);
+        end
+    }
+
+    /// `[A]ij`, `[X]i+a,j+b`: small letters set right after a closing `]` (with signs and
+    /// commas set tight among them) are the subscript that picks an entry.
+    fn entry_index(&mut self, at: usize, next: usize, after: &str) -> Option<usize> {
+        let bracket = self.text.get(at..next)?;
+        if bracket != "]" || !after.starts_with(|c: char| c.is_lowercase()) {
+            return None;
+        }
+        let length = run_length(after, |c| c.is_alphanumeric() || TIGHT_SIGNS.contains(&c));
+        let script = after.get(..length)?.trim_end_matches(TIGHT_SIGNS);
+        let end = next + script.len();
+        let followed = self.text.get(end..).and_then(|a| a.chars().next());
+        if script.chars().count() > SCRIPT_CHARACTERS || followed.is_some_and(char::is_alphanumeric) {
+            return None;
+        }
+        let read = format!("]_{{{script}}}");
+        self.note(at, end, read.clone(), PdfWhy::Subscript);
+        self.out.replace(at, end, &read);
+        Some(end)
+    }
+
+    /// A closing `∥` at `at` (one after an odd count of them on its line) with a script set
+    /// right after it. TeX stacks a norm's exponent over its subscript and pdftotext gives the
+    /// exponent first (`∥x∥22` for ‖x‖_2^2, `∥A∥2F` for ‖A‖_F^2); one character alone is a
+    /// subscript when it is a letter, `0`, `1` or `∞` (`∥x∥1`, `∥A∥F`) and otherwise a power
+    /// (`∥x∥2`, which may be ‖x‖_2: a warning says so).
+    fn norm(&mut self, at: usize, next: usize) -> usize {
+        let line_start = self.text.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |n| n + 1);
+        let bars_before = self.text.get(line_start..at).unwrap_or("").matches('∥').count();
+        let after = self.text.get(next..).unwrap_or("");
+        let length = run_length(after, |c| c.is_alphanumeric() || c == '∞');
+        let script: Vec<char> = after.get(..length).unwrap_or("").chars().collect();
+        // What a bar is followed by up to another bar is inside a norm (`∥v∥`).
+        let inside = after.get(length..).is_some_and(|a| a.starts_with('∥'));
+        if bars_before % 2 == 0 || script.is_empty() || script.len() > 2 || inside {
+            return next;
+        }
+        let end = next + length;
+        let bar = self.text.get(at..next).unwrap_or("");
+        let (read, why) = match script.as_slice() {
+            [power, sub] => (format!("{bar}_{{{sub}}}^{{{power}}}"), PdfWhy::Exponent),
+            [one] if one.is_alphabetic() || matches!(one, '0' | '1' | '∞') => {
+                (format!("{bar}_{{{one}}}"), PdfWhy::Subscript)
+            }
+            [one] => (format!("{bar}^{{{one}}}"), PdfWhy::NormPower),
+            _ => return next,
+        };
+        self.note(at, end, read.clone(), why);
+        self.out.replace(at, end, &read);
         end
     }
 
@@ -575,6 +630,10 @@ mod tests {
         assert_eq!(read("x ̸∈ [a, b]"), "x \\notin  [a, b]");
         assert_eq!(read("u⊤ v = (x − y)⊤ z"), "u^{\\top} v = (x − y)^{\\top} z");
         assert_eq!(read("Area(A) = Bernoulli(p)"), "\\mathrm{Area}(A) = \\mathrm{Bernoulli}(p)");
+        assert_eq!(read("∥x∥22 + ∥A∥2F = ∥y∥2 ∥z∥1"), "∥x∥_{2}^{2} + ∥A∥_{F}^{2} = ∥y∥^{2} ∥z∥_{1}");
+        assert_eq!(read("[A]ki xi = [X]i+a,j+b , [x]2"), "[A]_{ki} x_{i} = [X]_{i+a,j+b} , [x]^{2}");
+        // `P ∥Q` is no norm, and a bar that opens takes no script.
+        assert_eq!(read("DKL (P ∥Q) ∥v∥∥w∥"), "D_{\\mathrm{KL}}(P ∥Q) ∥v∥∥w∥");
         let notes = in_lines("Area(A) = Bernoulli(p)").notes;
         assert_eq!(notes.len(), 1, "a known distribution needs no warning: {notes:?}");
     }

@@ -17,7 +17,7 @@ use crate::syntax::error::{PdfWhy, Warning, WarningKind};
 use std::collections::VecDeque;
 
 /// A range of the input: a line, or a part of one.
-type Range = (usize, usize);
+pub(super) type Range = (usize, usize);
 
 /// The longest limit, in characters, that a line of its own is taken for.
 const LIMIT_CHARACTERS: usize = 16;
@@ -30,13 +30,13 @@ const OPERATORS: &[char] = &['=', '−', '+', '<', '>', '≤', '≥', '≈', '·
 
 /// A piece of the formula read back, in order.
 #[derive(Debug)]
-enum Item {
+pub(super) enum Item {
     /// A line, or the part of one, as it is.
     Text(Range),
     /// A big operator with its limits.
     Operator { latex: String, sign: Range, lower: Option<Range>, upper: Option<Range> },
     /// A fraction.
-    Fraction { numerator: Range, denominator: Range },
+    Fraction { numerator: Range, denominator: Range, root: Option<Range> },
     /// A limit set under the word the item before ends with: `_{…}`.
     Under(Range),
     /// A line taken as a limit of something after it: written there.
@@ -94,10 +94,10 @@ fn blocks(text: &str) -> Vec<Vec<Range>> {
     blocks
 }
 
-struct Layout<'a> {
+pub(super) struct Layout<'a> {
     text: &'a str,
-    table: &'a Table,
-    items: Vec<Item>,
+    pub(super) table: &'a Table,
+    pub(super) items: Vec<Item>,
     notes: Vec<Warning>,
     /// Operators still waiting for their lower limit (indices into `items`).
     pending: VecDeque<usize>,
@@ -107,7 +107,7 @@ struct Layout<'a> {
 }
 
 impl Layout<'_> {
-    fn get(&self, range: Range) -> &str {
+    pub(super) fn get(&self, range: Range) -> &str {
         self.text.get(range.0..range.1).unwrap_or("")
     }
 
@@ -117,7 +117,7 @@ impl Layout<'_> {
             .iter()
             .enumerate()
             .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sum(&lines, n).is_some());
-        if !has_sign && self.fraction(&lines) {
+        if !has_sign && (self.fraction_rows(&lines) || self.fraction(&lines) || self.opening_after(&lines)) {
             return;
         }
         let single = lines.len() == 1;
@@ -282,7 +282,7 @@ impl Layout<'_> {
 
     /// Sets `line` under the last `lim`, `max`, … before it that has no limit yet; whether
     /// there was one.
-    fn under(&mut self, line: Range) -> bool {
+    pub(super) fn under(&mut self, line: Range) -> bool {
         let found = self.items.iter().enumerate().rev().find_map(|(index, item)| match item {
             Item::Text(range) => self.limit_word_end(*range).map(|end| (index, *range, end)),
             _ => None,
@@ -344,7 +344,8 @@ impl Layout<'_> {
         else {
             return false;
         };
-        if !numerators.iter().chain(denominators).all(|&l| self.relation_free(l)) {
+        let mut sides = numerators.iter().chain(denominators);
+        if !sides.all(|&l| self.relation_free(l) && !self.signs_only(l)) {
             return false;
         }
         // `minimize` over `f` is an operator and its limit, not a fraction.
@@ -361,18 +362,37 @@ impl Layout<'_> {
     }
 
     /// Pushes a fraction, with its warning.
-    fn push_fraction(&mut self, numerator: Range, denominator: Range) {
-        let found = format!("{} / {}", self.get(numerator), self.get(denominator));
-        let read = format!("\\frac{{{}}}{{{}}}", self.get(numerator), self.get(denominator));
+    pub(super) fn push_fraction(&mut self, numerator: Range, denominator: Range) {
+        self.push_fraction_with(numerator, denominator, None);
+    }
+
+    /// Pushes a fraction, its denominator under the root sign at `root` if there is one,
+    /// with its warning.
+    pub(super) fn push_fraction_with(&mut self, numerator: Range, denominator: Range, root: Option<Range>) {
+        let (over, under) = (self.get(numerator), self.get(denominator));
+        let sign = root.map_or("", |_| "√");
+        let found = format!("{over} / {sign}{under}");
+        let read = match root {
+            Some(_) => format!("\\frac{{{over}}}{{\\sqrt{{{under}}}}}"),
+            None => format!("\\frac{{{over}}}{{{under}}}"),
+        };
         self.notes.push(Warning {
             kind: WarningKind::PdfText { found, read, why: PdfWhy::Fraction },
             span: Span::new(numerator.0, denominator.1.max(numerator.1)),
         });
-        self.items.push(Item::Fraction { numerator, denominator });
+        self.items.push(Item::Fraction { numerator, denominator, root });
+    }
+
+    /// Notes that `range`, given as `found`, was read as `read`.
+    pub(super) fn note(&mut self, range: Range, found: String, read: String, why: PdfWhy) {
+        self.notes.push(Warning {
+            kind: WarningKind::PdfText { found, read, why },
+            span: Span::new(range.0, range.1),
+        });
     }
 
     /// Whether `line` has no relation (a negated one written by the line pass included).
-    fn relation_free(&self, line: Range) -> bool {
+    pub(super) fn relation_free(&self, line: Range) -> bool {
         let text = self.get(line);
         !text.contains(RELATIONS) && !self.table.negated.values().any(|n| text.contains(n.as_str()))
     }
@@ -398,7 +418,7 @@ impl Layout<'_> {
     }
 
     /// Whether `line` may be a limit: short, one word, with a letter, a digit or `∞` in it.
-    fn limit_like(&self, line: Range) -> bool {
+    pub(super) fn limit_like(&self, line: Range) -> bool {
         // pdftotext spaces a prime from what follows it (`s′ ∈S`).
         let text = self.get(line).replace("′ ", "′");
         !text.contains(char::is_whitespace)
@@ -482,12 +502,15 @@ impl Layout<'_> {
                         }
                     }
                 }
-                Item::Fraction { numerator: (a, b), denominator: (c, d) } => {
+                Item::Fraction { numerator: (a, b), denominator: (c, d), root } => {
                     out.write("\\frac{", *a, *a);
                     out.copy(*a, *b);
                     out.write("}{", *b, *b);
+                    if let Some((r, s)) = root {
+                        out.write("\\sqrt{", *r, *s);
+                    }
                     out.copy(*c, *d);
-                    out.write("}", *d, *d);
+                    out.write(if root.is_some() { "}}" } else { "}" }, *d, *d);
                 }
                 Item::Under((a, b)) => {
                     out.write("_{", *a, *a);

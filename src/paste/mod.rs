@@ -19,6 +19,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod flat;
+mod fraction_rows;
 mod layout;
 pub mod lines;
 mod plain;

@@ -382,6 +382,10 @@ pub enum PdfWhy {
     Fraction,
     /// A limit on a line of its own, under `lim`, `max`, ….
     Limit,
+    /// A digit after a norm read as its power, which may be its subscript: `∥x∥2`.
+    NormPower,
+    /// A big delimiter on a line of its own set after the text of the line below it.
+    BigDelimiter,
 }
 
 impl Warning {
@@ -479,6 +483,18 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         (PdfWhy::Limit, Lang::En) => format!(
             "`{found}` on a line of its own read as the limit in `{read}`: the text of a PDF gives what is set under `lim`, `max`, … on a line of its own"
         ),
+        (PdfWhy::NormPower, Lang::Ko) => format!(
+            "노름 뒤의 `{found}` 표기를 거듭제곱 `{read}` 꼴로 읽습니다: PDF의 텍스트는 노름의 지수와 아래 첨자를 똑같이 바로 뒤에 줍니다. 아래 첨자라면 식을 LaTeX로 쓰세요"
+        ),
+        (PdfWhy::NormPower, Lang::En) => format!(
+            "`{found}` after a norm read as the power `{read}`: the text of a PDF sets a norm's exponent and its subscript alike right after it; if it is the subscript, write the formula in LaTeX"
+        ),
+        (PdfWhy::BigDelimiter, Lang::Ko) => format!(
+            "따로 된 줄의 큰 괄호를 그 아래 줄 뒤에 두어 `{read}` 꼴로 읽습니다: PDF의 텍스트는 키가 큰 괄호를 옆의 글자보다 먼저 줍니다. 괄호가 놓인 자리는 추측입니다"
+        ),
+        (PdfWhy::BigDelimiter, Lang::En) => format!(
+            "the big delimiter `{found}` on a line of its own set after the line below it, as `{read}`: the text of a PDF gives a tall delimiter before the text beside it, and where it stands is a guess"
+        ),
     }
 }
 
@@ -568,6 +584,8 @@ mod tests {
             PdfWhy::Name,
             PdfWhy::Fraction,
             PdfWhy::Limit,
+            PdfWhy::NormPower,
+            PdfWhy::BigDelimiter,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }

@@ -1,0 +1,389 @@
+//! Fractions that pdftotext gives as rows of lines around a baseline. TeX sets a display's
+//! numerators above its baseline and its denominators below, and pdftotext reads a block top
+//! to bottom: first the numerators' lines (several fractions set side by side on one line,
+//! `∂f ∂u ∂f ∂v` for ∂f/∂u · ∂u/∂a + ∂f/∂v · ∂v/∂a), then what stands on the baseline, then
+//! the denominators' lines. What stands on the baseline comes either as lines of their own
+//! between the fractions (`=`, `+`, `.`: one a fraction, read in turn), or as one line that
+//! the fractions were set into (`f (ϵ1 ) ≈ log(3) + ϵ1 + ϵ2 .` with `1`, `2` above and `3`,
+//! `3` below), where they go after its signs, those right of a relation first: the text says what was on which line, not
+//! where in the line, so each place is a guess and each fraction a warning. An aligned
+//! display gives such rows one after another in one block. Knowledge (the limit operators,
+//! the names) is `data/paste.toml`'s.
+
+use super::layout::{Item, Layout, Range};
+use crate::syntax::error::PdfWhy;
+
+/// Signs that stand between terms on a baseline: a fraction may be set right after one.
+const BASELINE_SIGNS: &[&str] =
+    &["=", "+", "−", "·", "×", "≈", "<", ">", "≤", "≥", "∝", "≡", "∼", "=⇒", "⇐⇒"];
+
+/// Fractions set side by side, each numerator and denominator.
+type Group = Vec<(Range, Range)>;
+
+/// One row of a stacked display: its numerators' lines, the lines of its baseline, its
+/// denominators' lines.
+struct Row {
+    top: Vec<Range>,
+    middle: Vec<Range>,
+    bottom: Vec<Range>,
+}
+
+impl Layout<'_> {
+    /// Reads `lines` as rows of fractions around their baselines; whether they were.
+    pub(super) fn fraction_rows(&mut self, lines: &[Range]) -> bool {
+        let Some(rows) = self.rows(lines) else { return false };
+        let mut columns = Vec::new();
+        for row in &rows {
+            match self.columns(&row.top, &row.bottom) {
+                Some(found) => columns.push(found),
+                None => return false,
+            }
+        }
+        let placeable = rows.iter().zip(&columns).all(|(row, c)| {
+            self.between(row, c) || row.middle.len() == c.len() || self.baseline(&row.middle).is_some()
+        });
+        if !placeable {
+            return false;
+        }
+        for (row, columns) in rows.iter().zip(columns) {
+            self.place_row(row, columns);
+        }
+        true
+    }
+
+    /// The rows of `lines`: runs of content lines (no relation, something but signs) apart
+    /// by runs of baseline lines; `None` unless the block starts and ends with content.
+    fn rows(&self, lines: &[Range]) -> Option<Vec<Row>> {
+        let mut runs: Vec<(bool, Vec<Range>)> = Vec::new();
+        for &line in lines {
+            let content = self.relation_free(line) && !self.signs_only(line) && self.whole(line);
+            match runs.last_mut() {
+                Some((kind, run)) if *kind == content => run.push(line),
+                _ => runs.push((content, vec![line])),
+            }
+        }
+        let starts_and_ends = runs.first().is_some_and(|r| r.0) && runs.last().is_some_and(|r| r.0);
+        if runs.len() < 3 || !starts_and_ends {
+            return None;
+        }
+        let mut rows = Vec::new();
+        let mut top = runs.first()?.1.clone();
+        let mut n = 1;
+        while let (Some((_, middle)), Some((_, next))) = (runs.get(n), runs.get(n + 1)) {
+            let last = n + 2 >= runs.len();
+            let taken = if last { next.len() } else { self.bottom_length(&top, middle, next)? };
+            let (bottom, rest) = next.split_at(taken.min(next.len()));
+            rows.push(Row { top, middle: middle.clone(), bottom: bottom.to_vec() });
+            top = rest.to_vec();
+            n += 2;
+        }
+        (top.is_empty() && !rows.is_empty()).then_some(rows)
+    }
+
+    /// How many of `next`'s lines are the denominators of a row with numerators `top` (the
+    /// rest are the next row's numerators): as many as hold `top`'s words, else one a line of
+    /// `middle` or of `top`.
+    fn bottom_length(&self, top: &[Range], middle: &[Range], next: &[Range]) -> Option<usize> {
+        let words: usize = top.iter().map(|&l| self.words(l).len()).sum();
+        let mut total = 0;
+        for (n, &line) in next.iter().enumerate() {
+            total += self.words(line).len();
+            if total == words && n + 1 < next.len() {
+                return Some(n + 1);
+            }
+        }
+        [middle.len(), top.len()].into_iter().find(|&n| n < next.len())
+    }
+
+    /// The fractions of a row, numerator and denominator, in order, in groups that stand
+    /// together: a line over a line, or, when one side has its fractions on fewer lines, its
+    /// words regrouped by the other's.
+    fn columns(&self, top: &[Range], bottom: &[Range]) -> Option<Vec<Group>> {
+        let pairs: Vec<(Range, Range)> = if top.len() == bottom.len() {
+            top.iter().copied().zip(bottom.iter().copied()).collect()
+        } else if top.len() < bottom.len() {
+            let grouped = self.regroup(top, bottom)?;
+            grouped.into_iter().zip(bottom.iter().copied()).collect()
+        } else {
+            let grouped = self.regroup(bottom, top)?;
+            top.iter().copied().zip(grouped).collect()
+        };
+        Some(pairs.into_iter().map(|(n, d)| self.side_by_side(n, d)).collect())
+    }
+
+    /// The words of `merged`'s lines grouped as `by`'s lines hold theirs, each group one
+    /// range; the lines of `merged` may come in either order (pdftotext orders lines of the
+    /// same height by their position, not their place in the formula).
+    fn regroup(&self, merged: &[Range], by: &[Range]) -> Option<Vec<Range>> {
+        let sizes: Vec<usize> = by.iter().map(|&l| self.words(l).len()).collect();
+        let reversed: Vec<Range> = merged.iter().rev().copied().collect();
+        [merged.to_vec(), reversed].into_iter().find_map(|order| {
+            let mut words: Vec<(Range, bool)> = Vec::new();
+            for line in order {
+                let line_words = self.words(line);
+                let count = line_words.len();
+                words.extend(line_words.into_iter().enumerate().map(|(i, w)| (w, i + 1 == count)));
+            }
+            let mut groups = Vec::new();
+            let mut rest = words.as_slice();
+            for &size in &sizes {
+                let (group, after) = (rest.get(..size)?, rest.get(size..)?);
+                // A group may not run across the end of a line.
+                if group.iter().rev().skip(1).any(|(_, line_end)| *line_end) {
+                    return None;
+                }
+                groups.push((group.first()?.0 .0, group.last()?.0 .1));
+                rest = after;
+            }
+            (rest.is_empty() && groups.len() == sizes.len()).then_some(groups)
+        })
+    }
+
+    /// `∂f ∂u` over `∂u ∂a`: as many words over as many words, none a sign, are fractions set
+    /// side by side (a product); anything else is one fraction.
+    fn side_by_side(&self, numerator: Range, denominator: Range) -> Vec<(Range, Range)> {
+        let (over, under) = (self.words(numerator), self.words(denominator));
+        let signed = over.iter().chain(&under).any(|&w| BASELINE_SIGNS.contains(&self.get(w)));
+        if over.len() >= 2 && over.len() == under.len() && !signed {
+            over.into_iter().zip(under).collect()
+        } else {
+            vec![(numerator, denominator)]
+        }
+    }
+
+    /// Pushes a row: its fractions and its baseline's lines in turn when there are as many,
+    /// else its fractions set into its one baseline line.
+    fn place_row(&mut self, row: &Row, columns: Vec<Group>) {
+        let fractions: Vec<(Range, Range)> = columns.iter().flatten().copied().collect();
+        if self.between(row, &columns) {
+            for (n, (numerator, denominator)) in fractions.into_iter().enumerate() {
+                if let Some(&line) = n.checked_sub(1).and_then(|n| row.middle.get(n)) {
+                    self.items.push(Item::Text(line));
+                }
+                self.push_fraction(numerator, denominator);
+            }
+            return;
+        }
+        if let ([(numerator, denominator)], [sign]) = (fractions.as_slice(), row.middle.as_slice()) {
+            if self.get(*sign) == "√" {
+                // `QK⊤` / `√` / `d`: the root sign stands at the top of the denominator it
+                // covers, on the baseline's line.
+                return self.push_fraction_with(*numerator, *denominator, Some(*sign));
+            }
+        }
+        if row.middle.len() == columns.len() {
+            for (group, &line) in columns.into_iter().zip(&row.middle) {
+                self.push_group(group);
+                self.items.push(Item::Text(line));
+            }
+            return;
+        }
+        let Some((baseline, after)) = self.baseline(&row.middle) else { return };
+        let slots = self.slots(baseline, columns.len());
+        let mut at = baseline.0;
+        let mut columns = columns.into_iter();
+        for slot in slots {
+            self.push_text((at, slot));
+            at = slot;
+            if let Some(group) = columns.next() {
+                self.push_group(group);
+            }
+        }
+        self.push_text((at, baseline.1));
+        for line in after {
+            if !(self.limit_like(line) && self.under(line)) {
+                self.items.push(Item::Text(line));
+            }
+        }
+    }
+
+    /// `(` / `softmax`: a block of a big opening delimiter's line and a line of text. The
+    /// delimiter is taller than the text beside it, so pdftotext gives it first though it
+    /// stands after the text: the text, then the delimiter. Whether the block was such.
+    pub(super) fn opening_after(&mut self, lines: &[Range]) -> bool {
+        let [delimiter, text] = lines else { return false };
+        let opening = |c: char| {
+            let read = self.table.characters.get(&c.to_string()).map_or(c.to_string(), Clone::clone);
+            matches!(read.as_str(), "(" | "[" | "\\{")
+        };
+        let delimiters = self.get(*delimiter);
+        if !delimiters.chars().all(|c| c == ' ' || opening(c)) || self.signs_only(*text) {
+            return false;
+        }
+        let found = delimiters.to_string();
+        let shown: String = delimiters
+            .chars()
+            .map(|c| self.table.characters.get(&c.to_string()).map_or(c.to_string(), Clone::clone))
+            .collect();
+        let read = format!("{} {shown}", self.get(*text));
+        self.note(*delimiter, found, read, PdfWhy::BigDelimiter);
+        self.items.push(Item::Text(*text));
+        self.items.push(Item::Text(*delimiter));
+        true
+    }
+
+    /// Pushes a part of a line without the spaces around it, if anything is left.
+    fn push_text(&mut self, (start, end): Range) {
+        let text = self.get((start, end));
+        let start = start + (text.len() - text.trim_start().len());
+        let end = start + text.trim().len();
+        if end > start {
+            self.items.push(Item::Text((start, end)));
+        }
+    }
+
+    /// Pushes fractions that stand together.
+    fn push_group(&mut self, group: Group) {
+        for (numerator, denominator) in group {
+            self.push_fraction(numerator, denominator);
+        }
+    }
+
+    /// `∂J ∂L` / `,` / `∂L ∂o`: whether the row's baseline lines are signs that stand between
+    /// the fractions of its `groups`, one fewer, none of them the full stop that ends a display.
+    fn between(&self, row: &Row, groups: &[Group]) -> bool {
+        let fractions = groups.iter().map(Vec::len).sum::<usize>();
+        // Lines over lines in turn with a sign line each are read in turn ([`Layout::place_row`]).
+        if groups.len() > 1 && groups.len() == row.middle.len() {
+            return false;
+        }
+        let signs = row.middle.iter().all(|&l| self.signs_only(l));
+        let ends = row.middle.last().is_some_and(|&l| self.get(l) == ".");
+        signs && !ends && row.middle.len() + 1 == fractions
+    }
+
+    /// The one line of `middle` that holds the baseline, and the lines after it (punctuation
+    /// set apart, a limit set under an operator of the baseline); `None` when there are more.
+    fn baseline(&self, middle: &[Range]) -> Option<(Range, Vec<Range>)> {
+        let (&first, rest) = middle.split_first()?;
+        let trailing = |&l: &Range| self.signs_only(l) || (self.limit_like(l) && self.get(l).contains('→'));
+        (!self.signs_only(first) && rest.iter().all(trailing)).then(|| (first, rest.to_vec()))
+    }
+
+    /// Where `count` fractions go in `line` (offsets, in order): at its start when it starts
+    /// with a sign or an argument (`(x) = …`), at its end when it ends with a sign or an
+    /// operator that wants an argument (`= lim`), the others after its signs
+    /// ([`Layout::sign_slots`]); any left over at its start.
+    fn slots(&self, line: Range, count: usize) -> Vec<usize> {
+        let text = self.get(line);
+        let end = line.0 + text.trim_end_matches(['.', ',', ';', ' ']).len();
+        let words = self.words(line);
+        let last = words.iter().rev().map(|&w| self.get(w)).find(|w| !matches!(*w, "." | "," | ";"));
+        let wants_argument = |w: &str| {
+            BASELINE_SIGNS.contains(&w)
+                || self.table.limit_operators.iter().any(|l| l == w)
+                || self.table.names.contains_key(w)
+        };
+        let mut slots = Vec::new();
+        if text.starts_with('(') || BASELINE_SIGNS.iter().any(|s| text.starts_with(s)) {
+            slots.push(line.0);
+        }
+        if last.is_some_and(wants_argument) && slots.len() < count {
+            slots.push(end);
+        }
+        let wanted = count.saturating_sub(slots.len());
+        let signs: Vec<usize> =
+            self.sign_slots(&words, end).into_iter().filter(|s| !slots.contains(s)).collect();
+        slots.extend(signs.into_iter().take(wanted));
+        while slots.len() < count {
+            slots.push(line.0);
+        }
+        slots.sort_unstable();
+        slots
+    }
+
+    /// The places right after the signs of `words` that stand outside brackets and norms and
+    /// before `end`, but for a sign followed by another (`= −`: a minus sign starts what
+    /// follows). Those after the first relation come first: the right-hand side of a
+    /// relation is where the terms are, its left-hand side mostly what is defined.
+    fn sign_slots(&self, words: &[Range], end: usize) -> Vec<usize> {
+        let (mut depth, mut bars) = (0usize, 0usize);
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        let mut related = false;
+        for (n, &word) in words.iter().enumerate() {
+            let w = self.get(word);
+            let next_is_sign = words.get(n + 1).is_some_and(|&next| BASELINE_SIGNS.contains(&self.get(next)));
+            if depth == 0 && bars % 2 == 0 && BASELINE_SIGNS.contains(&w) && word.1 < end && !next_is_sign {
+                if related { &mut after } else { &mut before }.push(word.1 + 1);
+            }
+            related |= !self.relation_free(word);
+            depth = (depth + w.matches(['(', '[', '{']).count())
+                .saturating_sub(w.matches([')', ']', '}']).count());
+            bars += w.matches('∥').count();
+        }
+        after.extend(before);
+        after
+    }
+
+    /// Whether `line` may be a whole numerator or denominator: its brackets balanced, and it
+    /// neither starts with punctuation or a closing bracket nor ends with a comma (`, qSt−2`
+    /// over `u` is a baseline's piece under a superscript, not a denominator).
+    fn whole(&self, line: Range) -> bool {
+        let text = self.get(line);
+        let opened = text.matches(['(', '[', '{']).count();
+        let closed = text.matches([')', ']', '}']).count();
+        let starts = text.starts_with([',', '.', ';', ')', ']', '}']);
+        opened == closed && !starts && !text.ends_with([',', '(', '['])
+    }
+
+    /// Whether `line` holds signs, punctuation and delimiters only (`=`, `+`, `.`, a big `)`):
+    /// no numerator or denominator.
+    pub(super) fn signs_only(&self, line: Range) -> bool {
+        !self.get(line).chars().any(|c| c.is_alphanumeric() || matches!(c, '∞' | '∂' | '∇'))
+    }
+
+    /// The words of `line`, apart by spaces.
+    fn words(&self, line: Range) -> Vec<Range> {
+        let mut words = Vec::new();
+        let mut at = line.0;
+        for word in self.get(line).split(' ') {
+            if !word.is_empty() {
+                words.push((at, at + word.len()));
+            }
+            at += word.len() + 1;
+        }
+        words
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::paste::layout::read;
+
+    #[test]
+    fn fractions_set_side_by_side_are_read_in_turn_with_their_baseline_lines() {
+        assert_eq!(
+            read("∂g\n∂g ∂v ∂g ∂w\n=\n+\n.\n∂x\n∂v ∂x\n∂w ∂x").text,
+            "\\frac{∂g}{∂x} = \\frac{∂g}{∂v} \\frac{∂v}{∂x} + \\frac{∂g}{∂w} \\frac{∂w}{∂x} ."
+        );
+        assert_eq!(read("dh\nd\n=\nh = h′\nds\nds").text, "\\frac{dh}{ds} = \\frac{d}{ds} h = h′");
+        assert_eq!(read("∂g ∂v\n,\n∂v ∂s").text, "\\frac{∂g}{∂v} , \\frac{∂v}{∂s}");
+        assert_eq!(read("ab\n√\nn").text, "\\frac{ab}{\\sqrt{n}}");
+    }
+
+    #[test]
+    fn fractions_set_into_one_baseline_go_after_its_signs_right_of_a_relation_first() {
+        assert_eq!(
+            read("1\n3\ng(a) ≈ b + a + c .\n2\n4").text,
+            "g(a) ≈ b + \\frac{1}{2} a + \\frac{3}{4} c ."
+        );
+        assert_eq!(
+            read("1\n3\ng(a) = − ∥a − c∥ + c\n2\n4").text,
+            "g(a) = − \\frac{1}{2} ∥a − c∥ + \\frac{3}{4} c"
+        );
+        assert_eq!(
+            read("dy\ny(s + h) − y(s)\n(s) = lim\n.\nh→0\nds\nh").text,
+            "\\frac{dy}{ds} (s) = lim_{h→0} \\frac{y(s + h) − y(s)}{h} ."
+        );
+        let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");
+        assert_eq!(pass.notes.len(), 2, "a warning a fraction: {:?}", pass.notes);
+    }
+
+    #[test]
+    fn rows_of_an_aligned_display_follow_one_another() {
+        assert_eq!(
+            read("∂g\n∂g ∂v\n=\n,\n∂s\n∂v ∂s\n∂v\n∂v ∂u\n=\n.\n∂s\n∂u ∂s").text,
+            "\\frac{∂g}{∂s} = \\frac{∂g}{∂v} \\frac{∂v}{∂s} , \\frac{∂v}{∂s} = \\frac{∂v}{∂u} \\frac{∂u}{∂s} ."
+        );
+    }
+}
