@@ -25,14 +25,14 @@ fn holds_floor(file: &str, recall: f64, precision: f64, precision_math: f64) {
 
 #[test]
 fn the_development_half_holds_its_floor() {
-    // Measured: recall 66.9%, precision 99.1%, 98.7% without symbol-kind rows.
-    holds_floor("dev.jsonl", 0.80, 0.97, 0.96);
+    // Measured (session 17): recall 82.6%, precision 99.6%, 99.4% without symbol-kind rows.
+    holds_floor("dev.jsonl", 0.82, 0.97, 0.96);
 }
 
 #[test]
 fn the_held_out_half_holds_its_floor() {
-    // Measured: recall 58.9%, precision 98.8%, 98.2% without symbol-kind rows.
-    holds_floor("heldout.jsonl", 0.63, 0.97, 0.96);
+    // Measured (session 17): recall 65.4%, precision 99.0%, 98.6% without symbol-kind rows.
+    holds_floor("heldout.jsonl", 0.65, 0.97, 0.96);
 }
 
 /// The halves are the meaning set's halves, in its order, and every label is a concept the
