@@ -95,27 +95,30 @@ struct WordName<'n>(&'n str);
 
 impl PartialEq for WordName<'_> {
     fn eq(&self, other: &Self) -> bool {
-        if self.0.len() < CASELESS_FROM {
-            self.0 == other.0
-        } else {
+        if long_enough_to_fold(self.0) {
             self.0.eq_ignore_ascii_case(other.0)
+        } else {
+            self.0 == other.0
         }
     }
 }
 
 impl Hash for WordName<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        if self.0.len() < CASELESS_FROM {
-            self.0.hash(state);
-        } else {
+        if long_enough_to_fold(self.0) {
             self.0.bytes().for_each(|b| state.write_u8(b.to_ascii_lowercase()));
             state.write_u8(0xff);
+        } else {
+            self.0.hash(state);
         }
     }
 }
 
-/// The length from which a pattern's word in lower case matches any case ([`same_word_text`]).
-const CASELESS_FROM: usize = 3;
+/// Whether a word is long enough (three letters or more) for its case not to count when a
+/// pattern writes it in lower case ([`same_word_text`]).
+fn long_enough_to_fold(text: &str) -> bool {
+    text.len() >= 3
+}
 
 /// Whether a pattern's word matches a formula's word. A pattern word of three letters or more
 /// written all in lower case matches the word in any case (papers write `\mathrm{softmax}`,
@@ -123,11 +126,11 @@ const CASELESS_FROM: usize = 3;
 /// matches only itself, where the case carries the meaning (`\mathrm{Exp}`, the exponential
 /// distribution, is not `\exp`; `\mathrm{Cat}`, the categorical, is not `\mathrm{cat}`), and
 /// so does a shorter one (`\ln` is not LayerNorm's `\mathrm{LN}`).
-pub fn same_word_text(pattern: &str, target: &str) -> bool {
-    if pattern.len() < CASELESS_FROM || pattern.bytes().any(|b| b.is_ascii_uppercase()) {
-        pattern == target
-    } else {
+pub(super) fn same_word_text(pattern: &str, target: &str) -> bool {
+    if long_enough_to_fold(pattern) && !pattern.bytes().any(|b| b.is_ascii_uppercase()) {
         pattern.eq_ignore_ascii_case(target)
+    } else {
+        pattern == target
     }
 }
 
