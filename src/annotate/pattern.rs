@@ -78,6 +78,10 @@ pub struct Bindings<'t> {
     /// ends a nested chain pattern matching a longer chain (`\partial $Y` against `\partial
     /// \mathbf{x}^\top \mathbf{a}`) stands for the rest of the chain.
     ends: [usize; MAX_METAVARIABLES],
+    /// Where what each entry stands for begins, when that is before its node: a metavariable
+    /// that begins a chain pattern on a call's argument stands for the whole call (`$A` in
+    /// `$A \odot $B` against `h(\mathbf{c}) \odot \mathbf{o}` is `h(\mathbf{c})`).
+    starts: [Option<usize>; MAX_METAVARIABLES],
 }
 
 impl<'t> Bindings<'t> {
@@ -97,7 +101,8 @@ impl<'t> Bindings<'t> {
         let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name)?;
         let (_, node) = self.entries.get(index).copied().flatten()?;
         let end = self.ends.get(index).copied().unwrap_or(0).max(node.span.end);
-        Some(Span::new(node.span.start, end))
+        let start = self.starts.get(index).copied().flatten().unwrap_or(node.span.start);
+        Some(Span::new(start.min(node.span.start), end))
     }
 
     /// Binds `name` to `node`; false if there is no room (compiled patterns always have room).
@@ -116,6 +121,14 @@ impl<'t> Bindings<'t> {
         let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name);
         if let Some(slot) = index.and_then(|index| self.ends.get_mut(index)) {
             *slot = end;
+        }
+    }
+
+    /// Lets what `name` stands for begin at `start`.
+    fn extend_back(&mut self, name: &str, start: usize) {
+        let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name);
+        if let Some(slot) = index.and_then(|index| self.starts.get_mut(index)) {
+            *slot = Some(start);
         }
     }
 }
@@ -251,7 +264,18 @@ impl Pattern {
     ) -> Option<Span> {
         let pattern = &self.operands;
         let end = offset + pattern.len();
-        if (offset > 0 && view.joined(offset - 1)) || view.joined(end - 1) {
+        // A run never splits a call from its argument, except that a metavariable at either
+        // end of the pattern stands for the whole call (`$A \odot $B` on `h(c) \odot o`).
+        let callee_before = (offset > 0 && view.joined(offset - 1))
+            .then(|| view.operands.get(offset - 1).map(|(_, callee)| *callee))
+            .flatten();
+        let argument_after =
+            view.joined(end - 1).then(|| view.operands.get(end).map(|(_, arg)| *arg)).flatten();
+        let first_name = pattern.first().and_then(|(_, node)| metavariable(node));
+        let last_name = pattern.last().and_then(|(_, node)| metavariable(node));
+        if (callee_before.is_some() && first_name.is_none())
+            || (argument_after.is_some() && last_name.is_none())
+        {
             return None;
         }
         let window = view.operands.get(offset..end)?;
@@ -269,7 +293,16 @@ impl Pattern {
             }
             _ => Span::default(),
         };
-        Some(span)
+        let (mut start, mut stop) = (span.start, span.end);
+        if let (Some(callee), Some(name)) = (callee_before, first_name) {
+            bindings.extend_back(name, callee.span.start);
+            start = callee.span.start;
+        }
+        if let (Some(argument), Some(name)) = (argument_after, last_name) {
+            bindings.extend(name, argument.span.end);
+            stop = argument.span.end;
+        }
+        Some(Span::new(start, stop))
     }
 
     /// The first node within `within` (itself included) that this pattern matches under
@@ -403,8 +436,10 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
             a == b && matches(pb, tb, bindings)
         }
         (Styled { font: a, body: pb }, Styled { font: b, body: tb }) => a == b && matches(pb, tb, bindings),
-        (Fenced { open: po, body: pb, .. }, Fenced { open: to, body: tb, .. }) => {
-            po == to && matches(pb, tb, bindings)
+        // Both delimiters count where both are written (`\lfloor x \rceil` rounds, `\lfloor x
+        // \rfloor` floors); a group left open matches by its opening one.
+        (Fenced { open: po, close: pc, body: pb, .. }, Fenced { open: to, close: tc, body: tb, .. }) => {
+            po == to && (pc.is_none() || tc.is_none() || pc == tc) && matches(pb, tb, bindings)
         }
         (Boxed { body: pb }, Boxed { body: tb }) => matches(pb, tb, bindings),
         _ => false,
