@@ -16,8 +16,11 @@
 //!   precision is printed a second time with those rows left out of the concepts raised.
 //! - the same two figures for each family (`families.toml`, else the id's prefix).
 //!
-//! `--misses` lists the development half's misses only: expected concepts not raised, and
-//! objections raised. The held-out half is only scored. Its misses are never printed, so that
+//! A third file, `probes.jsonl`, holds textbook and paper formulas written while rules were
+//! written (session 18), labelled the same way; it is scored like the development half.
+//!
+//! `--misses` lists the misses of the development half and the probes only: expected concepts
+//! not raised, and objections raised. The held-out half is only scored. Its misses are never printed, so that
 //! nobody writes rules against it.
 //!
 //! `tests/concept_labelled.rs` includes this file for [`score_file`] and holds the floors.
@@ -264,7 +267,11 @@ fn percent(x: f64) -> String {
 
 fn main() {
     let misses = std::env::args().skip(1).any(|a| a == "--misses");
-    for (file, half) in [("dev.jsonl", "development"), ("heldout.jsonl", "held-out")] {
+    for (file, half) in [
+        ("dev.jsonl", "development"),
+        ("heldout.jsonl", "held-out"),
+        ("probes.jsonl", "probes, written for rules"),
+    ] {
         let scores = score_file(file);
         let all = scores.all;
         out!(
@@ -303,7 +310,7 @@ fn main() {
                 percent(c.precision())
             );
         }
-        if misses && file == "dev.jsonl" {
+        if misses && file != "heldout.jsonl" {
             out!("  misses (expected not raised; objections raised):");
             for judged in scores.judged.iter().filter(|j| !j.missed.is_empty() || !j.objected.is_empty()) {
                 out!(

@@ -14,7 +14,8 @@ use concept_scores::{families, read_labelled, score_file, Scores};
 /// whole half.
 fn holds_floor(file: &str, recall: f64, precision: f64, precision_math: f64) {
     let scores: Scores = score_file(file);
-    assert!(scores.formulas >= 200, "{file}: {} formulas", scores.formulas);
+    let least = if file == "probes.jsonl" { 90 } else { 200 };
+    assert!(scores.formulas >= least, "{file}: {} formulas", scores.formulas);
     assert!(scores.unparsed.is_empty(), "{file}: unparsed {:?}", scores.unparsed);
     let (r, p) = (scores.all.recall(), scores.all.precision());
     assert!(r >= recall, "{file}: recall {r:.3} < {recall}");
@@ -33,6 +34,35 @@ fn the_development_half_holds_its_floor() {
 fn the_held_out_half_holds_its_floor() {
     // Measured (session 17): recall 65.4%, precision 99.0%, 98.6% without symbol-kind rows.
     holds_floor("heldout.jsonl", 0.65, 0.97, 0.96);
+}
+
+#[test]
+fn the_probes_hold_their_floor() {
+    // Measured (session 18, when they were written): recall 81.6% before the rules written
+    // against them, then 93.9%; precision 100%.
+    holds_floor("probes.jsonl", 0.92, 0.97, 0.96);
+}
+
+/// The probes name only concepts the project has (with a family), each with its source.
+#[test]
+fn the_probes_are_well_formed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let concepts = std::fs::read_to_string(format!("{root}/data/concepts.toml")).expect("concepts");
+    let concepts: toml::Table = toml::from_str(&concepts).expect("concepts.toml");
+    let known = concepts["concept"].as_table().expect("[concept]");
+    let text =
+        std::fs::read_to_string(format!("{root}/tests/fixtures/concepts/probes.jsonl")).expect("probes");
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let record: serde_json::Value = serde_json::from_str(line).expect("json");
+        let id = record["id"].as_str().expect("id");
+        assert!(record["source"].as_str().is_some_and(|s| !s.is_empty()), "{id}: no source");
+        let concepts = record["concepts"].as_array().expect("concepts");
+        assert!(!concepts.is_empty(), "{id}: no concept");
+        for concept in concepts.iter().chain(record["objections"].as_array().expect("objections")) {
+            let concept = concept.as_str().expect("concept id");
+            assert!(known.contains_key(concept), "{id}: {concept} is not in data/concepts.toml");
+        }
+    }
 }
 
 /// The halves are the meaning set's halves, in its order, and every label is a concept the

@@ -49,6 +49,7 @@ fn formulas() -> Vec<String> {
         "tests/fixtures/meaning/dev.jsonl",
         "tests/fixtures/meaning/heldout.jsonl",
         "tests/fixtures/concepts/dev.jsonl",
+        "tests/fixtures/concepts/probes.jsonl",
         "corpus/equations.jsonl",
         "../shared/corpus-real/d2l_display.txt",
         "../shared/corpus-real/d2l_inline.txt",

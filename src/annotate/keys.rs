@@ -95,22 +95,34 @@ struct WordName<'n>(&'n str);
 
 impl PartialEq for WordName<'_> {
     fn eq(&self, other: &Self) -> bool {
-        if long_enough_to_fold(self.0) {
-            self.0.eq_ignore_ascii_case(other.0)
+        let (a, b) = (synonym(self.0), synonym(other.0));
+        if long_enough_to_fold(a) {
+            a.eq_ignore_ascii_case(b)
         } else {
-            self.0 == other.0
+            a == b
         }
     }
 }
 
 impl Hash for WordName<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        if long_enough_to_fold(self.0) {
-            self.0.bytes().for_each(|b| state.write_u8(b.to_ascii_lowercase()));
+        let text = synonym(self.0);
+        if long_enough_to_fold(text) {
+            text.bytes().for_each(|b| state.write_u8(b.to_ascii_lowercase()));
             state.write_u8(0xff);
         } else {
-            self.0.hash(state);
+            text.hash(state);
         }
+    }
+}
+
+/// The one name of operator names papers write for the same function: `\ln` is `\log` (a
+/// pattern written with either finds both; the base a paper means is the same or does not
+/// change what the reader must know).
+fn synonym(text: &str) -> &str {
+    match text {
+        "ln" => "log",
+        _ => text,
     }
 }
 
@@ -127,6 +139,7 @@ fn long_enough_to_fold(text: &str) -> bool {
 /// distribution, is not `\exp`; `\mathrm{Cat}`, the categorical, is not `\mathrm{cat}`), and
 /// so does a shorter one (`\ln` is not LayerNorm's `\mathrm{LN}`).
 pub(super) fn same_word_text(pattern: &str, target: &str) -> bool {
+    let (pattern, target) = (synonym(pattern), synonym(target));
     if long_enough_to_fold(pattern) && !pattern.bytes().any(|b| b.is_ascii_uppercase()) {
         pattern.eq_ignore_ascii_case(target)
     } else {
@@ -160,6 +173,11 @@ pub fn operator_key(op: &InfixOp) -> Key {
         InfixOp::Juxt => "",
     };
     Key::new(OPERATOR, hash_of(discriminant(op)), hash_of(text))
+}
+
+/// The key of the product `\cdot`, which a pattern's product side by side admits.
+fn cdot_key() -> Key {
+    operator_key(&InfixOp::Multiplicative("\\cdot".into()))
 }
 
 /// The parts of a compound node that index it, by place: a script's base, superscript and
@@ -358,8 +376,9 @@ impl ChainKeys {
 pub struct RunKeys {
     /// The operands' number.
     len: usize,
-    /// The key of the operator before each operand but the first.
-    operators: Vec<Option<Key>>,
+    /// The key of the operator before each operand but the first, and the key of another
+    /// operator the target may write there (`\cdot` for a product side by side).
+    operators: Vec<(Option<Key>, Option<Key>)>,
     /// (position, index key) of the operands that are not metavariables.
     operands: Vec<(usize, Key)>,
 }
@@ -371,7 +390,8 @@ impl RunKeys {
         let mut run = RunKeys::default();
         for (position, (op, operand)) in links.enumerate() {
             if position > 0 {
-                run.operators.push(op.map(operator_key));
+                let lenient = op.filter(|op| matches!(op, InfixOp::Juxt)).map(|_| cdot_key());
+                run.operators.push((op.map(operator_key), lenient));
             }
             let key = index_key(operand);
             if key != Key::ANY {
@@ -387,7 +407,10 @@ impl RunKeys {
     /// under among its keys.
     pub fn admits(&self, chain: &ChainKeys, offset: usize) -> bool {
         offset + self.len <= chain.len()
-            && self.operators.iter().enumerate().all(|(at, key)| chain.operator(offset + 1 + at) == *key)
+            && self.operators.iter().enumerate().all(|(at, (key, lenient))| {
+                let written = chain.operator(offset + 1 + at);
+                written == *key || (lenient.is_some() && written == *lenient)
+            })
             && self.operands.iter().all(|&(at, key)| chain.operand(offset + at).contains(&key))
     }
 }

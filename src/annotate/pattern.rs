@@ -9,7 +9,7 @@
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
 use super::keys::{commonness, index_key, operator_commonness, operator_key, same_head, Key, RunKeys};
-use crate::syntax::ast::{InfixOp, Node, NodeKind, Span};
+use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
 
@@ -82,6 +82,9 @@ pub struct Bindings<'t> {
     /// that begins a chain pattern on a call's argument stands for the whole call (`$A` in
     /// `$A \odot $B` against `h(\mathbf{c}) \odot \mathbf{o}` is `h(\mathbf{c})`).
     starts: [Option<usize>; MAX_METAVARIABLES],
+    /// The parenthesis a name an entry matched is applied to, when the entry stands for the
+    /// call as written (`$X` in `$A $X + …` against `\alpha f(x) + …` is `f` and `(x)`).
+    arguments: [Option<&'t Node>; MAX_METAVARIABLES],
 }
 
 impl<'t> Bindings<'t> {
@@ -122,6 +125,25 @@ impl<'t> Bindings<'t> {
         if let Some(slot) = index.and_then(|index| self.ends.get_mut(index)) {
             *slot = end;
         }
+    }
+
+    /// Lets what `name` stands for take in the parenthesis `argument` its name is applied to.
+    fn absorb(&mut self, name: &str, argument: &'t Node) {
+        let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name);
+        if let Some(index) = index {
+            if let Some(slot) = self.arguments.get_mut(index) {
+                *slot = Some(argument);
+            }
+            if let Some(slot) = self.ends.get_mut(index) {
+                *slot = argument.span.end;
+            }
+        }
+    }
+
+    /// The parenthesis `name`'s call takes, where it stands for a call as written.
+    fn argument(&self, name: &str) -> Option<&'t Node> {
+        let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name)?;
+        self.arguments.get(index).copied().flatten()
     }
 
     /// Lets what `name` stands for begin at `start`.
@@ -213,8 +235,9 @@ impl Pattern {
             let key = index_key(node);
             (key != Key::ANY).then(|| (commonness(node), at, key))
         });
+        // Side by side is no anchor: a target may write that product with `\cdot` instead.
         let operators = self.operands.iter().enumerate().skip(1).filter_map(|(at, (op, _))| {
-            let op = op.as_ref()?;
+            let op = op.as_ref().filter(|op| !matches!(op, InfixOp::Juxt))?;
             Some((operator_commonness(op), at, operator_key(op)))
         });
         operands.chain(operators).min_by_key(|&(common, at, _)| (common, at)).map(|(_, at, key)| (at, key))
@@ -279,8 +302,10 @@ impl Pattern {
             return None;
         }
         let window = view.operands.get(offset..end)?;
-        let ops_agree =
-            pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| p_op.as_ref() == *t_op);
+        let ops_agree = pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| match (p_op, t_op) {
+            (Some(p_op), Some(t_op)) => op_agrees(p_op, t_op),
+            (p_op, t_op) => p_op.as_ref() == *t_op,
+        });
         if !ops_agree {
             return None;
         }
@@ -368,19 +393,23 @@ pub(super) fn metavariable(node: &Node) -> Option<&str> {
 /// Whether `pattern` matches `target` (whole), extending `bindings`.
 fn matches<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
     if let Some(name) = metavariable(pattern) {
-        return match bindings.get(name) {
-            Some(bound) => equal(bound, target),
-            None => bindings.insert(name, target),
+        return match (bindings.get(name), bindings.argument(name)) {
+            (Some(bound), None) => equal(bound, target),
+            (Some(callee), Some(argument)) => is_call_as_written(callee, argument, target),
+            (None, _) => bindings.insert(name, target),
         };
     }
     if same_shape(pattern, target, bindings) {
         return true;
     }
     // Leniencies: scripts and signs on the target that the pattern does not mention.
+    // A sign is looked through whatever the pattern is (`\nabla^2 f` in `-\nabla^2 f`); scripts
+    // only where the pattern writes none.
     match (&pattern.kind, &target.kind) {
-        (NodeKind::Scripts { .. }, _) | (NodeKind::Prefix { .. }, _) => false,
-        (_, NodeKind::Scripts { base, .. }) => matches(pattern, base, bindings),
+        (NodeKind::Prefix { .. }, _) => false,
         (_, NodeKind::Prefix { operand, .. }) => matches(pattern, operand, bindings),
+        (NodeKind::Scripts { .. }, _) => false,
+        (_, NodeKind::Scripts { base, .. }) => matches(pattern, base, bindings),
         _ => false,
     }
 }
@@ -399,16 +428,11 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         | (Empty, Empty) => equal(pattern, target),
         // A nested chain pattern matches the target chain's first operands (`$W - $E \nabla`
         // matches `w - \eta \nabla f(w)`).
+        // A metavariable there also stands for a call written as a name and its parenthesis
+        // (`$A $X + $B $Y` matches `\alpha f(x) + \beta g(x)`).
         (Chain { first: pf, rest: pr }, Chain { first: tf, rest: tr }) => {
-            let matched = pr.len() <= tr.len()
-                && matches(pf, tf, bindings)
-                && pr.iter().zip(tr).all(|(p, t)| p.op == t.op && matches(&p.operand, &t.operand, bindings));
-            if let (true, Some(last), Some(end)) = (matched && pr.len() < tr.len(), pr.last(), tr.last()) {
-                if let Some(name) = metavariable(&last.operand) {
-                    bindings.extend(name, end.operand.span.end);
-                }
-            }
-            matched
+            let pattern = Links { first: pf, rest: pr };
+            pr.len() <= tr.len() && align(pattern, 0, Links { first: tf, rest: tr }, 0, bindings)
         }
         (Prefix { op: a, operand: pa }, Prefix { op: b, operand: ta }) => a == b && matches(pa, ta, bindings),
         (Factorial { operand: a }, Factorial { operand: b }) => matches(a, b, bindings),
@@ -444,6 +468,125 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         (Boxed { body: pb }, Boxed { body: tb }) => matches(pb, tb, bindings),
         _ => false,
     }
+}
+
+/// A chain's operands as a list without copying: the first, then the links.
+#[derive(Clone, Copy)]
+struct Links<'t> {
+    first: &'t Node,
+    rest: &'t [crate::syntax::ast::Link],
+}
+
+impl<'t> Links<'t> {
+    /// The operand at `at` with the operator before it (none before the first).
+    fn get(&self, at: usize) -> Option<(Option<&'t InfixOp>, &'t Node)> {
+        match at.checked_sub(1) {
+            None => Some((None, self.first)),
+            Some(i) => self.rest.get(i).map(|link| (Some(&link.op), &link.operand)),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.rest.len() + 1
+    }
+}
+
+/// Whether a nested chain pattern's operands from `p` on match the target chain's operands
+/// from `t` on, in order: each pattern operand one target operand, or a metavariable a name
+/// and the parenthesis it is applied to (side by side, the call as it is written) where
+/// nothing else lets the rest match. The pattern may end before the target does; a
+/// metavariable last in it then stands for the rest as far as it reaches (`\partial $Y`
+/// against `\partial \mathbf{x}^\top \mathbf{a}`).
+fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings: &mut Bindings<'t>) -> bool {
+    let (Some((p_op, p_node)), Some((t_op, t_node))) = (pattern.get(p), target.get(t)) else {
+        return p >= pattern.len();
+    };
+    let ops_agree = match (p_op, t_op) {
+        (Some(a), Some(b)) => op_agrees(a, b),
+        (a, b) => a == b,
+    };
+    if !ops_agree {
+        return false;
+    }
+    let last = p + 1 == pattern.len();
+    let saved = *bindings;
+    if matches(p_node, t_node, bindings) {
+        if last {
+            if let (Some(name), Some(end)) = (metavariable(p_node), target.rest.last()) {
+                match target.get(t + 1) {
+                    Some((Some(InfixOp::Juxt), argument))
+                        if t + 2 == target.len()
+                            && is_parenthesis(argument)
+                            && bindings.argument(name).is_none() =>
+                    {
+                        bindings.absorb(name, argument)
+                    }
+                    Some(_) => bindings.extend(name, end.operand.span.end),
+                    None => {}
+                }
+            }
+            return true;
+        }
+        if align(pattern, p + 1, target, t + 1, bindings) {
+            return true;
+        }
+    }
+    *bindings = saved;
+    let Some(name) = metavariable(p_node) else { return false };
+    let Some((Some(InfixOp::Juxt), argument)) = target.get(t + 1) else { return false };
+    if last || !is_parenthesis(argument) {
+        return false;
+    }
+    let bound_to_call = match bindings.get(name) {
+        Some(bound) => match bindings.argument(name) {
+            None => is_call_as_written(t_node, argument, bound),
+            Some(written) => equal(bound, t_node) && equal(written, argument),
+        },
+        None => bindings.insert(name, t_node),
+    };
+    if bound_to_call {
+        if bindings.argument(name).is_none()
+            && bindings.get(name).is_some_and(|bound| std::ptr::eq(bound, t_node))
+        {
+            bindings.absorb(name, argument);
+        }
+        if align(pattern, p + 1, target, t + 2, bindings) {
+            return true;
+        }
+    }
+    *bindings = saved;
+    false
+}
+
+/// Whether `node` is a parenthesis, what a name written before it may be applied to.
+fn is_parenthesis(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Fenced { open: Delim::Paren, .. })
+}
+
+/// Whether `node` is the chain of `callee` and the parenthesis `argument`, side by side.
+fn is_call_as_written(callee: &Node, argument: &Node, node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Chain { first, rest } => match rest.as_slice() {
+            [link] => {
+                matches!(link.op, InfixOp::Juxt) && equal(first, callee) && equal(&link.operand, argument)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether an operator a pattern writes agrees with the target's: the same operator, or a
+/// product written side by side in the pattern and with `\cdot` in the target, as papers
+/// write products of numbers (`\beta_1 \cdot m_{t-1}`, Adam's algorithm). A pattern that
+/// writes `\cdot` (a dot product) still asks for `\cdot`.
+pub(super) fn op_agrees(pattern: &InfixOp, target: &InfixOp) -> bool {
+    pattern == target || (matches!(pattern, InfixOp::Juxt) && is_cdot(target))
+}
+
+/// Whether `op` is the product `\cdot`.
+pub(super) fn is_cdot(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Multiplicative(text) if text == "\\cdot")
 }
 
 /// Whether two nodes are equal (not inlined, like [`metavariable`]).
