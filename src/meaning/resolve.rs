@@ -15,8 +15,8 @@
 //! in `roles.rs`.
 
 use super::agree::{
-    arrays_around_hadamard, capitals_beside_matrices, count_index, mean_beside_a_covariance,
-    sizes_times_sizes, vectors_after_matrices, vectors_inside,
+    arrays_around_hadamard, capitals_beside_matrices, count_index, matrices_before_vectors,
+    mean_beside_a_covariance, sizes_times_sizes, vectors_after_matrices, vectors_inside,
 };
 use super::roles::Place;
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
@@ -234,6 +234,7 @@ impl<'t> Resolver<'t> {
             i += used.max(1);
         }
         vectors_after_matrices(&mut factors);
+        matrices_before_vectors(&mut factors);
         arrays_around_hadamard(&mut factors);
         sizes_times_sizes(&mut factors);
         capitals_beside_matrices(&mut factors);
