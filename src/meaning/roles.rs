@@ -111,6 +111,9 @@ impl Resolver<'_> {
         let plain = occurrence.scripts.is_empty();
         match place {
             Place::Callee => Some(self.callee_kind(occurrence)),
+            // `\hat{s}_n = \frac{1}{n} \sum_{i=1}^{n} …`: a letter a sum counts up to is the
+            // count in a subscript too (the estimate from n samples), not a position.
+            Place::Index if plain && self.counted_to(occurrence) => Some(SymbolKind::Dimension),
             Place::Index if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Index if plain && self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
             // `\alpha_{\tau_i}`, `x_{t_k}`, `\mathbf{h}_{u_i}`: a small letter picked by an index
@@ -304,6 +307,16 @@ impl Resolver<'_> {
             font_of(occurrence.base) == Font::Bold && letter.starts_with(|c: char| c.is_ascii_uppercase());
         let arrow = matches!(&occurrence.base.kind, NodeKind::Accent { accent, .. } if accent == "vec");
         greek || bold_capital || arrow
+    }
+
+    /// Whether a lower-case letter is what a sum counts up to in this formula or document, and
+    /// one papers use for counts (a sum up to the step `t` or the position `i` is a running sum,
+    /// and the letter stays a position).
+    fn counted_to(&self, occurrence: &Occurrence) -> bool {
+        is_plain_small_letter(occurrence.base)
+            && !has(&self.notation.bare_index_letters, &occurrence.base_name)
+            && !self.table.is_declared(&occurrence.name)
+            && self.table.recorded(&occurrence.name) == Some(SymbolKind::Dimension)
     }
 
     fn is_index_letter(&self, node: &Node) -> bool {
