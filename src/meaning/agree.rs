@@ -79,11 +79,13 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         // `s \Sigma g`: a letter before a matrix that itself multiplies something is a number.
         let matrix_ends = i + 1 == count;
         if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
-            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
+            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector
+            // (a Greek letter there scales it: `\beta_t I`, `\lambda I`).
             if let Some(TermKind::Symbol(occurrence)) =
                 before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
             {
-                let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+                let lower_latin = occurrence.base_name.len() == 1
+                    && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
                     && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
                 if lower_latin
                     && occurrence.kind == super::SymbolKind::Scalar
