@@ -118,7 +118,7 @@ impl<'t> Resolver<'t> {
             NodeKind::Frac { num, den } => {
                 let den_place = if self.is_one(num) {
                     Place::Count
-                } else if matches!(den.kind, NodeKind::Symbol { .. }) {
+                } else if super::roles::is_lone_letter(den) {
                     Place::Divisor
                 } else {
                     place
@@ -218,7 +218,7 @@ impl<'t> Resolver<'t> {
         while let Some(&(op, op_span, item)) = items.get(i) {
             // The operator before a row's first item is not the row's (`rest_of_row`).
             let op = if i == 0 { None } else { op };
-            let item_place = if self.is_divisor(items, i) && matches!(item.kind, NodeKind::Symbol { .. }) {
+            let item_place = if self.is_divisor(items, i) && super::roles::is_lone_letter(item) {
                 Place::Divisor
             } else {
                 place
