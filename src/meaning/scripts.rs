@@ -137,9 +137,11 @@ impl Resolver<'_> {
                 self.script(s, role, true, d)
             };
             match role {
-                ScriptRole::Label | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Mark => {
-                    parts.push(script)
-                }
+                ScriptRole::Label
+                | ScriptRole::Family
+                | ScriptRole::Layer
+                | ScriptRole::Mark
+                | ScriptRole::Index => parts.push(script),
                 _ => operation = Some(script),
             }
         }
@@ -218,7 +220,10 @@ impl Resolver<'_> {
 
     /// A script on an argument group (`\mathrm{softmax}(z)_j`, `\phi(x)^\top`).
     pub(super) fn group_script<'n>(&self, node: &'n Node, sup: bool, d: usize) -> Script<'n> {
-        let role = if sup { self.operation_role(node) } else { ScriptRole::Index };
+        // `\sigma(…)^j`: the j-th component of the value, as `z_t^j` is of z_t.
+        let component = matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if has(&self.notation.superscript_index_letters, name));
+        let role = if sup && !component { self.operation_role(node) } else { ScriptRole::Index };
         self.script(node, role, sup, d)
     }
 
@@ -284,6 +289,7 @@ impl Resolver<'_> {
                     (true, _) => ScriptRole::Label,
                     (false, true) => ScriptRole::Family,
                     _ if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
+                    _ if has(&self.notation.superscript_index_letters, name) => ScriptRole::Index,
                     _ => ScriptRole::Power,
                 }
             }

@@ -121,7 +121,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                     | "FFN"
                     | "Concat"
             );
+            // `\mathrm{softmax}(z)_j`, `\sigma(…)^j`: one component of the value, a number.
+            let picked = [&app.sub, &app.sup].into_iter().flatten().any(|s| s.role == ScriptRole::Index);
             match app.args.first() {
+                Some(arg) if elementwise && picked && child(arg) == SymbolKind::Vector => SymbolKind::Scalar,
                 Some(arg) if elementwise => child(arg),
                 _ => SymbolKind::Unknown,
             }
