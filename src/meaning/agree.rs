@@ -79,11 +79,13 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         // `s \Sigma g`: a letter before a matrix that itself multiplies something is a number.
         let matrix_ends = i + 1 == count;
         if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
-            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector.
+            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector
+            // (a Greek letter there scales it: `\beta_t I`, `\lambda I`).
             if let Some(TermKind::Symbol(occurrence)) =
                 before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
             {
-                let lower_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+                let lower_latin = occurrence.base_name.len() == 1
+                    && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
                     && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
                 if lower_latin
                     && occurrence.kind == super::SymbolKind::Scalar
@@ -114,6 +116,34 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
                     super::SymbolKind::Vector
                 };
                 occurrence.evidence = super::Evidence::Use;
+            }
+        }
+    }
+}
+
+/// `W_a \mathbf{s}_{i-1}`, `U_z h_t`: a capital side by side before a vector multiplies it, so
+/// it is a matrix, even where a convention read its subscript as an index picking a row (a
+/// vector). The subscript then names a member of a family of matrices.
+pub(super) fn matrices_before_vectors(factors: &mut [Factor]) {
+    for i in 1..factors.len() {
+        let (before, after) = factors.split_at_mut(i);
+        let (Some(previous), Some(factor)) = (before.last_mut(), after.first()) else { continue };
+        let vector = super::kind_of_term(&factor.term) == super::SymbolKind::Vector;
+        if !vector || !matches!(factor.op, Some(InfixOp::Juxt)) {
+            continue;
+        }
+        let TermKind::Symbol(occurrence) = &mut previous.term.kind else { continue };
+        let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+        let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+        if capital
+            && occurrence.kind == super::SymbolKind::Vector
+            && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Matrix;
+            occurrence.evidence = super::Evidence::Use;
+            occurrence.indexed = false;
+            for script in occurrence.scripts.iter_mut().filter(|s| s.role == ScriptRole::Index && !s.above) {
+                script.role = ScriptRole::Family;
             }
         }
     }
@@ -242,12 +272,18 @@ pub(super) fn sizes_times_sizes(factors: &mut [Factor]) {
     sizes_beside_sizes(&mut operands);
 }
 
-/// `\tilde{D}^{-\frac{1}{2}} \tilde{A} \tilde{D}^{-\frac{1}{2}} H^{(l)} W^{(l)}`, `W_0 + BA`: a
-/// capital side by side with a matrix in a product is a matrix too, when only the spelling of a
+/// `\tilde{D}^{-\frac{1}{2}} \tilde{A} \tilde{D}^{-\frac{1}{2}} H^{(l)} W^{(l)}`, `W_0 + BA`, `A \circ B`:
+/// a capital side by side with a matrix in a product (or in an element-wise one) is a matrix too, when only the spelling of a
 /// size (`D`, `H`, `B`) called it one. A capital papers use for a number (a temperature `T`)
 /// keeps its kind.
 pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
-    let juxtaposed = factors.iter().skip(1).all(|f| matches!(f.op, Some(InfixOp::Juxt)));
+    // `A \circ B`, `A \odot B`: an element-wise product takes arrays of one shape.
+    let elementwise = |op: &str| matches!(op, "\\odot" | "\\circ" | "\\otimes");
+    let juxtaposed = factors.iter().skip(1).all(|f| match f.op {
+        Some(InfixOp::Juxt) => true,
+        Some(InfixOp::Multiplicative(op)) => elementwise(op),
+        _ => false,
+    });
     let matrix = factors.iter().any(|f| super::kind_of_term(&f.term) == super::SymbolKind::Matrix);
     if factors.len() < 2 || !juxtaposed || !matrix {
         return;

@@ -50,7 +50,8 @@ impl Resolver<'_> {
             matches!(o.base.kind, NodeKind::Word { .. })
                 && super::notation::has(&self.notation.vector_functions, &o.base_name)
         });
-        if !takes_vectors {
+        // `\mathrm{softmax}_j(e_{ij})`: a function over j takes the entries j picks, numbers.
+        if !takes_vectors || application.over.is_some() {
             return;
         }
         for arg in &mut application.args {

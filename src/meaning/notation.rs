@@ -25,6 +25,8 @@ pub struct Notation {
     pub axis_position_letters: Names,
     /// Letters that pick a family member above a matrix.
     pub family_letters: Names,
+    /// Letters that, above any other name, pick an item rather than raise to a power.
+    pub superscript_index_letters: Names,
     /// Letters that range over positions.
     pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
@@ -84,6 +86,7 @@ impl Notation {
             dimension_prefixes: Names::default(),
             index_letters: Names::default(),
             family_letters: Names::default(),
+            superscript_index_letters: Names::default(),
             axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),

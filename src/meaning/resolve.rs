@@ -15,8 +15,8 @@
 //! in `roles.rs`.
 
 use super::agree::{
-    arrays_around_hadamard, capitals_beside_matrices, count_index, mean_beside_a_covariance,
-    sizes_times_sizes, vectors_after_matrices, vectors_inside,
+    arrays_around_hadamard, capitals_beside_matrices, count_index, matrices_before_vectors,
+    mean_beside_a_covariance, sizes_times_sizes, vectors_after_matrices, vectors_inside,
 };
 use super::roles::Place;
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
@@ -118,7 +118,7 @@ impl<'t> Resolver<'t> {
             NodeKind::Frac { num, den } => {
                 let den_place = if self.is_one(num) {
                     Place::Count
-                } else if matches!(den.kind, NodeKind::Symbol { .. }) {
+                } else if super::roles::is_lone_letter(den) {
                     Place::Divisor
                 } else {
                     place
@@ -218,7 +218,7 @@ impl<'t> Resolver<'t> {
         while let Some(&(op, op_span, item)) = items.get(i) {
             // The operator before a row's first item is not the row's (`rest_of_row`).
             let op = if i == 0 { None } else { op };
-            let item_place = if self.is_divisor(items, i) && matches!(item.kind, NodeKind::Symbol { .. }) {
+            let item_place = if self.is_divisor(items, i) && super::roles::is_lone_letter(item) {
                 Place::Divisor
             } else {
                 place
@@ -234,6 +234,7 @@ impl<'t> Resolver<'t> {
             i += used.max(1);
         }
         vectors_after_matrices(&mut factors);
+        matrices_before_vectors(&mut factors);
         arrays_around_hadamard(&mut factors);
         sizes_times_sizes(&mut factors);
         capitals_beside_matrices(&mut factors);

@@ -109,8 +109,13 @@ impl Resolver<'_> {
         let letter = occurrence.base_name.as_str();
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
         let plain = occurrence.scripts.is_empty();
+        // `T_i` below a fraction bar: one of several counts; `T_{ijk}` an entry of a tensor.
+        let below_only = occurrence.scripts.iter().all(|s| !s.above) && index_count(occurrence) <= 1;
         match place {
             Place::Callee => Some(self.callee_kind(occurrence)),
+            // `\hat{s}_n = \frac{1}{n} \sum_{i=1}^{n} …`: a letter a sum counts up to is the
+            // count in a subscript too (the estimate from n samples), not a position.
+            Place::Index if plain && self.counted_to(occurrence) => Some(SymbolKind::Dimension),
             Place::Index if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Index if plain && self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
             // `\alpha_{\tau_i}`, `x_{t_k}`, `\mathbf{h}_{u_i}`: a small letter picked by an index
@@ -139,9 +144,9 @@ impl Resolver<'_> {
             Place::Radicand if self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
             // `\sqrt{D_h}`: under a root, a letter papers use for sizes is one, whatever picks it.
             Place::Radicand if self.is_size_letter_below(occurrence) => Some(SymbolKind::Dimension),
-            // `\alpha / K`, `\frac{t}{T}`: a capital that divides is a count, or a number when
-            // papers use its letter for a loss or a value.
-            Place::Divisor if capital && plain && font_of(occurrence.base) == Font::Normal => {
+            // `\alpha / K`, `\frac{t}{T}`, `\frac{T_{cur}}{T_i}`: a capital that divides is a count
+            // (no matrix divides), or a number when papers use its letter for a loss or a value.
+            Place::Divisor if capital && below_only && font_of(occurrence.base) == Font::Normal => {
                 Some(if has(&self.notation.scalar_capitals, letter) {
                     SymbolKind::Scalar
                 } else {
@@ -306,6 +311,16 @@ impl Resolver<'_> {
         greek || bold_capital || arrow
     }
 
+    /// Whether a lower-case letter is what a sum counts up to in this formula or document, and
+    /// one papers use for counts (a sum up to the step `t` or the position `i` is a running sum,
+    /// and the letter stays a position).
+    fn counted_to(&self, occurrence: &Occurrence) -> bool {
+        is_plain_small_letter(occurrence.base)
+            && !has(&self.notation.bare_index_letters, &occurrence.base_name)
+            && !self.table.is_declared(&occurrence.name)
+            && self.table.recorded(&occurrence.name) == Some(SymbolKind::Dimension)
+    }
+
     fn is_index_letter(&self, node: &Node) -> bool {
         matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.index_letters, name))
     }
@@ -373,4 +388,14 @@ pub(super) fn font_of(node: &Node) -> Font {
 /// A lower-case Latin or Greek letter in the normal font: `i`, `t`, `\tau`.
 fn is_plain_small_letter(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if super::kinds::is_small_letter(name))
+}
+
+/// A letter alone, perhaps with subscripts (`K`, `T_i`): what a fraction bar or `/` divides by
+/// when it is a count.
+pub(super) fn is_lone_letter(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Symbol { .. } => true,
+        NodeKind::Scripts { base, sup: None, .. } => matches!(base.kind, NodeKind::Symbol { .. }),
+        _ => false,
+    }
 }

@@ -137,9 +137,11 @@ impl Resolver<'_> {
                 self.script(s, role, true, d)
             };
             match role {
-                ScriptRole::Label | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Mark => {
-                    parts.push(script)
-                }
+                ScriptRole::Label
+                | ScriptRole::Family
+                | ScriptRole::Layer
+                | ScriptRole::Mark
+                | ScriptRole::Index => parts.push(script),
                 _ => operation = Some(script),
             }
         }
@@ -218,7 +220,10 @@ impl Resolver<'_> {
 
     /// A script on an argument group (`\mathrm{softmax}(z)_j`, `\phi(x)^\top`).
     pub(super) fn group_script<'n>(&self, node: &'n Node, sup: bool, d: usize) -> Script<'n> {
-        let role = if sup { self.operation_role(node) } else { ScriptRole::Index };
+        // `\sigma(…)^j`: the j-th component of the value, as `z_t^j` is of z_t.
+        let component = matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if has(&self.notation.superscript_index_letters, name));
+        let role = if sup && !component { self.operation_role(node) } else { ScriptRole::Index };
         self.script(node, role, sup, d)
     }
 
@@ -284,6 +289,7 @@ impl Resolver<'_> {
                     (true, _) => ScriptRole::Label,
                     (false, true) => ScriptRole::Family,
                     _ if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
+                    _ if has(&self.notation.superscript_index_letters, name) => ScriptRole::Index,
                     _ => ScriptRole::Power,
                 }
             }
@@ -533,6 +539,10 @@ impl Resolver<'_> {
             return true;
         }
         let letter = base_name.as_str();
+        let capital = letter.starts_with(|c: char| c.is_ascii_uppercase());
+        if self.applied_to_one_symbol(base, body, capital) {
+            return true;
+        }
         let calligraphic =
             matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
         let parameter_label = match &callee.kind {
@@ -543,11 +553,27 @@ impl Resolver<'_> {
         let primed = matches!(&callee.kind, NodeKind::Scripts { primes, .. } if *primes > 0);
         let function_letter =
             has(&self.notation.function_letters, letter) || has(&self.notation.distribution_letters, letter);
-        let capital = letter.starts_with(|c: char| c.is_ascii_uppercase());
         if calligraphic || parameter_label || primed {
             return true;
         }
         function_letter && (!capital || !self.holds_matrix(body))
+    }
+
+    /// `\mu(s)`, `z_q(x)`, `B_{\mathrm{crit}}(L)`, `m(x^{(1)})`: nobody puts one symbol alone in
+    /// parentheses to multiply by it, so a letter in the normal font before one is applied to it.
+    /// Not a bold array (`\mathbf{x}(t)` is read at a step elsewhere), nor a letter before a
+    /// position (`w_t(i)`, `s_j(t)`: an array read there, call notation for an entry), nor a
+    /// capital before an array (`W(\mathbf{X})` multiplies).
+    fn applied_to_one_symbol(&self, base: &Node, body: &Node, capital: bool) -> bool {
+        let symbol = match &body.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => body,
+        };
+        let plain_callee = matches!(&base.kind, NodeKind::Symbol { font: Font::Normal, .. })
+            || matches!(&base.kind, NodeKind::Accent { body, .. } if matches!(body.kind, NodeKind::Symbol { font: Font::Normal, .. }));
+        let array = font_of_name(symbol) == Font::Bold
+            || matches!(self.table.recorded_for(symbol), Some(super::SymbolKind::Matrix));
+        plain_callee && self.is_name(symbol) && !self.is_position(body, 0) && !(capital && array)
     }
 
     /// Whether an argument group is a state: a state letter, primed or with scripts (`s`, `s_t`).

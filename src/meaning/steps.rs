@@ -11,14 +11,14 @@ use rustc_hash::FxHashMap as HashMap;
 /// The names of indexed occurrences that a convention called numbers while another step of the
 /// same letter is a vector, with that kind.
 pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
-    let mut arrays: HashMap<(&str, Font, usize), SymbolKind> = HashMap::default();
+    let mut arrays: HashMap<(&str, Font, usize), Vec<&Occurrence>> = HashMap::default();
     let mut numbers: Vec<&Occurrence> = Vec::new();
     let mut stack: Vec<&Term> = vec![term];
     while let Some(term) = stack.pop() {
         if let Some(o) = term.occurrence().filter(|o| picked_by_position(o) && small(o)) {
             let key = (o.base_name.as_str(), super::roles::font_of(o.base), positions(o));
             if o.kind == SymbolKind::Vector && o.evidence <= Evidence::Use {
-                arrays.insert(key, o.kind);
+                arrays.entry(key).or_default().push(o);
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
                 numbers.push(o);
             }
@@ -28,7 +28,13 @@ pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(Str
     let mut out: Vec<(String, SymbolKind)> = Vec::new();
     for o in numbers {
         let key = (o.base_name.as_str(), super::roles::font_of(o.base), positions(o));
-        let Some(&kind) = arrays.get(&key) else { continue };
+        // `s_i` beside `s_{i-1}`: steps of one sequence share the letter that runs along it;
+        // `x_i` beside `x_j` may be items of different things (a vector and a label).
+        let Some(steps) = arrays.get(&key) else { continue };
+        if !steps.iter().any(|step| shares_position(step, o)) {
+            continue;
+        }
+        let kind = SymbolKind::Vector;
         let name = o.name.as_str();
         if table.recorded(name).is_none() && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));
@@ -54,4 +60,19 @@ fn positions(o: &Occurrence) -> usize {
 /// Whether an occurrence is a letter picked by a position below it (`s_{i-1}`, `\ell_i^{new}`).
 fn picked_by_position(o: &Occurrence) -> bool {
     o.scripts.iter().any(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+}
+
+/// Whether two occurrences are picked by positions along one letter (`i` of `s_i`, `s_{i-1}`).
+fn shares_position(a: &Occurrence, b: &Occurrence) -> bool {
+    let letters = |o: &Occurrence| -> Vec<String> {
+        o.scripts
+            .iter()
+            .filter(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+            .flat_map(|s| s.term.occurrences())
+            .filter(|(_, i)| i.kind == SymbolKind::Index)
+            .map(|(_, i)| i.name.to_string())
+            .collect()
+    };
+    let mine = letters(b);
+    letters(a).iter().any(|l| mine.contains(l))
 }

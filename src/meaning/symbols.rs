@@ -121,7 +121,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                     | "FFN"
                     | "Concat"
             );
+            // `\mathrm{softmax}(z)_j`, `\sigma(…)^j`: one component of the value, a number.
+            let picked = [&app.sub, &app.sup].into_iter().flatten().any(|s| s.role == ScriptRole::Index);
             match app.args.first() {
+                Some(arg) if elementwise && picked && child(arg) == SymbolKind::Vector => SymbolKind::Scalar,
                 Some(arg) if elementwise => child(arg),
                 _ => SymbolKind::Unknown,
             }
@@ -220,7 +223,9 @@ fn memo_kind(
 
 /// The kind of what an indexed occurrence picks from: the matrix A of the entry `A_{ij}`. One
 /// index says too little (`y_i` is an entry of a vector, or the i-th of many labels), so the
-/// base keeps the occurrence's kind.
+/// base keeps the occurrence's kind; so does a lower-case letter's (`\alpha_{ij}`, `w_{ij}`):
+/// papers name the matrix of such entries with a capital, if at all, and the letter itself is
+/// the entry, a number, as the formula's symbols say.
 fn base_kind(occurrence: &super::Occurrence) -> SymbolKind {
     let bold = matches!(
         &occurrence.base.kind,
@@ -235,9 +240,10 @@ fn base_kind(occurrence: &super::Occurrence) -> SymbolKind {
             _ => 1,
         })
         .sum();
+    let lower = super::scripts::base_letter(occurrence.base).is_some_and(super::kinds::is_small_letter);
     match (occurrence.kind, indices) {
         (kind, _) if bold => kind,
-        (SymbolKind::Scalar, 2..) => SymbolKind::Matrix,
+        (SymbolKind::Scalar, 2..) if !lower => SymbolKind::Matrix,
         (kind, _) => kind,
     }
 }
