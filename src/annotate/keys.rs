@@ -96,7 +96,9 @@ fn head(node: &Node) -> Head<'_> {
         NodeKind::Symbol { name, font } | NodeKind::Number { text: name, font } => {
             named(Detail::Letter(name.as_str(), *font))
         }
-        NodeKind::LargeOp { name } | NodeKind::Accent { accent: name, .. } => named(Detail::Name(name.as_str())),
+        NodeKind::LargeOp { name } | NodeKind::Accent { accent: name, .. } => {
+            named(Detail::Name(name.as_str()))
+        }
         NodeKind::Word { text, .. } => named(Detail::Word(WordName(text.as_str()))),
         NodeKind::Styled { font, .. } => named(Detail::Font(*font)),
         NodeKind::Fenced { open, .. } => named(Detail::Delim(*open)),
