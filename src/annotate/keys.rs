@@ -4,11 +4,12 @@
 //! A key is a necessary condition of a match, never a sufficient one: if a pattern matches a
 //! node, the pattern's index key is among the keys [`for_each_key`] gives for the node (a hash
 //! collision only costs a wasted try). Three refinements keep the tries few on real formulas:
-//! leaves by name, compound nodes (scripts, fractions) by one part that is not a metavariable
-//! (`$A^\top` by its `\top`, `e^{$A}` by its `e`), and chain patterns made of metavariables
-//! only (`$A \cdot $B`) by the operator between them. A chain pattern's whole run is tested
-//! in keys too ([`RunKeys`] against a chain's [`ChainKeys`]), and its anchor is the least
-//! common of its keys ([`commonness`]).
+//! leaves by name, compound nodes (scripts, fractions, chains, fences, accents, fonts, roots)
+//! by one part that is not a metavariable (`$A^\top` by its `\top`, `e^{$A}` by its `e`,
+//! `\mathrm{mlp}($X)` by its `\mathrm{mlp}`, `($A \mid $B)` by its body's `\mid`), and chain
+//! patterns made of metavariables only (`$A \cdot $B`) by the operator between them. A chain
+//! pattern's whole run is tested in keys too ([`RunKeys`] against a chain's [`ChainKeys`]), and
+//! its anchor is the least common of its keys ([`commonness`]).
 
 use super::pattern::{metavariable, ChainView};
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
@@ -24,14 +25,11 @@ use std::mem::{discriminant, Discriminant};
 pub struct Key(u64);
 
 impl Key {
-    /// A chain (tried by run).
-    pub const CHAIN: Key = Key(1);
     /// A metavariable: matches anything.
     pub const ANY: Key = Key(2);
 
     /// The key of one kind of key (`what`: [`NAMED`], [`VARIANT`], [`PART`], [`OPERATOR`])
-    /// about a variant, with a detail; bit 2 is set, so it is never [`Key::CHAIN`] or
-    /// [`Key::ANY`].
+    /// about a variant, with a detail; bit 2 is set, so it is never [`Key::ANY`].
     fn new(what: u8, variant: u64, detail: u64) -> Key {
         let mixed = (variant ^ u64::from(what).rotate_left(56)).rotate_left(26) ^ detail;
         Key(mixed.wrapping_mul(0xf135_7aea_2e62_a9c5).rotate_left(26) | 4)
@@ -53,11 +51,12 @@ fn hash_of(value: impl Hash) -> u64 {
 }
 
 /// What of a node a pattern's root must equal for a match without leniency: its variant and,
-/// for names, accents, fonts and fences, which one. [`key_of`] hashes it, [`same_head`]
-/// compares it exactly, so the two cannot disagree.
+/// for letters and numbers (with their font), names, accents, fonts and fences, which one; for
+/// a chain, its first operator (a nested chain pattern matches a chain's first operands,
+/// operator by operator). [`key_of`] hashes it, [`same_head`] compares it exactly, so the two
+/// cannot disagree.
 #[derive(PartialEq)]
 enum Head<'n> {
-    Chain,
     Any,
     Named(Discriminant<NodeKind>, Detail<'n>),
     Variant(Discriminant<NodeKind>),
@@ -67,19 +66,39 @@ enum Head<'n> {
 #[derive(PartialEq, Hash)]
 enum Detail<'n> {
     Name(&'n str),
+    Letter(&'n str, Font),
     Word(WordName<'n>),
     Font(Font),
     Delim(Delim),
+    Operator(Operator<'n>),
 }
 
+/// A chain's first operator in a key: equal operators hash alike ([`operator_key`]).
+#[derive(PartialEq)]
+struct Operator<'n>(Option<&'n InfixOp>);
+
+impl Hash for Operator<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.map(operator_key).hash(state);
+    }
+}
+
+// Inlined: built and hashed in place, a key costs a third of a call that returns a head.
+#[inline(always)]
 fn head(node: &Node) -> Head<'_> {
     let named = |detail| Head::Named(discriminant(&node.kind), detail);
     match &node.kind {
-        NodeKind::Chain { .. } => Head::Chain,
+        // The parser builds no chain without a link (`shape::chain`); the first operator is
+        // what any chain pattern's operators begin with.
+        NodeKind::Chain { rest, .. } => named(Detail::Operator(Operator(rest.first().map(|l| &l.op)))),
         NodeKind::Unknown { .. } if metavariable(node).is_some() => Head::Any,
-        NodeKind::Symbol { name, .. }
-        | NodeKind::LargeOp { name }
-        | NodeKind::Accent { accent: name, .. } => named(Detail::Name(name.as_str())),
+        // Letters and numbers match only themselves in their font (`\mathbb{1}` is not `1`).
+        NodeKind::Symbol { name, font } | NodeKind::Number { text: name, font } => {
+            named(Detail::Letter(name.as_str(), *font))
+        }
+        NodeKind::LargeOp { name } | NodeKind::Accent { accent: name, .. } => {
+            named(Detail::Name(name.as_str()))
+        }
         NodeKind::Word { text, .. } => named(Detail::Word(WordName(text.as_str()))),
         NodeKind::Styled { font, .. } => named(Detail::Font(*font)),
         NodeKind::Fenced { open, .. } => named(Detail::Delim(*open)),
@@ -150,7 +169,6 @@ pub(super) fn same_word_text(pattern: &str, target: &str) -> bool {
 /// The key of a node itself, as patterns are compared with it: the part that must be equal.
 pub fn key_of(node: &Node) -> Key {
     match head(node) {
-        Head::Chain => Key::CHAIN,
         Head::Any => Key::ANY,
         Head::Named(variant, detail) => Key::new(NAMED, hash_of(variant), hash_of(detail)),
         Head::Variant(variant) => Key::new(VARIANT, hash_of(variant), 0),
@@ -181,11 +199,19 @@ fn cdot_key() -> Key {
 }
 
 /// The parts of a compound node that index it, by place: a script's base, superscript and
-/// subscript; a fraction's numerator and denominator.
+/// subscript; a fraction's numerator and denominator; a chain's first operand; the body of a
+/// fence, an accent or a font; a root's radicand; a sign's operand. A pattern matches such a node only where
+/// each of these parts matches the node's part there (`same_shape` in [`super::pattern`]).
 fn parts(node: &Node) -> [Option<&Node>; 3] {
     match &node.kind {
         NodeKind::Scripts { base, sub, sup, .. } => [Some(base), sup.as_deref(), sub.as_deref()],
         NodeKind::Frac { num, den } => [Some(num), Some(den), None],
+        NodeKind::Chain { first: part, .. }
+        | NodeKind::Fenced { body: part, .. }
+        | NodeKind::Accent { body: part, .. }
+        | NodeKind::Styled { body: part, .. }
+        | NodeKind::Sqrt { radicand: part, .. }
+        | NodeKind::Prefix { operand: part, .. } => [Some(part), None, None],
         _ => [None, None, None],
     }
 }
@@ -196,18 +222,27 @@ pub fn index_key(pattern: &Node) -> Key {
     let own = key_of(pattern);
     let by_part = parts(pattern).into_iter().enumerate().find_map(|(place, part)| {
         let key = key_of(part?);
-        (key != Key::ANY).then(|| part_key(pattern, place, key))
+        (key != Key::ANY).then(|| part_key(own, place, key))
     });
     by_part.unwrap_or(own)
 }
 
 /// How common a node with the index key of the pattern node `pattern` is in formulas, roughly:
-/// from 0 (a named operator or function, `\log`, `\mathrm{softmax}`) to 5 (a chain), for a
-/// chain pattern's choice of anchor ([`super::pattern::Pattern::chain_anchor`]). A compound
-/// pattern indexed by a part is as common as the part at most.
+/// from 0 (a named operator or function, `\log`, `\mathrm{softmax}`) to 5 (a chain of
+/// juxtaposed operands), for a chain pattern's choice of anchor
+/// ([`super::pattern::Pattern::chain_anchor`]). A compound pattern indexed by a part is as
+/// common as the part at most.
 pub fn commonness(pattern: &Node) -> u8 {
-    let by_part = parts(pattern).into_iter().flatten().find(|part| key_of(part) != Key::ANY);
-    let node = by_part.unwrap_or(pattern);
+    let own = head_commonness(pattern);
+    match parts(pattern).into_iter().flatten().find(|part| key_of(part) != Key::ANY) {
+        Some(part) => own.min(head_commonness(part)),
+        None => own,
+    }
+}
+
+/// How common a node with the key of `node` ([`key_of`]) is, on [`commonness`]'s scale: a
+/// chain as its first operator.
+fn head_commonness(node: &Node) -> u8 {
     match &node.kind {
         NodeKind::Word { .. } | NodeKind::LargeOp { .. } => 0,
         NodeKind::Symbol { name, .. } | NodeKind::Accent { accent: name, .. }
@@ -217,7 +252,7 @@ pub fn commonness(pattern: &Node) -> u8 {
         }
         NodeKind::Accent { .. } | NodeKind::Styled { .. } => 2,
         NodeKind::Symbol { .. } | NodeKind::Number { .. } => 3,
-        NodeKind::Chain { .. } => 5,
+        NodeKind::Chain { rest, .. } => rest.first().map_or(5, |link| operator_commonness(&link.op)),
         _ => 4,
     }
 }
@@ -236,9 +271,10 @@ pub fn operator_commonness(op: &InfixOp) -> u8 {
     }
 }
 
-/// The key of a compound node by its part at `place` (see [`parts`]), whose key is `key`.
-fn part_key(node: &Node, place: usize, key: Key) -> Key {
-    Key::new(PART, hash_of((discriminant(&node.kind), place)), key.0)
+/// The key of a compound node whose own key is `own` by its part at `place` (see [`parts`]),
+/// whose key is `key`.
+fn part_key(own: Key, place: usize, key: Key) -> Key {
+    Key::new(PART, hash_of((own.0, place)), key.0)
 }
 
 /// Calls `visit` with every key under which a pattern could match `node`: the keys of the
@@ -246,10 +282,11 @@ fn part_key(node: &Node, place: usize, key: Key) -> Key {
 /// matching), and for compound ones among them the keys of their parts.
 pub fn for_each_key(node: &Node, mut visit: impl FnMut(Key)) {
     for_each_inner(node, |inner| {
-        visit(key_of(inner));
+        let own = key_of(inner);
+        visit(own);
         for (place, part) in parts(inner).into_iter().enumerate() {
             let Some(part) = part else { continue };
-            for_each_inner(part, |within| visit(part_key(inner, place, key_of(within))));
+            for_each_inner(part, |within| visit(part_key(own, place, key_of(within))));
         }
     });
 }
