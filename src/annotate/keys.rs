@@ -73,13 +73,29 @@ enum Detail<'n> {
     Operator(Operator<'n>),
 }
 
-/// A chain's first operator in a key: equal operators hash alike ([`operator_key`]).
-#[derive(PartialEq)]
+/// A chain's first operator in a key: equal operators hash alike ([`operator_key`]), and `\cdot`
+/// as side by side, since a pattern's product side by side matches one written with `\cdot`
+/// (`op_agrees` in [`super::pattern`]).
 struct Operator<'n>(Option<&'n InfixOp>);
+
+impl Operator<'_> {
+    fn canonical(&self) -> Option<&InfixOp> {
+        match self.0 {
+            Some(op) if super::pattern::is_cdot(op) => Some(&InfixOp::Juxt),
+            op => op,
+        }
+    }
+}
+
+impl PartialEq for Operator<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.canonical() == other.canonical()
+    }
+}
 
 impl Hash for Operator<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.map(operator_key).hash(state);
+        self.canonical().map(operator_key).hash(state);
     }
 }
 
