@@ -22,6 +22,7 @@ mod flat;
 mod fraction_rows;
 mod layout;
 pub mod lines;
+mod over_sum;
 mod plain;
 pub mod spans;
 mod table;
