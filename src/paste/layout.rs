@@ -39,6 +39,8 @@ pub(super) enum Item {
     Fraction { numerator: Range, denominator: Range, root: Option<Range> },
     /// A fraction over a big operator with its limits and what it applies to.
     OverSum { numerator: Range, latex: String, sign: Range, lower: Range, upper: Option<Range>, rest: Range },
+    /// A big delimiter given on a line of its own, where it was set.
+    Delimiter { glyph: Range, latex: String },
     /// A limit set under the word the item before ends with: `_{…}`.
     Under(Range),
     /// A line taken as a limit of something after it: written there.
@@ -70,9 +72,11 @@ pub(super) fn read(text: &str) -> Pass {
         lone: Vec::new(),
     };
     let mut blocks: VecDeque<Vec<Range>> = blocks.into();
+    let delimiters = layout.leading_delimiters(&mut blocks);
     while let Some(block) = blocks.pop_front() {
         layout.block(block, &mut blocks);
     }
+    layout.place_delimiters(delimiters);
     layout.compose()
 }
 
@@ -485,6 +489,7 @@ impl Layout<'_> {
             let start = match item {
                 Item::Text(r) | Item::Under(r) => r.0,
                 Item::Operator { sign, .. } => sign.0,
+                Item::Delimiter { glyph, .. } => glyph.0,
                 Item::Fraction { numerator, .. } | Item::OverSum { numerator, .. } => numerator.0,
                 Item::Moved => continue,
             };
@@ -533,6 +538,7 @@ impl Layout<'_> {
                     out.copy(*c, *d);
                     out.write("}", *d, *d);
                 }
+                Item::Delimiter { glyph, latex } => out.write(latex, glyph.0, glyph.1),
                 Item::Under((a, b)) => {
                     out.write("_{", *a, *a);
                     out.copy(*a, *b);

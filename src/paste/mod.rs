@@ -18,6 +18,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod big_delimiters;
 mod flat;
 mod fraction_rows;
 mod layout;
