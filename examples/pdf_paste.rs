@@ -8,7 +8,8 @@
 //! formulas whose pasted map has the source map's concepts, and the commonest reasons when
 //! not: a concept lost or gained, or the pasted text failing to parse. `--joined` pastes each
 //! text with its line breaks made spaces (as a one-line input field takes a copy); `--each`
-//! writes a line a formula (number, `same` or the reasons) to FILE.
+//! writes a line a formula (number, `same` or the reasons, strict and without fonts, and the
+//! LaTeX the paste passes made of the text) to FILE.
 //!
 //! Two figures are printed. The first, the one that counts, compares with the map of the
 //! source as written. The second compares with the map of the source with its letter fonts
@@ -115,7 +116,10 @@ fn main() {
             Ok(plain) => unfonted.count(&plain, &got, example),
             Err(_) => unfonted.count(&expected, &got, example),
         };
-        each_lines.push(format!("{number}\t{}\t{}", said(&why), said(&why_plain)));
+        // The LaTeX the paste passes made of the text, for reading the failures.
+        let prepared =
+            eqmap::paste::prepare(text).map_or_else(|_| "?".to_string(), |p| p.text.replace('\n', " "));
+        each_lines.push(format!("{number}\t{}\t{}\t{prepared}", said(&why), said(&why_plain)));
     }
     if let Some(each) = each {
         if let Err(error) = std::fs::write(&each, each_lines.join("\n") + "\n") {

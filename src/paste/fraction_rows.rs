@@ -56,7 +56,10 @@ impl Layout<'_> {
     fn rows(&self, lines: &[Range]) -> Option<Vec<Row>> {
         let mut runs: Vec<(bool, Vec<Range>)> = Vec::new();
         for &line in lines {
-            let content = self.relation_free(line) && !self.signs_only(line) && self.whole(line);
+            let content = self.relation_free(line)
+                && !self.signs_only(line)
+                && self.whole(line)
+                && !self.continues(line);
             match runs.last_mut() {
                 Some((kind, run)) if *kind == content => run.push(line),
                 _ => runs.push((content, vec![line])),
@@ -253,10 +256,15 @@ impl Layout<'_> {
     }
 
     /// The one line of `middle` that holds the baseline, and the lines after it (punctuation
-    /// set apart, a limit set under an operator of the baseline); `None` when there are more.
+    /// set apart, a limit set under an operator of the baseline, the baseline's rest from a
+    /// sign on: `+ c.`); `None` when there are more.
     fn baseline(&self, middle: &[Range]) -> Option<(Range, Vec<Range>)> {
         let (&first, rest) = middle.split_first()?;
-        let trailing = |&l: &Range| self.signs_only(l) || (self.limit_like(l) && self.get(l).contains('→'));
+        // What follows on the baseline may come on a line of its own after it, starting with a
+        // sign (`+ c.`).
+        let trailing = |&l: &Range| {
+            self.signs_only(l) || (self.limit_like(l) && self.get(l).contains('→')) || self.continues(l)
+        };
         (!self.signs_only(first) && rest.iter().all(trailing)).then(|| (first, rest.to_vec()))
     }
 
@@ -313,6 +321,16 @@ impl Layout<'_> {
         }
         after.extend(before);
         after
+    }
+
+    /// `+ c.`: whether `line` is the rest of a baseline from a sign on, given on a line of its
+    /// own after it (not `−`, which may start a numerator: `− log x` over `2`).
+    fn continues(&self, line: Range) -> bool {
+        let text = self.get(line);
+        BASELINE_SIGNS
+            .iter()
+            .filter(|s| **s != "−")
+            .any(|s| text.strip_prefix(s).is_some_and(|r| r.starts_with(' ')))
     }
 
     /// Whether `line` may be a whole numerator or denominator: its brackets balanced, and it

@@ -37,6 +37,10 @@ pub(super) enum Item {
     Operator { latex: String, sign: Range, lower: Option<Range>, upper: Option<Range> },
     /// A fraction.
     Fraction { numerator: Range, denominator: Range, root: Option<Range> },
+    /// A fraction over a big operator with its limits and what it applies to.
+    OverSum { numerator: Range, latex: String, sign: Range, lower: Range, upper: Option<Range>, rest: Range },
+    /// A big delimiter given on a line of its own, where it was set.
+    Delimiter { glyph: Range, latex: String },
     /// A limit set under the word the item before ends with: `_{…}`.
     Under(Range),
     /// A line taken as a limit of something after it: written there.
@@ -68,9 +72,11 @@ pub(super) fn read(text: &str) -> Pass {
         lone: Vec::new(),
     };
     let mut blocks: VecDeque<Vec<Range>> = blocks.into();
+    let delimiters = layout.leading_delimiters(&mut blocks);
     while let Some(block) = blocks.pop_front() {
         layout.block(block, &mut blocks);
     }
+    layout.place_delimiters(delimiters);
     layout.compose()
 }
 
@@ -113,6 +119,9 @@ impl Layout<'_> {
 
     /// Reads one block; `rest` are the blocks after it (a limit may be taken from them).
     fn block(&mut self, mut lines: Vec<Range>, rest: &mut VecDeque<Vec<Range>>) {
+        if self.fraction_over_sum(&lines) {
+            return;
+        }
         let has_sign = lines
             .iter()
             .enumerate()
@@ -270,7 +279,7 @@ impl Layout<'_> {
     }
 
     /// Gives `line` to the first operator waiting for a lower limit; whether there was one.
-    fn fill_pending(&mut self, line: Range) -> bool {
+    pub(super) fn fill_pending(&mut self, line: Range) -> bool {
         while let Some(index) = self.pending.pop_front() {
             if let Some(Item::Operator { lower: lower @ None, .. }) = self.items.get_mut(index) {
                 *lower = Some(line);
@@ -480,7 +489,8 @@ impl Layout<'_> {
             let start = match item {
                 Item::Text(r) | Item::Under(r) => r.0,
                 Item::Operator { sign, .. } => sign.0,
-                Item::Fraction { numerator, .. } => numerator.0,
+                Item::Delimiter { glyph, .. } => glyph.0,
+                Item::Fraction { numerator, .. } | Item::OverSum { numerator, .. } => numerator.0,
                 Item::Moved => continue,
             };
             // The rest of a line split at a limit operator follows its limit without a space.
@@ -512,6 +522,23 @@ impl Layout<'_> {
                     out.copy(*c, *d);
                     out.write(if root.is_some() { "}}" } else { "}" }, *d, *d);
                 }
+                Item::OverSum { numerator: (a, b), latex, sign, lower, upper, rest: (c, d) } => {
+                    out.write("\\frac{", *a, *a);
+                    out.copy(*a, *b);
+                    out.write("}{", *b, *b);
+                    out.write(latex, sign.0, sign.1);
+                    for (mark, limit) in [("_{", Some(lower)), ("^{", upper.as_ref())] {
+                        if let Some((e, f)) = limit {
+                            out.write(mark, *e, *e);
+                            out.copy(*e, *f);
+                            out.write("}", *f, *f);
+                        }
+                    }
+                    out.write(" ", *c, *c);
+                    out.copy(*c, *d);
+                    out.write("}", *d, *d);
+                }
+                Item::Delimiter { glyph, latex } => out.write(latex, glyph.0, glyph.1),
                 Item::Under((a, b)) => {
                     out.write("_{", *a, *a);
                     out.copy(*a, *b);

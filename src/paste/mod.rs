@@ -18,10 +18,12 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod big_delimiters;
 mod flat;
 mod fraction_rows;
 mod layout;
 pub mod lines;
+mod over_sum;
 mod plain;
 pub mod spans;
 mod table;

@@ -46,6 +46,12 @@ pub struct Table {
     pub exponent_bases: Vec<String>,
     /// cmex10's sum and product signs as pdftotext gives them, and their LaTeX.
     pub big_operators: BTreeMap<String, String>,
+    /// cmex10's big delimiters as pdftotext gives them, and the delimiter each is.
+    pub big_delimiters: BTreeMap<String, String>,
+    /// Words after which a big delimiter opens (`E`, `exp`, `min`).
+    pub delimited_after: Vec<String>,
+    /// Those of `big_operators` in their text-style size, as a fraction's parts set them.
+    pub text_style_operators: Vec<String>,
     /// cmex10's integral signs as pdftotext gives them, and their LaTeX.
     pub integral_signs: BTreeMap<String, String>,
     /// Relations after a PDF's negation slash, and the negated relation.

@@ -1,0 +1,133 @@
+//! A fraction over a sum set in text style (`\frac{\exp(o_i)}{\sum_j \exp(o_j)}`, a softmax):
+//! pdftotext gives the numerator's line, then the baseline's line with the sum's letter at
+//! its end (`ŷi = P`, with an upper limit glued when there is one: `Pq`), then the
+//! denominator's line with the sum's lower limit first (`j exp(oj )`, `k=1 exp(ok )`). The sign
+//! is taller than the text beside it, so it stands on the baseline's line though it belongs
+//! to the denominator. Lines of signs only (a display's full stop) between the numerator and
+//! the baseline, and lines between the baseline and the denominator, follow the fraction.
+//! Each fraction read so is a warning: the text says what was on which line, not where.
+
+use super::layout::{Item, Layout, Range};
+use crate::syntax::error::PdfWhy;
+
+/// The longest upper limit, in characters, read as glued to a text-style sum's letter (`Pq`).
+const UPPER_CHARACTERS: usize = 3;
+
+/// A sum's sign found at the end of a baseline line.
+struct EndSign {
+    /// The baseline's text before the sign (may be empty).
+    before: Range,
+    sign: Range,
+    upper: Option<Range>,
+}
+
+impl Layout<'_> {
+    /// Reads `lines` as text around a fraction over a text-style sum; whether they were.
+    pub(super) fn fraction_over_sum(&mut self, lines: &[Range]) -> bool {
+        for (b, &line) in lines.iter().enumerate() {
+            let Some(end) = self.end_sign(line) else { continue };
+            let numerator = (0..b).rev().find(|&k| lines.get(k).is_some_and(|&l| !self.signs_only(l)));
+            let Some(n) = numerator else { continue };
+            let Some(&over) = lines.get(n) else { continue };
+            if !self.relation_free(over) || self.end_sign(over).is_some() {
+                continue;
+            }
+            let Some((d, lower, rest)) = self.sum_denominator(lines, b, end.upper.is_some()) else {
+                continue;
+            };
+            for &line in lines.get(..n).unwrap_or_default() {
+                self.items.push(Item::Text(line));
+            }
+            if end.before.1 > end.before.0 {
+                self.items.push(Item::Text(end.before));
+            }
+            let latex = self.table.big_operators.get(self.get(end.sign)).cloned().unwrap_or_default();
+            let (over_text, lower_text, rest_text) = (self.get(over), self.get(lower), self.get(rest));
+            let upper_text = end.upper.map_or(String::new(), |u| format!("^{{{}}}", self.get(u)));
+            let read = format!("\\frac{{{over_text}}}{{{latex}_{{{lower_text}}}{upper_text} {rest_text}}}");
+            let found = format!("{over_text} / {} {lower_text} {rest_text}", self.get(end.sign));
+            self.note((over.0, rest.1.max(over.1)), found, read, PdfWhy::Fraction);
+            self.items.push(Item::OverSum {
+                numerator: over,
+                latex,
+                sign: end.sign,
+                lower,
+                upper: end.upper,
+                rest,
+            });
+            let after = lines.iter().enumerate().filter(|&(k, _)| k > n && k != b && k != d);
+            for (_, &line) in after {
+                if !(self.limit_like(line) && self.fill_pending(line)) {
+                    self.items.push(Item::Text(line));
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    /// `ŷi = P`, `=P`, `Pq`: a line whose last word ends with a big operator's letter, maybe
+    /// with a short upper limit glued after it.
+    fn end_sign(&self, line: Range) -> Option<EndSign> {
+        let text = self.get(line);
+        let word_start = text.rfind(' ').map_or(0, |at| at + 1);
+        let word = text.get(word_start..)?;
+        // A relation or a sign glued before the letter (`=P`) stays on the baseline.
+        let letter_at = word.find(|c: char| c.is_alphabetic())?;
+        let (glued, from_letter) = word.split_at(letter_at);
+        if glued.chars().any(char::is_alphanumeric) {
+            return None;
+        }
+        let mut chars = from_letter.chars();
+        let letter = chars.next()?;
+        if !self.table.text_style_operators.contains(&letter.to_string()) {
+            return None;
+        }
+        let upper_text = chars.as_str();
+        let upper_ok =
+            upper_text.chars().count() <= UPPER_CHARACTERS && upper_text.chars().all(char::is_alphanumeric);
+        if !upper_ok {
+            return None;
+        }
+        let sign_start = line.0 + word_start + letter_at;
+        let sign = (sign_start, sign_start + letter.len_utf8());
+        let upper = (!upper_text.is_empty()).then_some((sign.1, line.1));
+        let before_end = line.0 + text.get(..word_start + letter_at)?.trim_end().len();
+        Some(EndSign { before: (line.0, before_end), sign, upper })
+    }
+
+    /// The denominator after the baseline line `b`: the first line after it whose first word
+    /// is a limit (a count's start `k=1` when the sign has an upper limit) followed by more
+    /// than signs. Its index, the lower limit and the rest.
+    fn sum_denominator(&self, lines: &[Range], b: usize, counted: bool) -> Option<(usize, Range, Range)> {
+        lines.iter().enumerate().skip(b + 1).find_map(|(k, &line)| {
+            let text = self.get(line);
+            let (first, rest) = text.split_once(' ')?;
+            let lower = (line.0, line.0 + first.len());
+            let rest_start = lower.1 + 1 + (rest.len() - rest.trim_start().len());
+            let rest = (rest_start, line.1);
+            let fits = self.limit_like(lower)
+                && (!counted || first.contains('='))
+                && !self.signs_only(rest)
+                && self.relation_free(rest);
+            fits.then_some((k, lower, rest))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::paste::layout::read;
+
+    #[test]
+    fn a_fraction_over_a_text_sum_takes_the_sign_from_the_baseline() {
+        assert_eq!(
+            read("exp(oi )\n.\nyi = P\nj exp(oj )").text,
+            "yi = \\frac{exp(oi )}{\\sum_{j} exp(oj )} ."
+        );
+        assert_eq!(
+            read("exp(oj )\n∂l = Pq\n− yj .\nk=1 exp(ok )").text,
+            "∂l = \\frac{exp(oj )}{\\sum_{k=1}^{q} exp(ok )} − yj ."
+        );
+    }
+}
