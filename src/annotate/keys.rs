@@ -300,11 +300,43 @@ pub fn for_each_key(node: &Node, mut visit: impl FnMut(Key)) {
     for_each_inner(node, |inner| {
         let own = key_of(inner);
         visit(own);
+        visit_call_key(inner, &mut visit);
         for (place, part) in parts(inner).into_iter().enumerate() {
             let Some(part) = part else { continue };
-            for_each_inner(part, |within| visit(part_key(own, place, key_of(within))));
+            for_each_inner(part, |within| {
+                visit(part_key(own, place, key_of(within)));
+                visit_call_key(within, |key| visit(part_key(own, place, key)));
+            });
         }
     });
+}
+
+/// A metavariable first in a nested chain pattern may stand for a call as written (`$Z /
+/// \tau` on `\mathrm{sim}(z_i, z_j) / \tau`): such a chain is also keyed by the operator after
+/// the call.
+fn visit_call_key(node: &Node, mut visit: impl FnMut(Key)) {
+    if let Some(op) = operator_after_first_call(node) {
+        visit(Key::new(
+            NAMED,
+            hash_of(discriminant(&node.kind)),
+            hash_of(Detail::Operator(Operator(Some(op)))),
+        ));
+    }
+}
+
+/// The operator after a chain's first two operands where they are a name and the parenthesis
+/// it may be applied to, side by side (`\mathrm{sim}(z_i, z_j) / \tau`: the `/`).
+fn operator_after_first_call(node: &Node) -> Option<&InfixOp> {
+    let NodeKind::Chain { rest, .. } = &node.kind else { return None };
+    match rest.as_slice() {
+        [call, after, ..]
+            if matches!(call.op, InfixOp::Juxt)
+                && matches!(call.operand.kind, NodeKind::Fenced { open: Delim::Paren, .. }) =>
+        {
+            Some(&after.op)
+        }
+        _ => None,
+    }
 }
 
 /// Calls `visit` with `node`, the base of its scripts or the operand of its sign, their base
