@@ -43,13 +43,19 @@ fn the_probes_hold_their_floor() {
     holds_floor("probes.jsonl", 0.92, 0.97, 0.96);
 }
 
+/// The concepts of `data/concepts.toml`, by id.
+fn known_concepts() -> toml::Table {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let concepts = std::fs::read_to_string(format!("{root}/data/concepts.toml")).expect("concepts");
+    let concepts: toml::Table = toml::from_str(&concepts).expect("concepts.toml");
+    concepts["concept"].as_table().expect("[concept]").clone()
+}
+
 /// The probes name only concepts the project has (with a family), each with its source.
 #[test]
 fn the_probes_are_well_formed() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let concepts = std::fs::read_to_string(format!("{root}/data/concepts.toml")).expect("concepts");
-    let concepts: toml::Table = toml::from_str(&concepts).expect("concepts.toml");
-    let known = concepts["concept"].as_table().expect("[concept]");
+    let known = known_concepts();
     let text =
         std::fs::read_to_string(format!("{root}/tests/fixtures/concepts/probes.jsonl")).expect("probes");
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -70,9 +76,7 @@ fn the_probes_are_well_formed() {
 #[test]
 fn the_labels_are_well_formed() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let concepts = std::fs::read_to_string(format!("{root}/data/concepts.toml")).expect("concepts");
-    let concepts: toml::Table = toml::from_str(&concepts).expect("concepts.toml");
-    let known = concepts["concept"].as_table().expect("[concept]");
+    let known = known_concepts();
     let table = families();
     for family in table.values() {
         assert!(concept_scores::FAMILIES.contains(&family.as_str()), "family {family}");

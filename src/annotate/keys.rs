@@ -330,8 +330,7 @@ fn operator_after_first_call(node: &Node) -> Option<&InfixOp> {
     let NodeKind::Chain { rest, .. } = &node.kind else { return None };
     match rest.as_slice() {
         [call, after, ..]
-            if matches!(call.op, InfixOp::Juxt)
-                && matches!(call.operand.kind, NodeKind::Fenced { open: Delim::Paren, .. }) =>
+            if matches!(call.op, InfixOp::Juxt) && super::pattern::is_parenthesis(&call.operand) =>
         {
             Some(&after.op)
         }

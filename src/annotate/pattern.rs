@@ -302,10 +302,11 @@ impl Pattern {
             return None;
         }
         let window = view.operands.get(offset..end)?;
-        let ops_agree = pattern.iter().zip(window).skip(1).all(|((p_op, _), (t_op, _))| match (p_op, t_op) {
-            (Some(p_op), Some(t_op)) => op_agrees(p_op, t_op),
-            (p_op, t_op) => p_op.as_ref() == *t_op,
-        });
+        let ops_agree = pattern
+            .iter()
+            .zip(window)
+            .skip(1)
+            .all(|((p_op, _), (t_op, _))| links_agree(p_op.as_ref(), *t_op));
         if !ops_agree {
             return None;
         }
@@ -501,11 +502,7 @@ fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings
     let (Some((p_op, p_node)), Some((t_op, t_node))) = (pattern.get(p), target.get(t)) else {
         return p >= pattern.len();
     };
-    let ops_agree = match (p_op, t_op) {
-        (Some(a), Some(b)) => op_agrees(a, b),
-        (a, b) => a == b,
-    };
-    if !ops_agree {
+    if !links_agree(p_op, t_op) {
         return false;
     }
     let last = p + 1 == pattern.len();
@@ -559,7 +556,7 @@ fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings
 }
 
 /// Whether `node` is a parenthesis, what a name written before it may be applied to.
-fn is_parenthesis(node: &Node) -> bool {
+pub(super) fn is_parenthesis(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Fenced { open: Delim::Paren, .. })
 }
 
@@ -582,6 +579,14 @@ fn is_call_as_written(callee: &Node, argument: &Node, node: &Node) -> bool {
 /// writes `\cdot` (a dot product) still asks for `\cdot`.
 pub(super) fn op_agrees(pattern: &InfixOp, target: &InfixOp) -> bool {
     pattern == target || (matches!(pattern, InfixOp::Juxt) && is_cdot(target))
+}
+
+/// [`op_agrees`] for the operators before two operands, none before a chain's first.
+fn links_agree(pattern: Option<&InfixOp>, target: Option<&InfixOp>) -> bool {
+    match (pattern, target) {
+        (Some(a), Some(b)) => op_agrees(a, b),
+        (a, b) => a == b,
+    }
 }
 
 /// Whether `op` is the product `\cdot`.
