@@ -86,6 +86,33 @@ unsafe impl GlobalAlloc for Allocator {
     }
 }
 
+/// glibc's `mallopt` parameter for the most arenas its `malloc` may create.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const M_ARENA_MAX: std::ffi::c_int = -8;
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+unsafe extern "C" {
+    fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+}
+
+/// Keeps the C library's own `malloc` to one arena: call it first in `main`, before any thread
+/// starts.
+///
+/// Even with mimalloc as the Rust allocator, the C library allocates a little in each new
+/// thread, and glibc gives every thread that does an arena of its own, reserving 64 MiB of
+/// address space for it and mapping 128 MiB for a moment while it aligns it. Under a limit on
+/// address space (`ulimit -v`) those reservations, not the work, decided whether batch's worker
+/// threads could start, and at random: two threads aligning at once. One arena serves those
+/// few allocations as well. Elsewhere than on glibc this does nothing.
+pub fn limit_reservations() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets a tunable of glibc's allocator; called before any thread
+    // starts, it races with no allocation.
+    unsafe {
+        mallopt(M_ARENA_MAX, 1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{naturally_aligned, Allocator};

@@ -75,6 +75,7 @@ pub(crate) fn for_depth(max_depth: usize) -> String {
 }
 
 fn main() -> ExitCode {
+    eqmap::alloc::limit_reservations();
     let cli = Cli::parse_from(cli::flags_before_double_dash(std::env::args_os().collect()));
     // Whether to colour is decided here, per stream (on a terminal, without NO_COLOR); the
     // library colours only what it is told to.
