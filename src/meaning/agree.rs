@@ -41,6 +41,34 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
     }
 }
 
+/// `Q(s, a) - V_t^{\mathrm{targ}}`, `L_t = (V_\theta(s_t) - V_t)^2`: beside a term that is a
+/// number by what it computes (`valued`, the value of a value function at a state, a
+/// probability), a capital or an indexed letter that only a convention called a matrix or a
+/// vector is a number too, unless it is set in bold.
+pub(super) fn numbers_beside_values(operands: &mut [&mut Term], valued: &[bool]) {
+    if !valued.iter().any(|v| *v) {
+        return;
+    }
+    let arrays = |t: &Term| {
+        t.occurrence().is_none_or(|o| o.evidence < super::Evidence::Convention)
+            && matches!(super::kind_of_term(t), super::SymbolKind::Vector | super::SymbolKind::Matrix)
+    };
+    if operands.iter().any(|t| arrays(t)) {
+        return;
+    }
+    for (term, _) in operands.iter_mut().zip(valued).filter(|(_, v)| !**v) {
+        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        let array = matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Matrix);
+        if occurrence.evidence == super::Evidence::Convention
+            && array
+            && super::roles::font_of(occurrence.base) == Font::Normal
+        {
+            occurrence.kind = super::SymbolKind::Scalar;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
 /// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`,
 /// the terms of `\|x - y\|`) that only a convention called scalars are vectors.
 pub(super) fn vectors_inside(body: &mut Term) {

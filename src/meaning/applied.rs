@@ -5,8 +5,8 @@
 //! (`\partial C`, `\cos \theta_j`).
 
 use super::resolve::Resolver;
-use super::tree::{Application, TermKind};
-use crate::syntax::ast::{Font, InfixOp, Node, NodeKind};
+use super::tree::{Application, ScriptRole, TermKind};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 
 impl Resolver<'_> {
     /// Settles the kinds of a call's callee and arguments from the call as a whole.
@@ -97,6 +97,46 @@ impl Resolver<'_> {
     }
 
     /// Whether a term is a plain letter of `letters`, primed or with scripts (`s`, `s'`, `s_t`).
+    /// Whether a term is a number by what it computes: the value of a value function at a
+    /// state (`V_\theta(s_t)`, `Q(s, a)`), a probability or density at a point (`p(x \mid z)`),
+    /// the log of one, and sums, differences, signs, brackets and powers of these
+    /// (`(V_\theta(s_t) - V_t^{\mathrm{targ}})^2`).
+    pub(super) fn is_number_valued(&self, term: &super::Term) -> bool {
+        self.number_valued_at(term, 0)
+    }
+
+    fn number_valued_at(&self, term: &super::Term, depth: usize) -> bool {
+        if depth > crate::syntax::depth::WALK_GUARD {
+            return false;
+        }
+        let valued = |t: &super::Term| self.number_valued_at(t, depth + 1);
+        match &term.kind {
+            TermKind::Apply(application) => self.is_value_at_a_point(application),
+            TermKind::Operator(op) if op.name == "log" => valued(&op.operand),
+            TermKind::Sign { operand, .. } => valued(operand),
+            TermKind::Fenced { open: Delim::Paren | Delim::Bracket, body } => valued(body),
+            TermKind::Scripted { base, sub: None, sup: Some(sup), .. } if sup.role == ScriptRole::Power => {
+                valued(base)
+            }
+            TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
+                valued(first) || rest.iter().any(|j| valued(&j.term))
+            }
+            _ => false,
+        }
+    }
+
+    /// A value function at a state, or a distribution at a point.
+    fn is_value_at_a_point(&self, application: &Application) -> bool {
+        let Some(callee) = application.callee.occurrence() else { return false };
+        if application.sub.is_some() || application.sup.is_some() {
+            return false;
+        }
+        let value_function = matches!(callee.base.kind, NodeKind::Symbol { .. })
+            && super::notation::has(&self.notation.value_functions, &callee.base_name)
+            && application.args.iter().any(|a| self.is_letter_of(a, &self.notation.state_letters));
+        value_function || callee.kind == super::SymbolKind::Distribution
+    }
+
     fn is_letter_of(&self, term: &super::Term, letters: &super::notation::Names) -> bool {
         term.occurrence().is_some_and(|o| {
             matches!(o.base.kind, NodeKind::Symbol { font: Font::Normal, .. })

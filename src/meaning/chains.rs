@@ -6,7 +6,7 @@
 //! and, after "for all", `x \neq 0`: the chain is cut at the words before anything is resolved,
 //! so each clause is read as a chain of its own, in the place it stands ([`TermKind::Prose`]).
 
-use super::agree::{count_index, same_kind_as_vectors, sizes_beside_sizes};
+use super::agree::{count_index, numbers_beside_values, same_kind_as_vectors, sizes_beside_sizes};
 use super::bigops::{give_body, open_big_op};
 use super::prose;
 use super::resolve::Item;
@@ -211,9 +211,14 @@ impl Resolver<'_> {
         if same_kind {
             // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
             // `y_t = W h_t + b_y`.
+            let valued: Vec<bool> = std::iter::once(&first)
+                .chain(joints.iter().map(|j| &j.term))
+                .map(|t| self.is_number_valued(t))
+                .collect();
             let mut operands: Vec<&mut Term> =
                 std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
             same_kind_as_vectors(&mut operands);
+            numbers_beside_values(&mut operands, &valued);
             sizes_beside_sizes(&mut operands);
         }
         Term::new(TermKind::Chain { first: first.boxed(), rest: joints }, span, node)

@@ -48,6 +48,13 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         NodeKind::Scripts { base, sub, sup, .. } if matches!(base.kind, NodeKind::LargeOp { .. }) => {
             learn_bounds(table, sub.as_deref(), sup.as_deref());
         }
+        NodeKind::Chain { rest, .. } if rest.iter().any(|l| l.op == InfixOp::Relation("\\in".into())) => {
+            for link in rest.iter().filter(|l| l.op == InfixOp::Relation("\\in".into())) {
+                if let Some(letter) = applied_letter(&link.operand) {
+                    table.note_set_valued(letter);
+                }
+            }
+        }
         NodeKind::Chain { first, rest } if matches!(rest.as_slice(), [l] if l.op == InfixOp::Relation("\\sim".into())) => {
             if let Some(link) = rest.first() {
                 table.learn_sampling(first, &link.operand);
@@ -69,6 +76,22 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         _ => {}
     }
     node.for_each_child(|child| learn_usage(table, child, depth + 1));
+}
+
+/// The letter of `P(i)`, `\mathcal{N}(v)`: a plain or calligraphic letter side by side with a
+/// parenthesised group, and nothing else.
+fn applied_letter(node: &Node) -> Option<&str> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
+    let [link] = rest.as_slice() else { return None };
+    let group = matches!(&link.operand.kind, NodeKind::Fenced { open: crate::syntax::ast::Delim::Paren, .. });
+    match &first.kind {
+        NodeKind::Symbol { name, font: Font::Normal | Font::Calligraphic }
+            if link.op == InfixOp::Juxt && group =>
+        {
+            Some(name.as_str())
+        }
+        _ => None,
+    }
 }
 
 /// `\sum_{i=1}^{N}`: i is an index, N a count.

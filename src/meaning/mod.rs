@@ -183,6 +183,8 @@ pub struct SymbolTable {
     /// Lower-case letters written in bold somewhere (`\mathbf{v}`): the same letter in plain
     /// type with an index (`v_i`) is one of its entries.
     bold_letters: rustc_hash::FxHashSet<String>,
+    /// Letters applied right of `\in` somewhere (`p \in P(i)`): functions that give a set.
+    set_valued: rustc_hash::FxHashSet<String>,
     /// The nesting limit the formulas were parsed under, when not the default.
     max_depth: Option<usize>,
 }
@@ -273,6 +275,19 @@ impl SymbolTable {
     /// Whether a lower-case letter is written in bold somewhere in the document.
     pub fn is_bold_letter(&self, letter: &str) -> bool {
         self.bold_letters.contains(letter)
+    }
+
+    /// Records that a letter is applied right of `\in` (`p \in P(i)`): it gives a set.
+    pub(crate) fn note_set_valued(&mut self, letter: &str) {
+        if !self.set_valued.contains(letter) {
+            self.set_valued.insert(letter.to_string());
+        }
+    }
+
+    /// Whether a letter is applied right of `\in` somewhere in the document: a function that
+    /// gives a set (the positives `P(i)`, the neighbours `\mathcal{N}(v)`, the actions `A(s)`).
+    pub fn is_set_valued(&self, letter: &str) -> bool {
+        self.set_valued.contains(letter)
     }
 
     /// Whether a lower-case letter is written with an index somewhere in the document.

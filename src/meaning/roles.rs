@@ -161,7 +161,9 @@ impl Resolver<'_> {
     fn callee_kind(&self, occurrence: &Occurrence) -> SymbolKind {
         let word = matches!(occurrence.base.kind, NodeKind::Word { .. });
         let letter = !word && has(&self.notation.distribution_letters, &occurrence.base_name);
-        if self.is_distribution_family(occurrence) || letter {
+        if !word && occurrence.scripts.is_empty() && self.table.is_set_valued(&occurrence.base_name) {
+            SymbolKind::Set
+        } else if self.is_distribution_family(occurrence) || letter {
             SymbolKind::Distribution
         } else {
             SymbolKind::Function

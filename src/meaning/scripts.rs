@@ -630,6 +630,10 @@ impl Resolver<'_> {
         let plain_letter =
             matches!(base.kind, NodeKind::Symbol { font: Font::Normal | Font::Roman | Font::Blackboard, .. });
         let word = matches!(base.kind, NodeKind::Word { .. });
+        // `p \in P(i)`: a function that gives a set takes a plain argument, not an event.
+        if !word && self.table.is_set_valued(&name) {
+            return Place::Plain;
+        }
         match name.as_str() {
             "P" | "Pr" if plain_letter || word => Place::Event,
             // `E(\mathbf{w})`: an italic E with parentheses is an error or energy function (an

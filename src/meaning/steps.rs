@@ -1,15 +1,18 @@
 //! One letter at several steps: `s_i = f(s_{i-1}, …)`, `\ell_i^{\mathrm{new}} = … \ell_i`. The
 //! occurrences of a letter picked by positions (its index subscripts) are the items of one
 //! sequence, so they are of one kind: where one is a vector by use or declaration and another
-//! picked by as many positions only a convention called a number, the second is a vector too.
+//! picked by as many positions only a convention called a number, the second is a vector too;
+//! where one is a random variable by use (`p(\tilde{\mathbf{x}}_{t-1})`) and another only a
+//! convention called a number or a vector (`\tilde{\mathbf{x}}_t = \tilde{\mathbf{x}}_{t-1} + …`),
+//! the second is a random variable too: the states of a Markov chain, a sampler's iterates.
 
 use super::tree::{Evidence, Occurrence, ScriptRole, Term};
 use super::{SymbolKind, SymbolTable};
 use crate::syntax::ast::Font;
 use rustc_hash::FxHashMap as HashMap;
 
-/// The names of indexed occurrences that a convention called numbers while another step of the
-/// same letter is a vector, with that kind.
+/// The names of indexed occurrences that a convention called numbers (or vectors) while another
+/// step of the same letter is a vector (or a random variable), with that kind.
 pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
     let mut arrays: HashMap<(&str, Font, usize), Vec<&Occurrence>> = HashMap::default();
     let mut numbers: Vec<&Occurrence> = Vec::new();
@@ -17,9 +20,12 @@ pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(Str
     while let Some(term) = stack.pop() {
         if let Some(o) = term.occurrence().filter(|o| picked_by_position(o) && small(o)) {
             let key = (o.base_name.as_str(), super::roles::font_of(o.base), positions(o));
-            if o.kind == SymbolKind::Vector && o.evidence <= Evidence::Use {
+            let settled = matches!(o.kind, SymbolKind::Vector | SymbolKind::RandomVariable);
+            if settled && o.evidence <= Evidence::Use {
                 arrays.entry(key).or_default().push(o);
-            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
+            } else if matches!(o.kind, SymbolKind::Scalar | SymbolKind::Vector)
+                && o.evidence == Evidence::Convention
+            {
                 numbers.push(o);
             }
         }
@@ -31,10 +37,12 @@ pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(Str
         // `s_i` beside `s_{i-1}`: steps of one sequence share the letter that runs along it;
         // `x_i` beside `x_j` may be items of different things (a vector and a label).
         let Some(steps) = arrays.get(&key) else { continue };
-        if !steps.iter().any(|step| shares_position(step, o)) {
+        let sharing: Vec<_> = steps.iter().filter(|step| shares_position(step, o)).collect();
+        let random = sharing.iter().any(|step| step.kind == SymbolKind::RandomVariable);
+        let kind = if random { SymbolKind::RandomVariable } else { SymbolKind::Vector };
+        if sharing.is_empty() || kind == o.kind {
             continue;
         }
-        let kind = SymbolKind::Vector;
         let name = o.name.as_str();
         if table.recorded(name).is_none() && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));

@@ -123,7 +123,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             );
             // `\mathrm{softmax}(z)_j`, `\sigma(…)^j`: one component of the value, a number.
             let picked = [&app.sub, &app.sup].into_iter().flatten().any(|s| s.role == ScriptRole::Index);
+            // `P(i)` right of `\in`: a function that gives a set.
+            let gives_set = app.callee.occurrence().is_some_and(|o| o.kind == SymbolKind::Set);
             match app.args.first() {
+                _ if gives_set => SymbolKind::Set,
                 Some(arg) if elementwise && picked && child(arg) == SymbolKind::Vector => SymbolKind::Scalar,
                 Some(arg) if elementwise => child(arg),
                 _ => SymbolKind::Unknown,

@@ -54,6 +54,7 @@ pub fn fence_key(fence: Fence) -> &'static str {
         Fence::Norm => "norm",
         Fence::Abs => "abs",
         Fence::Det => "det",
+        Fence::Cardinality => "cardinality",
         Fence::Floor => "floor",
         Fence::Ceil => "ceil",
         Fence::Set => "set",

@@ -370,6 +370,8 @@ pub enum Fence {
     Abs,
     /// `|A|` of a matrix.
     Det,
+    /// `|\mathcal{A}|` of a set: how many members it has.
+    Cardinality,
     /// `\lfloor x \rfloor`.
     Floor,
     /// `\lceil x \rceil`.

@@ -100,6 +100,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "maps",
     "abs",
     "det",
+    "cardinality",
     "floor",
     "ceil",
     "set",

@@ -246,6 +246,10 @@ impl Shaper<'_> {
             (Delim::Bar, _) if kind_of_term(body) == SymbolKind::Matrix => {
                 Phrase::Fence { fence: Fence::Det, body: inner() }
             }
+            // `|\mathcal{A}|`, `|P(i)|`: the bars of a set count its members.
+            (Delim::Bar, _) if kind_of_term(body) == SymbolKind::Set => {
+                Phrase::Fence { fence: Fence::Cardinality, body: inner() }
+            }
             (Delim::Bar, _) => Phrase::Fence { fence: Fence::Abs, body: inner() },
             (Delim::Floor, _) => Phrase::Fence { fence: Fence::Floor, body: inner() },
             (Delim::Ceil, _) => Phrase::Fence { fence: Fence::Ceil, body: inner() },

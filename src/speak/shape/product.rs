@@ -193,10 +193,13 @@ impl Shaper<'_> {
     /// scripts on its argument group (`\mathrm{softmax}(z)_j`).
     pub(super) fn apply_term(&self, app: &Application, d: usize) -> Phrase {
         let divergence = divergence_label(&app.callee);
+        // `P(i)` right of `\in`: the meaning layer read a function that gives a set, said as
+        // its letter, not as a probability.
+        let gives_set = app.callee.occurrence().is_some_and(|o| o.kind == crate::meaning::SymbolKind::Set);
         let key = match (divergence, app.callee.occurrence()) {
             (Some(label), _) => Some(label.to_string()),
-            (None, Some(o)) => Some(o.base_name.to_string()),
-            (None, None) => None,
+            (None, Some(o)) if !gives_set => Some(o.base_name.to_string()),
+            (None, _) => None,
         };
         let probability = key.as_deref().is_some_and(|k| self.vocab.is_probability(k));
         let func = self.callee_name(app, d);
@@ -252,7 +255,11 @@ impl Shaper<'_> {
     /// (`L(\theta)`) and a calligraphic letter (`\mathcal{N}(0, I)`): said as their word, unless
     /// the document declared what they are.
     fn letter_function(&self, callee: &Term, occurrence: &crate::meaning::Occurrence) -> bool {
-        if occurrence.evidence == crate::meaning::Evidence::Declared || !occurrence.scripts.is_empty() {
+        let gives_set = occurrence.kind == crate::meaning::SymbolKind::Set;
+        if occurrence.evidence == crate::meaning::Evidence::Declared
+            || !occurrence.scripts.is_empty()
+            || gives_set
+        {
             return false;
         }
         let name = occurrence.base_name.as_str();
