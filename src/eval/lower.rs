@@ -196,6 +196,11 @@ impl<'a> Lowerer<'a> {
             // A name with labels only (`W_Q`, `W^O`, `d_{\text{model}}`), or one bound whole.
             return Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span));
         }
+        if occurrence.scripts.iter().any(|s| s.above && s.role == ScriptRole::Label) {
+            // `V_t^{\mathrm{targ}}`: a label above is no exponent; the name is one value, bound
+            // (or reported unbound) whole.
+            return Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span));
+        }
         let sub = occurrence.scripts.iter().find(|s| !s.above).map(|s| s.term.node);
         let sup = occurrence.scripts.iter().find(|s| s.above).map(|s| s.term.node);
         let base = occurrence.base;
