@@ -5,7 +5,7 @@
 //! allocates against the element limit. Errors are returned as kinds; the interpreter adds
 //! the span of the slot.
 
-use super::errors::EvalErrorKind;
+use super::errors::{EvalErrorKind, Needed};
 use super::expr::{BinOp, Builtin, NormOrder};
 use super::kernels;
 use super::shape::{self, of_num, Shape, Sizes};
@@ -34,7 +34,7 @@ fn mismatch(op: &str, a: &Value, b: &Value, c: shape::Conflict) -> EvalErrorKind
 fn not_family(v: &Value) -> Result<(), EvalErrorKind> {
     match v {
         Value::Family(m) => Err(EvalErrorKind::WrongShape {
-            expected: "one member of the family (an index, as in W^h)".into(),
+            expected: Needed::FamilyMember,
             found: format!("{} members", m.len()),
         }),
         _ => Ok(()),
@@ -245,7 +245,7 @@ pub fn power(base: Value, exponent: f64, limit: usize) -> Computed {
 fn matrix_power(m: DMatrix<f64>, exponent: f64, limit: usize) -> Computed {
     if !m.is_square() {
         return Err(EvalErrorKind::WrongShape {
-            expected: "a square matrix for a matrix power".into(),
+            expected: Needed::SquareMatrixForPower,
             found: NumShape::Matrix(m.nrows(), m.ncols()).to_string(),
         });
     }
@@ -375,7 +375,7 @@ fn square_scalar(builtin: Builtin, v: Value) -> Computed {
         }
         Value::Scalar(x) => Ok(Value::Scalar(x)),
         other => Err(EvalErrorKind::WrongShape {
-            expected: "a square matrix".into(),
+            expected: Needed::SquareMatrix,
             found: other.shape().to_string(),
         }),
     }
@@ -428,12 +428,7 @@ pub fn concat(parts: Vec<Value>, limit: usize) -> Computed {
     let shown = || parts.iter().map(|p| p.shape().to_string()).collect::<Vec<_>>().join(", ");
     let target = match shape::concat(&mut Sizes, &shapes) {
         Ok(Some(t)) => t,
-        Ok(None) => {
-            return Err(EvalErrorKind::WrongShape {
-                expected: "matrices or vectors to concatenate".into(),
-                found: shown(),
-            })
-        }
+        Ok(None) => return Err(EvalErrorKind::WrongShape { expected: Needed::Concatenable, found: shown() }),
         Err(c) => {
             return Err(EvalErrorKind::ShapeMismatch {
                 op: "Concat".into(),
@@ -498,7 +493,7 @@ pub fn index(v: &Value, indices: &[f64]) -> Computed {
             members.get(position(*h, members.len())?).cloned().ok_or(EvalErrorKind::NothingToEvaluate)
         }
         (other, _) => Err(EvalErrorKind::WrongShape {
-            expected: format!("something with {} axes to index", indices.len()),
+            expected: Needed::Axes(indices.len()),
             found: other.shape().to_string(),
         }),
     }

@@ -60,9 +60,10 @@ pub enum EvalErrorKind {
     /// An operation that needs another kind of operand: `\log` of a matrix list, `x_{ij}` on a
     /// vector, `softmax` of nothing.
     WrongShape {
-        /// What the operation needs, in words.
-        expected: String,
-        /// The shape it got.
+        /// What the operation needs.
+        #[serde(serialize_with = "needed_in_english")]
+        expected: Needed,
+        /// The shape it got, as `eval` writes shapes (`scalar`, `3`, `2 × 3`), or a count.
         found: String,
     },
     /// `\log` of a negative number: `\log(-1)`.
@@ -290,6 +291,98 @@ impl EvalError {
     }
 }
 
+/// What an operation needs of its operand, said in either language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Needed {
+    /// A number (`\sum` over a vector's entries, a scalar option).
+    Number,
+    /// A vector of this many entries, one per index.
+    VectorOf(usize),
+    /// A number or a vector for each index of an einsum.
+    NumberOrVectorPerIndex,
+    /// A vector to differentiate with respect to (`grad --jacobian`).
+    VectorForJacobian,
+    /// A vector value for `--jacobian`.
+    VectorValueForJacobian,
+    /// One member of a family (`W^h` with its index).
+    FamilyMember,
+    /// An index for a family.
+    FamilyIndex,
+    /// A square matrix, for a matrix power.
+    SquareMatrixForPower,
+    /// A square matrix.
+    SquareMatrix,
+    /// Matrices or vectors, to concatenate.
+    Concatenable,
+    /// Something with this many axes, to index.
+    Axes(usize),
+    /// At most two free indices over a number.
+    AtMostTwoFreeIndices,
+    /// A number as an exponent.
+    NumberAsExponent,
+    /// A number under arg max.
+    NumberUnderArgMax,
+    /// Rows of equal length.
+    EqualRows,
+    /// A number in each cell of a matrix.
+    NumberInCell,
+}
+
+impl Needed {
+    /// What is needed, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        let ko = matches!(lang, Lang::Ko);
+        match self {
+            Needed::Number if ko => "수".into(),
+            Needed::Number => "a number".into(),
+            Needed::VectorOf(n) if ko => format!("길이 {n}인 벡터"),
+            Needed::VectorOf(n) => format!("a vector of {n}"),
+            Needed::NumberOrVectorPerIndex if ko => "첨자마다 수나 벡터".into(),
+            Needed::NumberOrVectorPerIndex => "a number or a vector per index".into(),
+            Needed::VectorForJacobian if ko => "야코비 행렬을 구할 벡터 변수".into(),
+            Needed::VectorForJacobian => "a vector to take the Jacobian with respect to".into(),
+            Needed::VectorValueForJacobian if ko => "--jacobian에 쓸 벡터 값".into(),
+            Needed::VectorValueForJacobian => "a vector value for --jacobian".into(),
+            Needed::FamilyMember if ko => "묶음의 한 멤버(W^h처럼 첨자를 붙여서)".into(),
+            Needed::FamilyMember => "one member of the family (an index, as in W^h)".into(),
+            Needed::FamilyIndex if ko => "이 묶음의 첨자(W^h처럼)".into(),
+            Needed::FamilyIndex => "an index for this family (as in W^h)".into(),
+            Needed::SquareMatrixForPower if ko => "거듭제곱할 정사각행렬".into(),
+            Needed::SquareMatrixForPower => "a square matrix for a matrix power".into(),
+            Needed::SquareMatrix if ko => "정사각행렬".into(),
+            Needed::SquareMatrix => "a square matrix".into(),
+            Needed::Concatenable if ko => "이어 붙일 행렬이나 벡터".into(),
+            Needed::Concatenable => "matrices or vectors to concatenate".into(),
+            Needed::Axes(n) if ko => format!("첨자 {n}개로 고를 수 있는 축 {n}개짜리 값"),
+            Needed::Axes(n) => format!("something with {n} axes to index"),
+            Needed::AtMostTwoFreeIndices if ko => "자유 첨자가 둘 이하인 수식".into(),
+            Needed::AtMostTwoFreeIndices => "at most two free indices over a number".into(),
+            Needed::NumberAsExponent if ko => "지수 자리의 수".into(),
+            Needed::NumberAsExponent => "a number as exponent".into(),
+            Needed::NumberUnderArgMax if ko => "arg max 아래의 수".into(),
+            Needed::NumberUnderArgMax => "a number under arg max".into(),
+            Needed::EqualRows if ko => "길이가 같은 행".into(),
+            Needed::EqualRows => "rows of equal length".into(),
+            Needed::NumberInCell if ko => "칸마다 수".into(),
+            Needed::NumberInCell => "a number in each cell".into(),
+        }
+    }
+}
+
+/// JSON keeps the English text of what was needed, as before the kinds had names.
+fn needed_in_english<S: serde::Serializer>(needed: &Needed, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&needed.text(Lang::En))
+}
+
+/// A found shape in Korean: shapes are written as `eval` writes them, where `scalar` is the one
+/// word; a count of members or a pair of lengths is said in Korean.
+fn found_in_korean(found: &str) -> String {
+    if let Some(count) = found.strip_suffix(" members") {
+        return format!("멤버 {count}개");
+    }
+    found.replace(" and ", ", ").replace("scalar", "스칼라")
+}
+
 fn message(kind: &EvalErrorKind, lang: Lang, surface: Surface) -> String {
     use EvalErrorKind::*;
     let ko = matches!(lang, Lang::Ko);
@@ -311,9 +404,10 @@ fn message(kind: &EvalErrorKind, lang: Lang, surface: Surface) -> String {
             format!("the brace label says {label} but the shape is {inferred}")
         }
         WrongShape { expected, found } if ko => {
-            format!("{expected}{} 필요한데 모양이 {found}입니다", particle(expected, "이", "가", false))
+            let (expected, found) = (expected.text(Lang::Ko), found_in_korean(found));
+            format!("{expected}{} 필요한데 모양이 {found}입니다", particle(&expected, "이", "가", false))
         }
-        WrongShape { expected, found } => format!("expected {expected}, found shape {found}"),
+        WrongShape { expected, found } => format!("expected {}, found shape {found}", expected.text(Lang::En)),
         LogOfNegative { value } if ko => format!("음수의 로그는 실수가 아닙니다: log({value})"),
         LogOfNegative { value } => format!("log of a negative number: log({value})"),
         SqrtOfNegative { value } if ko => format!("음수의 제곱근은 실수가 아닙니다: √({value})"),
@@ -467,5 +561,43 @@ fn scientific(text: &str) -> String {
     match text.split_once(['e', 'E']) {
         Some((mantissa, exponent)) => format!("`{mantissa} \\times 10^{{{exponent}}}`"),
         None => format!("`{text}`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{found_in_korean, Needed};
+    use crate::lang::Lang;
+
+    /// Every kind of need is said in Korean words, with only commands and flags left in Latin.
+    #[test]
+    fn needs_are_said_in_korean() {
+        let needs = [
+            Needed::Number,
+            Needed::VectorOf(3),
+            Needed::NumberOrVectorPerIndex,
+            Needed::VectorForJacobian,
+            Needed::VectorValueForJacobian,
+            Needed::FamilyMember,
+            Needed::FamilyIndex,
+            Needed::SquareMatrixForPower,
+            Needed::SquareMatrix,
+            Needed::Concatenable,
+            Needed::Axes(2),
+            Needed::AtMostTwoFreeIndices,
+            Needed::NumberAsExponent,
+            Needed::NumberUnderArgMax,
+            Needed::EqualRows,
+            Needed::NumberInCell,
+        ];
+        for need in needs {
+            let ko = need.text(Lang::Ko);
+            let latin = ko.replace("arg max", "").replace("--jacobian", "").replace("W^h", "");
+            assert!(!latin.chars().any(|c| c.is_ascii_alphabetic()), "{ko}");
+            assert_ne!(ko, need.text(Lang::En));
+        }
+        assert_eq!(found_in_korean("scalar"), "스칼라");
+        assert_eq!(found_in_korean("3 members"), "멤버 3개");
+        assert_eq!(found_in_korean("2 × n"), "2 × n");
     }
 }

@@ -10,7 +10,7 @@
 use super::builtins;
 use super::dims::{DimId, DimTable};
 use super::env::Env;
-use super::errors::{EvalError, EvalErrorKind, Hint};
+use super::errors::{EvalError, EvalErrorKind, Hint, Needed};
 use super::expr::{BinOp, Builtin, DimLabel, Expr, ExprKind, ReduceOp};
 use super::shape::{self, Dims, Shape};
 use super::value::{NumShape, Value};
@@ -88,8 +88,8 @@ fn mismatch(op: &str, left: String, right: String, c: shape::Conflict, span: Spa
     EvalError::new(EvalErrorKind::ShapeMismatch { op: op.into(), left, right, dims: (c.left, c.right) }, span)
 }
 
-fn wrong(expected: &str, found: String, span: Span) -> EvalError {
-    EvalError::new(EvalErrorKind::WrongShape { expected: expected.into(), found }, span)
+fn wrong(expected: Needed, found: String, span: Span) -> EvalError {
+    EvalError::new(EvalErrorKind::WrongShape { expected, found }, span)
 }
 
 impl<'e> Inferrer<'e> {
@@ -188,11 +188,7 @@ impl<'e> Inferrer<'e> {
             ([a], Shape::Scalar) => Ok(Shape::Vector(*a)),
             ([a], Shape::Vector(c)) => Ok(Shape::Matrix(*a, c)),
             ([a, b], Shape::Scalar) => Ok(Shape::Matrix(*a, *b)),
-            (_, body) => Err(wrong(
-                "at most two free indices over a number",
-                shape::show(&self.dims, &body),
-                expr.span,
-            )),
+            (_, body) => Err(wrong(Needed::AtMostTwoFreeIndices, shape::show(&self.dims, &body), expr.span)),
         }
     }
 
@@ -267,11 +263,7 @@ impl<'e> Inferrer<'e> {
 
     fn value_shape(&mut self, name: &str, value: &Value, span: Span) -> Inferred {
         if let Value::Family(_) = value {
-            return Err(wrong(
-                "an index for this family (as in W^h)",
-                format!("{} members", value_len(value)),
-                span,
-            ));
+            return Err(wrong(Needed::FamilyIndex, format!("{} members", value_len(value)), span));
         }
         if is_dimension(self.env, name) && matches!(value, Value::Scalar(_)) {
             self.dim(name);
@@ -448,12 +440,12 @@ impl<'e> Inferrer<'e> {
         let b = self.infer(base)?;
         let e = self.infer(exponent)?;
         if e != Shape::Scalar {
-            return Err(wrong("a number as exponent", shape::show(&self.dims, &e), exponent.span));
+            return Err(wrong(Needed::NumberAsExponent, shape::show(&self.dims, &e), exponent.span));
         }
         if let Shape::Matrix(r, c) = &b {
             if !self.dims.unify(r, c) {
                 let (rs, cs) = (self.dims.show(r), self.dims.show(c));
-                return Err(wrong("a square matrix for a matrix power", format!("{rs} × {cs}"), span));
+                return Err(wrong(Needed::SquareMatrixForPower, format!("{rs} × {cs}"), span));
             }
             // A power of a written number takes products or an inverse, n³ each.
             if let ExprKind::Number(x) = exponent.kind {
@@ -500,7 +492,7 @@ impl<'e> Inferrer<'e> {
             }),
             Builtin::Trace | Builtin::Det => match first {
                 Shape::Matrix(r, c) if self.dims.unify(&r, &c) => Ok(Shape::Scalar),
-                other => Err(wrong("a square matrix", shape::show(&self.dims, &other), span)),
+                other => Err(wrong(Needed::SquareMatrix, shape::show(&self.dims, &other), span)),
             },
             _ => Ok(first),
         }
@@ -517,7 +509,7 @@ impl<'e> Inferrer<'e> {
         let shown: Vec<String> = parts.iter().map(|p| shape::show(&self.dims, p)).collect();
         match shape::concat(&mut self.dims, &parts) {
             Ok(Some(shape)) => Ok(shape),
-            Ok(None) => Err(wrong("matrices or vectors to concatenate", shown.join(", "), span)),
+            Ok(None) => Err(wrong(Needed::Concatenable, shown.join(", "), span)),
             Err(c) => Err(mismatch("Concat", shown.join(", "), String::new(), c, span)),
         }
     }
@@ -642,7 +634,7 @@ impl<'e> Inferrer<'e> {
             (Shape::Matrix(r, _), 1) | (Shape::Vector(r), 1) => vec![*r],
             (other, _) => {
                 let found = shape::show(&self.dims, other);
-                return Err(wrong(&format!("something with {} axes to index", indices.len()), found, span));
+                return Err(wrong(Needed::Axes(indices.len()), found, span));
             }
         };
         for (index, axis) in indices.iter().zip(&axes) {
@@ -688,7 +680,7 @@ impl<'e> Inferrer<'e> {
         let body = body?;
         match r.op {
             ReduceOp::Argmax | ReduceOp::Argmin if body != Shape::Scalar => {
-                Err(wrong("a number under arg max", shape::show(&self.dims, &body), span))
+                Err(wrong(Needed::NumberUnderArgMax, shape::show(&self.dims, &body), span))
             }
             ReduceOp::Argmax | ReduceOp::Argmin => Ok((Shape::Scalar, class)),
             _ => Ok((body, class)),
@@ -714,12 +706,12 @@ impl<'e> Inferrer<'e> {
         let width = rows.first().map_or(0, Vec::len);
         for row in rows {
             if row.len() != width {
-                return Err(wrong("rows of equal length", format!("{} and {}", width, row.len()), span));
+                return Err(wrong(Needed::EqualRows, format!("{} and {}", width, row.len()), span));
             }
             for cell in row {
                 let s = self.infer(cell)?;
                 if s != Shape::Scalar {
-                    return Err(wrong("a number in each cell", shape::show(&self.dims, &s), cell.span));
+                    return Err(wrong(Needed::NumberInCell, shape::show(&self.dims, &s), cell.span));
                 }
             }
         }

@@ -8,7 +8,7 @@
 
 use super::builtins::{self, check_size};
 use super::env::Env;
-use super::errors::{EvalError, EvalErrorKind, Hint};
+use super::errors::{EvalError, EvalErrorKind, Hint, Needed};
 use super::expr::{BinOp, Builtin, Expr, ExprKind, ReduceOp, Reduction};
 use super::infer::{Inferrer, Resolution, MAX_CALL_DEPTH};
 use super::trace::TraceRow;
@@ -65,7 +65,7 @@ fn scalar(value: Value, span: Span) -> Result<f64, EvalError> {
     match value {
         Value::Scalar(x) => Ok(x),
         other => Err(at(
-            EvalErrorKind::WrongShape { expected: "a number".into(), found: other.shape().to_string() },
+            EvalErrorKind::WrongShape { expected: Needed::Number, found: other.shape().to_string() },
             span,
         )),
     }
@@ -623,7 +623,7 @@ fn stack(rows: Vec<Value>, span: Span, limit: usize) -> Evaluated {
                     Value::Vector(v) if v.len() == width => data.extend(v.iter()),
                     other => {
                         let kind = EvalErrorKind::WrongShape {
-                            expected: format!("a vector of {width}"),
+                            expected: Needed::VectorOf(width),
                             found: other.shape().to_string(),
                         };
                         return Err(at(kind, span));
@@ -634,7 +634,7 @@ fn stack(rows: Vec<Value>, span: Span, limit: usize) -> Evaluated {
         }
         Some(other) => Err(at(
             EvalErrorKind::WrongShape {
-                expected: "a number or a vector per index".into(),
+                expected: Needed::NumberOrVectorPerIndex,
                 found: other.shape().to_string(),
             },
             span,

@@ -21,7 +21,7 @@ pub mod rules;
 pub mod tape;
 pub mod vjp;
 
-use super::errors::{EvalError, EvalErrorKind};
+use super::errors::{EvalError, EvalErrorKind, Needed};
 use super::expr::Statement;
 use super::infer::Inferrer;
 use super::random::Normal;
@@ -329,7 +329,7 @@ impl GradSession {
             Some(NumShape::Scalar) => 1,
             other => {
                 let kind = EvalErrorKind::WrongShape {
-                    expected: "a vector to take the Jacobian with respect to".into(),
+                    expected: Needed::VectorForJacobian,
                     found: other.map_or_else(|| "?".into(), |s| s.to_string()),
                 };
                 return Err(EvalError::new(kind, span));
@@ -341,7 +341,7 @@ impl GradSession {
             NumShape::Scalar => 1,
             other => {
                 let kind = EvalErrorKind::WrongShape {
-                    expected: "a vector value for --jacobian".into(),
+                    expected: Needed::VectorValueForJacobian,
                     found: other.to_string(),
                 };
                 return Err(EvalError::new(kind, span));

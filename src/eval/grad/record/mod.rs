@@ -18,7 +18,7 @@ mod softmax_product;
 
 use super::super::builtins::{self, check_size};
 use super::super::env::Env;
-use super::super::errors::{EvalError, EvalErrorKind, Hint};
+use super::super::errors::{EvalError, EvalErrorKind, Hint, Needed};
 use super::super::expr::{BinOp, Builtin, Expr, ExprKind};
 use super::super::infer::{Inferrer, Resolution, MAX_CALL_DEPTH};
 use super::super::value::{NumShape, Value};
@@ -106,7 +106,7 @@ fn scalar_of(value: &Value, span: Span) -> Result<f64, EvalError> {
     match value {
         Value::Scalar(x) => Ok(*x),
         other => Err(at(
-            EvalErrorKind::WrongShape { expected: "a number".into(), found: other.shape().to_string() },
+            EvalErrorKind::WrongShape { expected: Needed::Number, found: other.shape().to_string() },
             span,
         )),
     }
@@ -246,7 +246,7 @@ impl<'e> Recorder<'e> {
                         Value::Vector(v) if v.len() == width => data.extend(v.iter()),
                         other => {
                             let kind = EvalErrorKind::WrongShape {
-                                expected: format!("a vector of {width}"),
+                                expected: Needed::VectorOf(width),
                                 found: other.shape().to_string(),
                             };
                             return Err(at(kind, span));
@@ -258,7 +258,7 @@ impl<'e> Recorder<'e> {
             Some(other) => {
                 return Err(at(
                     EvalErrorKind::WrongShape {
-                        expected: "a number or a vector per index".into(),
+                        expected: Needed::NumberOrVectorPerIndex,
                         found: other.shape().to_string(),
                     },
                     span,
