@@ -29,7 +29,8 @@ pub struct Cli {
     /// What to do. Without a command, on a terminal: a prompt that maps formula after formula.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Language of the prompt (without a command); else the `EQMAP_LANG` variable, else ko.
+    /// Language of the prompt, and of a command given after it that has no `--lang` of its own;
+    /// else the `EQMAP_LANG` variable, else ko.
     #[arg(long, value_enum)]
     pub lang: Option<LangArg>,
 }
@@ -38,17 +39,38 @@ impl Cli {
     /// The nesting limit the command works to (`--max-depth`; the default where it takes
     /// none), which sizes the stacks of the threads that do the work.
     pub fn max_depth(&self) -> usize {
-        let common = match &self.command {
-            Some(Command::Map(args)) => &args.common,
-            Some(Command::Compare(args)) => &args.common,
-            Some(Command::Parse(args)) => &args.common,
-            Some(Command::Read(args)) => &args.common,
-            Some(Command::Eval(args)) => &args.common,
-            Some(Command::Grad(args)) => &args.common,
-            Some(Command::Batch(args)) => &args.common,
-            Some(Command::Serve(_)) | None => return eqmap::syntax::depth::DEFAULT_MAX_DEPTH,
+        self.common().map_or(eqmap::syntax::depth::DEFAULT_MAX_DEPTH, |common| common.max_depth)
+    }
+
+    /// The options every subcommand takes, of the command given (`serve` takes none).
+    pub fn common(&self) -> Option<&Common> {
+        match &self.command {
+            Some(Command::Map(args)) => Some(&args.common),
+            Some(Command::Compare(args)) => Some(&args.common),
+            Some(Command::Parse(args)) => Some(&args.common),
+            Some(Command::Read(args)) => Some(&args.common),
+            Some(Command::Eval(args)) => Some(&args.common),
+            Some(Command::Grad(args)) => Some(&args.common),
+            Some(Command::Batch(args)) => Some(&args.common),
+            Some(Command::Serve(_)) | None => None,
+        }
+    }
+
+    /// `eqmap --lang en map …`: the language before the command is the command's, unless it
+    /// has its own `--lang`.
+    pub fn lang_before_command_applies(&mut self) {
+        let Some(lang) = self.lang else { return };
+        let common = match &mut self.command {
+            Some(Command::Map(args)) => &mut args.common,
+            Some(Command::Compare(args)) => &mut args.common,
+            Some(Command::Parse(args)) => &mut args.common,
+            Some(Command::Read(args)) => &mut args.common,
+            Some(Command::Eval(args)) => &mut args.common,
+            Some(Command::Grad(args)) => &mut args.common,
+            Some(Command::Batch(args)) => &mut args.common,
+            Some(Command::Serve(_)) | None => return,
         };
-        common.max_depth
+        common.lang.get_or_insert(lang);
     }
 }
 
@@ -349,9 +371,10 @@ pub struct ParseArgs {
 /// Options every subcommand takes.
 #[derive(Debug, Args)]
 pub struct Common {
-    /// Language of messages (and of the reading, for `read`): ko or en.
-    #[arg(long, value_enum, default_value_t = LangArg::Ko)]
-    pub lang: LangArg,
+    /// Language of messages (and of the reading, for `read`): ko or en; else the `EQMAP_LANG`
+    /// variable, else ko.
+    #[arg(long, value_enum)]
+    pub lang: Option<LangArg>,
     /// Longest formula accepted, in bytes.
     #[arg(long, default_value_t = 100_000)]
     pub max_bytes: usize,

@@ -98,7 +98,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> ExitCode {
+fn run(mut cli: Cli) -> ExitCode {
+    cli.lang_before_command_applies();
     let result = match cli.command {
         Some(Command::Parse(args)) => run_parse(args),
         Some(Command::Map(args)) => run_map(args),
@@ -108,7 +109,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Read(args)) => run_read(args),
         Some(Command::Batch(args)) => run_batch(args),
         Some(Command::Serve(args)) => serve::run(args),
-        None if io::stdin().is_terminal() => repl::run(repl::starting_lang(cli.lang.map(lang_of))),
+        None if io::stdin().is_terminal() => repl::run(chosen_lang(cli.lang.map(lang_of))),
         None => {
             eprintln!("eqmap: give a command (map, read, parse, compare, …) or run it on a terminal for a prompt; see eqmap --help");
             Ok(ExitCode::from(2))
@@ -129,7 +130,13 @@ fn run(cli: Cli) -> ExitCode {
 }
 
 fn lang(common: &Common) -> Lang {
-    lang_of(common.lang)
+    chosen_lang(common.lang.map(lang_of))
+}
+
+/// The language of a command or of the prompt: its `--lang`, else `EQMAP_LANG`, else Korean.
+fn chosen_lang(flag: Option<Lang>) -> Lang {
+    flag.or_else(|| std::env::var("EQMAP_LANG").ok().and_then(|code| Lang::from_code(code.trim())))
+        .unwrap_or_default()
 }
 
 fn lang_of(code: LangArg) -> Lang {

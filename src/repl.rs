@@ -123,12 +123,6 @@ enum Done {
     Eval(String),
 }
 
-/// The language the prompt starts in: `--lang`, else `EQMAP_LANG`, else Korean.
-pub fn starting_lang(flag: Option<Lang>) -> Lang {
-    flag.or_else(|| std::env::var("EQMAP_LANG").ok().and_then(|code| Lang::from_code(code.trim())))
-        .unwrap_or_default()
-}
-
 /// Runs the prompt until the user quits.
 pub fn run(lang: Lang) -> io::Result<ExitCode> {
     let config = Config::builder().auto_add_history(false).build();

@@ -3,7 +3,9 @@
 use assert_cmd::Command;
 
 fn eqmap() -> Command {
-    Command::cargo_bin("eqmap").unwrap_or_else(|e| panic!("binary not built: {e}"))
+    let mut command = Command::cargo_bin("eqmap").unwrap_or_else(|e| panic!("binary not built: {e}"));
+    command.env_remove("EQMAP_LANG");
+    command
 }
 
 fn stdout_of(args: &[&str], stdin: Option<&str>) -> String {
@@ -70,4 +72,22 @@ fn read_reports_a_parse_error_with_a_caret_and_exit_1() {
 fn read_without_a_subcommand_argument_is_usage_error() {
     let output = eqmap().args(["read", "--lang", "fr", "x"]).output().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn the_language_comes_from_the_command_then_before_it_then_the_environment() {
+    let read = |args: &[&str], env: Option<&str>| {
+        let mut command = eqmap();
+        command.args(args);
+        if let Some(code) = env {
+            command.env("EQMAP_LANG", code);
+        }
+        let output = command.output().unwrap_or_else(|e| panic!("{e}"));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert_eq!(read(&["--lang", "en", "read", "x^2"], None), "x squared\n");
+    assert_eq!(read(&["read", "x^2"], Some("en")), "x squared\n");
+    assert_eq!(read(&["--lang", "en", "read", "--lang", "ko", "x^2"], None), "엑스의 제곱\n");
+    assert_eq!(read(&["read", "--lang", "ko", "x^2"], Some("en")), "엑스의 제곱\n");
+    assert_eq!(read(&["read", "x^2"], None), "엑스의 제곱\n");
 }
