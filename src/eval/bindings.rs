@@ -61,8 +61,14 @@ fn json_reason(text: &str, error: &serde_json::Error) -> (String, String) {
             format!("`{text}` is not a value: give {example_en} (column {column})"),
         )
     } else {
+        // The limits serde_json names, in Korean; anything else keeps its own words.
+        let words_ko = match words {
+            "number out of range" => "수가 너무 큽니다: 64비트 실수의 범위를 넘습니다",
+            "recursion limit exceeded" => "배열이 너무 깊게 겹쳐 있습니다",
+            other => other,
+        };
         (
-            format!("JSON을 읽을 수 없습니다 ({words}, {line}행 {column}번째 글자): {example_ko}"),
+            format!("JSON을 읽을 수 없습니다 ({words_ko}, {line}행 {column}번째 글자): {example_ko}"),
             format!("{words} at line {line} column {column} ({example_en})"),
         )
     }
