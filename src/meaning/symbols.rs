@@ -133,7 +133,13 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             }
         }
         TermKind::Operator(op) => match op.name {
-            "nabla" | "Delta" | "exp" | "log" => child(&op.operand),
+            // `\nabla_\theta L`: a gradient has the shape of what it is taken with respect to.
+            "nabla" => match op.sub.as_ref().map(child) {
+                Some(kind @ (SymbolKind::Vector | SymbolKind::Matrix)) => kind,
+                _ => child(&op.operand),
+            },
+            // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.
+            "Delta" | "exp" | "log" | "E" => child(&op.operand),
             _ => SymbolKind::Scalar,
         },
         TermKind::BigOp(big) => match big.name.as_str() {
