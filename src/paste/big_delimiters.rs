@@ -83,7 +83,7 @@ impl Layout<'_> {
             let found = format!("{} {}", self.get(pair.open.0), self.get(pair.close.0));
             let read = format!("{} {first} … {}", pair.open.1, pair.close.1);
             let span = (pair.open.0 .0, pair.close.0 .1);
-            self.note(span, found, read, PdfWhy::BigDelimiter);
+            self.note(span, found, read, PdfWhy::DelimitersAbove);
             inserts.push((open, pair.open));
             inserts.push((close, pair.close));
         }

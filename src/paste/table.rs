@@ -60,6 +60,10 @@ pub struct Table {
     pub raised: BTreeMap<String, String>,
     /// Dots that pdftotext gives apart (`. . .`), and the one symbol they are.
     pub dots: BTreeMap<String, String>,
+    /// The glyphs of a tall left brace as pdftotext gives them: the brace of `cases`.
+    pub case_braces: Vec<String>,
+    /// Words that start a condition of `cases` (`if`, `otherwise`).
+    pub case_words: Vec<String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a
