@@ -256,15 +256,7 @@ impl Layout<'_> {
 
     /// The words of `range`, apart by spaces.
     fn words_of(&self, range: Range) -> Vec<Range> {
-        let mut words = Vec::new();
-        let mut at = range.0;
-        for word in self.get(range).split(' ') {
-            if !word.is_empty() {
-                words.push((at, at + word.len()));
-            }
-            at += word.len() + 1;
-        }
-        words
+        super::layout::words_in(self.text, range)
     }
 }
 

@@ -10,7 +10,7 @@
 //! `\begin{cases}`; anything else is left to the other readers. The reading is a warning.
 
 use super::layout::Range;
-use super::spans::{Composer, Rewriter};
+use super::spans::Composer;
 use super::table::{table, Table};
 use super::Pass;
 use crate::syntax::ast::Span;
@@ -41,10 +41,7 @@ pub(super) fn read(text: &str) -> Pass {
     let table = table();
     match Cases::find(text, table).and_then(|cases| cases.compose()) {
         Some(pass) => pass,
-        None => {
-            let (text, map) = Rewriter::new(text).finish();
-            Pass { text, map, notes: Vec::new() }
-        }
+        None => Pass::unchanged(text),
     }
 }
 

@@ -100,8 +100,21 @@ fn blocks(text: &str) -> Vec<Vec<Range>> {
     blocks
 }
 
+/// The words of `text` in `range`, apart by spaces, each as its range.
+pub(super) fn words_in(text: &str, range: Range) -> Vec<Range> {
+    let mut words = Vec::new();
+    let mut at = range.0;
+    for word in text.get(range.0..range.1).unwrap_or("").split(' ') {
+        if !word.is_empty() {
+            words.push((at, at + word.len()));
+        }
+        at += word.len() + 1;
+    }
+    words
+}
+
 pub(super) struct Layout<'a> {
-    text: &'a str,
+    pub(super) text: &'a str,
     pub(super) table: &'a Table,
     pub(super) items: Vec<Item>,
     notes: Vec<Warning>,
