@@ -9,7 +9,9 @@
 //! not: a concept lost or gained, or the pasted text failing to parse. `--joined` pastes each
 //! text with its line breaks made spaces (as a one-line input field takes a copy); `--each`
 //! writes a line a formula (number, `same` or the reasons, strict and without fonts, and the
-//! LaTeX the paste passes made of the text) to FILE.
+//! LaTeX the paste passes made of the text) to FILE. Last, the misses are counted by the first
+//! layout class their source has (a matrix or `cases`, aligned rows, a big bracket, a sum, a
+//! fraction, a root), without fonts and by the fonts only.
 //!
 //! Two figures are printed. The first, the one that counts, compares with the map of the
 //! source as written. The second compares with the map of the source with its letter fonts
@@ -21,7 +23,7 @@
 use eqmap::slotmap::{map_pasted, Knowledge, SlotMap};
 use eqmap::syntax::error::ParseError;
 use eqmap::{Lang, Limits};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Commands that only set the font of the letters in their argument, which the text of a PDF
 /// does not carry (pdftotext gives the letters alone): taken off the source for the second
@@ -97,6 +99,8 @@ fn main() {
     let (mut compared, mut no_text, mut source_fails) = (0, 0, 0);
     let mut strict = Tally::default();
     let mut unfonted = Tally::default();
+    // Misses by the layout class of their source: (without fonts, by the fonts only).
+    let mut classes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (number, (source, text)) in sources.lines().zip(&pasted).enumerate() {
         if text.trim().is_empty() {
             no_text += 1;
@@ -116,6 +120,12 @@ fn main() {
             Ok(plain) => unfonted.count(&plain, &got, example),
             Err(_) => unfonted.count(&expected, &got, example),
         };
+        let class = classes.entry(layout_class(source)).or_default();
+        if !why_plain.is_empty() {
+            class.0 += 1;
+        } else if !why.is_empty() {
+            class.1 += 1;
+        }
         // The LaTeX the paste passes made of the text, for reading the failures.
         let prepared =
             eqmap::paste::prepare(text).map_or_else(|_| "?".to_string(), |p| p.text.replace('\n', " "));
@@ -133,6 +143,32 @@ fn main() {
         compared,
         12,
     );
+    println!("misses by the first layout class of the source (differing without fonts / by the fonts only):");
+    for (class, (plain, fonts)) in &classes {
+        println!("  {class:<28} {plain:>4} / {fonts}");
+    }
+}
+
+/// The layout classes of a source, first match first: what of a display its PDF text lays
+/// out past a line, by the LaTeX that sets it.
+const LAYOUT_CLASSES: &[(&str, &[&str])] = &[
+    (
+        "matrices and cases",
+        &["{bmatrix}", "{pmatrix}", "{vmatrix}", "{Vmatrix}", "{matrix}", "{cases}", "{array}"],
+    ),
+    ("aligned rows", &["{aligned}", "{align", "{split}", "{gathered}"]),
+    ("big brackets", &["\\left", "\\big", "\\Big"]),
+    ("sums, products, integrals", &["\\sum", "\\prod", "\\int"]),
+    ("fractions", &["\\frac", "\\dfrac", "\\tfrac"]),
+    ("roots", &["\\sqrt"]),
+];
+
+/// The first class of [`LAYOUT_CLASSES`] whose LaTeX `source` has, or `other`.
+fn layout_class(source: &str) -> &'static str {
+    LAYOUT_CLASSES
+        .iter()
+        .find(|(_, marks)| marks.iter().any(|m| source.contains(m)))
+        .map_or("other (scripts, names)", |(class, _)| class)
 }
 
 /// `same`, or the reasons joined.

@@ -83,7 +83,7 @@ impl Layout<'_> {
             let found = format!("{} {}", self.get(pair.open.0), self.get(pair.close.0));
             let read = format!("{} {first} … {}", pair.open.1, pair.close.1);
             let span = (pair.open.0 .0, pair.close.0 .1);
-            self.note(span, found, read, PdfWhy::BigDelimiter);
+            self.note(span, found, read, PdfWhy::DelimitersAbove);
             inserts.push((open, pair.open));
             inserts.push((close, pair.close));
         }
@@ -256,15 +256,7 @@ impl Layout<'_> {
 
     /// The words of `range`, apart by spaces.
     fn words_of(&self, range: Range) -> Vec<Range> {
-        let mut words = Vec::new();
-        let mut at = range.0;
-        for word in self.get(range).split(' ') {
-            if !word.is_empty() {
-                words.push((at, at + word.len()));
-            }
-            at += word.len() + 1;
-        }
-        words
+        super::layout::words_in(self.text, range)
     }
 }
 

@@ -352,15 +352,7 @@ impl Layout<'_> {
 
     /// The words of `line`, apart by spaces.
     fn words(&self, line: Range) -> Vec<Range> {
-        let mut words = Vec::new();
-        let mut at = line.0;
-        for word in self.get(line).split(' ') {
-            if !word.is_empty() {
-                words.push((at, at + word.len()));
-            }
-            at += word.len() + 1;
-        }
-        words
+        super::layout::words_in(self.text, line)
     }
 }
 

@@ -100,8 +100,21 @@ fn blocks(text: &str) -> Vec<Vec<Range>> {
     blocks
 }
 
+/// The words of `text` in `range`, apart by spaces, each as its range.
+pub(super) fn words_in(text: &str, range: Range) -> Vec<Range> {
+    let mut words = Vec::new();
+    let mut at = range.0;
+    for word in text.get(range.0..range.1).unwrap_or("").split(' ') {
+        if !word.is_empty() {
+            words.push((at, at + word.len()));
+        }
+        at += word.len() + 1;
+    }
+    words
+}
+
 pub(super) struct Layout<'a> {
-    text: &'a str,
+    pub(super) text: &'a str,
     pub(super) table: &'a Table,
     pub(super) items: Vec<Item>,
     notes: Vec<Warning>,
@@ -147,6 +160,10 @@ impl Layout<'_> {
                 if limit && (self.get(line).contains('→') || under_previous) && self.under(line) {
                     continue;
                 }
+                let related = words_in(self.text, line).iter().all(|&w| self.get(w).contains(['=', '∈']));
+                if (single || related) && !limit && self.fill_pending_words(line) {
+                    continue;
+                }
                 if !(limit && single && self.fill_pending(line)) {
                     if limit && single {
                         self.lone.push(self.items.len());
@@ -173,7 +190,13 @@ impl Layout<'_> {
                 }
                 // The lower limits: the next line, or its words for signs set side by side
                 // (`XX` over `i∈V j∈V`).
-                let lowers = lines.get(i).map(|&l| self.lower_limits(l, signs.len())).unwrap_or_default();
+                // A sign with its upper limit on its line (`m X`) has its lower limit on a line of
+                // lower limits after the signs beside it.
+                let joined = signs.first().is_some_and(|s| s.upper.is_some());
+                let lowers = match lines.get(i) {
+                    Some(&l) if !joined => self.lower_limits(l, signs.len()),
+                    _ => Vec::new(),
+                };
                 if !lowers.is_empty() {
                     i += 1;
                 }
@@ -287,6 +310,21 @@ impl Layout<'_> {
             }
         }
         false
+    }
+
+    /// `a=1 b=1` after signs set apart (`X` / `X`): each word the lower limit of an operator
+    /// waiting for one, in turn, when every word may be a limit and as many wait; whether so.
+    fn fill_pending_words(&mut self, line: Range) -> bool {
+        let words = words_in(self.text, line);
+        let waiting = self
+            .pending
+            .iter()
+            .filter(|&&n| matches!(self.items.get(n), Some(Item::Operator { lower: None, .. })))
+            .count();
+        if words.len() < 2 || waiting < words.len() || !words.iter().all(|&w| self.limit_like(w)) {
+            return false;
+        }
+        words.into_iter().all(|word| self.fill_pending(word))
     }
 
     /// Sets `line` under the last `lim`, `max`, … before it that has no limit yet; whether
@@ -432,13 +470,16 @@ impl Layout<'_> {
         let text = self.get(line).replace("′ ", "′");
         !text.contains(char::is_whitespace)
             && text.chars().count() <= LIMIT_CHARACTERS
-            && text.chars().any(|c| c.is_alphanumeric() || c == '∞')
+            && text.chars().any(|c| c.is_alphanumeric() || matches!(c, '∞' | '∆'))
             && self.signs(line).is_none()
     }
 
     /// The operator signs of `line` when it holds only signs (and, for integrals, their
     /// upper limits: `Z b`, `Z ∞Z ∞`).
     fn signs(&self, line: Range) -> Option<Vec<Sign>> {
+        if let Some(sign) = self.sign_under_limit(line) {
+            return Some(vec![sign]);
+        }
         let text = self.get(line);
         let sum = |c: char| self.table.big_operators.get(&c.to_string());
         let integral = |c: char| self.table.integral_signs.get(&c.to_string());
@@ -479,6 +520,20 @@ impl Layout<'_> {
             }
         }
         (!signs.is_empty()).then_some(signs)
+    }
+
+    /// `m X`: a sum's upper limit and its sign on one line, as pdftotext joins them when a
+    /// sign beside it stands higher (`m X` / `m` / `X` / `u=1 v=1` for two sums side by side).
+    fn sign_under_limit(&self, line: Range) -> Option<Sign> {
+        let (limit, sign) = self.get(line).split_once(' ')?;
+        let latex = self.table.big_operators.get(sign)?.clone();
+        let upper = (line.0, line.0 + limit.len());
+        if !self.limit_like(upper)
+            || limit.chars().any(|c| self.table.big_operators.contains_key(&c.to_string()))
+        {
+            return None;
+        }
+        Some(Sign { latex, sign: (upper.1 + 1, line.1), upper: Some(upper), integral: false })
     }
 
     /// The formula: the items in order, a space between them.
@@ -567,6 +622,10 @@ mod tests {
         assert_eq!(read_back("H = −\n\nXX\nx\n\ny\n\np(x, y)"), "H = − \\sum_{x} \\sum_{y} p(x, y)");
         assert_eq!(read_back("−\n\nXX\ni∈V j∈V\n\nxij"), "− \\sum_{i∈V} \\sum_{j∈V} xij");
         assert_eq!(read_back("γ\n\nX\ns′ ∈S\n\nP (s′ | s)"), "γ \\sum_{s′ ∈S} P (s′ | s)");
+        assert_eq!(
+            read_back("c +\n\nm\nX\n\nm\nX\n\nu=1 v=1\n\nzuv"),
+            "c + \\sum_{u=1}^{m} \\sum_{v=1}^{m} zuv"
+        );
         let pass = read("X\ni\n\nxi");
         assert_eq!(pass.notes.len(), 1);
         assert!(matches!(

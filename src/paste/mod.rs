@@ -4,7 +4,8 @@
 //! `\begin{equation}…\end{equation}`), a PDF gives `softmax(QKᵀ/√dₖ)V` with names as plain
 //! letters, combining accents (`x̂`) and ligatures, and a typo leaves a `(` open. [`prepare`]
 //! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`); text with
-//! no LaTeX in it (no `\`, `^` or `_`) is read for what a PDF's text flattens within a line
+//! no LaTeX in it (no `\`, `^` or `_`) is read for `cases` and a matrix laid out in rows (`cases.rs`, `matrix.rs`), for
+//! what a PDF's text flattens within a line
 //! (`flat.rs`: `pi` is p_i, `e−λ` is e^{-λ}) and for its lines (`layout.rs`: a display sum
 //! given as `n` / `X` / `i=1`, a fraction as two lines); then the plain text is read as LaTeX
 //! would write it (`plain.rs`); then likely typos are looked for (`typos.rs`). What each
@@ -19,10 +20,12 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod big_delimiters;
+mod cases;
 mod flat;
 mod fraction_rows;
 mod layout;
 pub mod lines;
+mod matrix;
 mod over_sum;
 mod plain;
 pub mod spans;
@@ -84,6 +87,10 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         return Err(ParseError::new(ParseErrorKind::Empty, span));
     }
     if is_plain_text(&pasted.text) && pasted.text.len() <= PDF_TEXT_BYTES {
+        let cases = cases::read(&pasted.text);
+        pasted.push(cases.text, cases.map, cases.notes);
+        let matrix = matrix::read(&pasted.text);
+        pasted.push(matrix.text, matrix.map, matrix.notes);
         let flat = flat::in_lines(&pasted.text);
         pasted.push(flat.text, flat.map, flat.notes);
         let laid = layout::read(&pasted.text);
@@ -149,6 +156,14 @@ struct Pass {
     text: String,
     map: SpanMap,
     notes: Vec<Warning>,
+}
+
+impl Pass {
+    /// A pass that leaves `text` as it is.
+    fn unchanged(text: &str) -> Pass {
+        let (text, map) = spans::Rewriter::new(text).finish();
+        Pass { text, map, notes: Vec::new() }
+    }
 }
 
 impl Pasted {

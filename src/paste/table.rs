@@ -60,6 +60,16 @@ pub struct Table {
     pub raised: BTreeMap<String, String>,
     /// Dots that pdftotext gives apart (`. . .`), and the one symbol they are.
     pub dots: BTreeMap<String, String>,
+    /// The glyphs of a tall left brace as pdftotext gives them: the brace of `cases`.
+    pub case_braces: Vec<String>,
+    /// Words that start a condition of `cases` (`if`, `otherwise`).
+    pub case_words: Vec<String>,
+    /// The opening glyphs of a tall bracket or parenthesis, and the matrix environment each makes.
+    pub matrix_openings: BTreeMap<String, String>,
+    /// Their closing glyphs, and the environment each closes.
+    pub matrix_closings: BTreeMap<String, String>,
+    /// The pieces that extend a tall bracket or parenthesis, dropped.
+    pub matrix_pieces: Vec<String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a

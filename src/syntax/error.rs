@@ -386,6 +386,11 @@ pub enum PdfWhy {
     NormPower,
     /// A big delimiter on a line of its own set after the text of the line below it.
     BigDelimiter,
+    /// A pair of big delimiters given on lines of their own above a display, set around what
+    /// follows the word they apply to (`E`, `exp`), or at the display's start.
+    DelimitersAbove,
+    /// Lines between a big delimiter's pieces read as the rows of a matrix or of `cases`.
+    Rows,
 }
 
 impl Warning {
@@ -495,6 +500,18 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         (PdfWhy::BigDelimiter, Lang::En) => format!(
             "the big delimiter `{found}` on a line of its own set after the line below it, as `{read}`: the text of a PDF gives a tall delimiter before the text beside it, and where it stands is a guess"
         ),
+        (PdfWhy::DelimitersAbove, Lang::Ko) => format!(
+            "디스플레이 위 따로 된 줄의 큰 괄호 `{found}` 표기를 그 괄호가 딸린 낱말(`E`, `exp` 따위) 뒤나 식의 처음에 두어 `{read}` 꼴로 읽습니다: PDF의 텍스트는 키가 큰 괄호를 감싸는 글자보다 먼저 줍니다. 괄호가 열리고 닫히는 자리는 추측입니다"
+        ),
+        (PdfWhy::DelimitersAbove, Lang::En) => format!(
+            "the big delimiters `{found}` on lines of their own above the display set after the word they apply to (`E`, `exp`, …) or at the start, as `{read}`: the text of a PDF gives tall delimiters before the text they enclose, and where they open and close is a guess"
+        ),
+        (PdfWhy::Rows, Lang::Ko) => format!(
+            "큰 괄호 조각 `{found}` 표기와 그 사이의 줄을 `{read}` 꼴의 행렬이나 경우 나눔으로 읽습니다: PDF의 텍스트는 행렬의 칸을 열마다 줄로 줍니다. 칸의 순서는 추측입니다"
+        ),
+        (PdfWhy::Rows, Lang::En) => format!(
+            "the big delimiter `{found}` and the lines beside it read as the rows `{read}`: the text of a PDF gives the entries of a matrix or of `cases` column by column, line by line, and their order is a guess"
+        ),
     }
 }
 
@@ -586,6 +603,8 @@ mod tests {
             PdfWhy::Limit,
             PdfWhy::NormPower,
             PdfWhy::BigDelimiter,
+            PdfWhy::DelimitersAbove,
+            PdfWhy::Rows,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
