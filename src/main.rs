@@ -162,12 +162,15 @@ const MAX_CURRICULUM_BYTES: u64 = 16 << 20;
 const MAX_BINDING_FILE_BYTES: u64 = 64 << 20;
 
 /// A regular file's text, read through a bound: a FIFO, a device or a socket is refused
-/// unopened, and a file longer than `limit` bytes is refused after reading at most one byte
-/// past it.
+/// unopened, a file whose size is over `limit` bytes too, and one that grows past it while it
+/// is read is refused after reading at most one byte past it.
 pub(crate) fn read_small_file(path: &std::path::Path, limit: u64) -> Result<String, String> {
     let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !metadata.is_file() {
         return Err("not a regular file (a pipe, device or socket is not read)".to_string());
+    }
+    if metadata.len() > limit {
+        return Err(format!("larger than {limit} bytes"));
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)

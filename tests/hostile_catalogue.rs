@@ -200,8 +200,15 @@ fn check(name: &str, case: &Case) -> Vec<String> {
         if run.stderr.contains("panicked") || run.stderr.contains("overflowed its stack") {
             problems.push("it panicked".to_string());
         }
-        if run.elapsed.as_secs_f64() > bound {
-            problems.push(format!("took {:.2} s (bound {bound} s)", run.elapsed.as_secs_f64()));
+        // The bound guards against the minutes these inputs once took, not a speed target
+        // (BENCHMARKS.md holds those): on a shared, loaded machine a case may take a few times
+        // its bound, never more than that or 10 s.
+        let allowed = (bound * 3.0).max(10.0);
+        if run.elapsed.as_secs_f64() > allowed {
+            problems.push(format!(
+                "took {:.2} s (bound {bound} s, allowed {allowed} s)",
+                run.elapsed.as_secs_f64()
+            ));
         }
         if !problems.is_empty() {
             let shown: String = run.stderr.chars().take(600).collect();
