@@ -1,5 +1,6 @@
 //! Likely typos the parser accepts, as warnings with a place: a `(` or `[` never closed, a
-//! `)` or `]` that closes nothing, a `|` without its partner. TeX lets brackets mismatch
+//! `)` or `]` that closes nothing, a `|` without its partner, an operator with nothing after it
+//! at the end (`x +`, `L =`; a sign as a script, `\mathbb{R}^+`, `0^-`, is no operator). TeX lets brackets mismatch
 //! (`[0, 1)` is an interval), so any closer closes any opener; only a count that does not come
 //! out even is noted. Brackets sized by `\left`, `\big`, … are the parser's to check, and text
 //! arguments (`\text{(i)}`) are not counted.
@@ -38,8 +39,30 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
             notes.push(note(WarningKind::LoneBar, *last, '|'));
         }
     }
+    notes.extend(trailing_operator(text));
     notes.sort_by_key(|w| w.span.start);
     notes
+}
+
+/// The operators that want something after them when they end a formula.
+const TRAILING: &[&str] = &["+", "-", "=", "\\cdot", "\\times", "\\le", "\\ge", "\\leq", "\\geq", "<", ">"];
+
+/// `x +`, `L =`: an operator that ends the formula, not set as a script (`\mathbb{R}^+`).
+fn trailing_operator(text: &str) -> Option<Warning> {
+    let trimmed = text.trim_end();
+    let operator = TRAILING.iter().find(|op| trimmed.ends_with(**op))?;
+    let start = trimmed.len() - operator.len();
+    let before = trimmed.get(..start).unwrap_or("").trim_end();
+    if before.is_empty() || before.ends_with(['^', '_', '{', '(', '[', ',', '&']) {
+        return None;
+    }
+    if !operator.starts_with('\\') && before.ends_with('\\') {
+        return None;
+    }
+    Some(Warning {
+        kind: WarningKind::TrailingOperator { operator: operator.to_string() },
+        span: Span::new(start, trimmed.len()),
+    })
 }
 
 fn note(kind: WarningKind, at: usize, c: char) -> Warning {
@@ -90,5 +113,18 @@ mod tests {
         }
         assert_eq!(kinds("x)"), vec![WarningKind::UnopenedBracket { delimiter: ")".into() }]);
         assert_eq!(kinds("|x + y"), vec![WarningKind::LoneBar]);
+    }
+
+    #[test]
+    fn an_operator_that_ends_the_formula_is_noted_but_not_a_sign_as_a_script() {
+        let trailing = |op: &str| vec![WarningKind::TrailingOperator { operator: op.into() }];
+        assert_eq!(kinds("x +"), trailing("+"));
+        assert_eq!(kinds("L(\\theta) = "), trailing("="));
+        assert_eq!(kinds("a \\cdot"), trailing("\\cdot"));
+        for text in
+            ["\\mathbb{R}^+", "x \\to 0^-", "x_+", "-", "f(+)", "\\{+, -\\}", "a \\cdots", "x \\{ y \\+"]
+        {
+            assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
+        }
     }
 }

@@ -354,6 +354,11 @@ pub enum WarningKind {
     },
     /// A `|` without a partner: `|x + y`.
     LoneBar,
+    /// An operator with nothing after it at the end of the formula: `x +`, `L =`.
+    TrailingOperator {
+        /// The operator as written.
+        operator: String,
+    },
     /// Text as a PDF gives it, read as its LaTeX most likely was: TeX's display sum sign given
     /// as the letter `X`, a subscript set right after its letter (`pi`), a fraction's two lines.
     PdfText {
@@ -442,6 +447,12 @@ impl Warning {
             (WarningKind::LoneBar, Lang::Ko) => "`|` 기호에 짝이 없습니다: 절댓값이나 노름의 한쪽이 빠진 것 같습니다".to_string(),
             (WarningKind::LoneBar, Lang::En) => {
                 "`|` has no partner: one side of an absolute value or norm may be missing".to_string()
+            }
+            (WarningKind::TrailingOperator { operator }, Lang::Ko) => {
+                format!("수식 끝의 `{operator}` 뒤에 아무것도 없습니다: 뒤쪽이 빠진 것 같습니다")
+            }
+            (WarningKind::TrailingOperator { operator }, Lang::En) => {
+                format!("nothing follows `{operator}` at the end of the formula: its right side may be missing")
             }
             (WarningKind::PdfText { found, read, why }, lang) => pdf_message(found, read, *why, lang),
         }
@@ -592,6 +603,7 @@ mod tests {
             WarningKind::UnclosedBracket { delimiter: "(".into() },
             WarningKind::UnopenedBracket { delimiter: "]".into() },
             WarningKind::LoneBar,
+            WarningKind::TrailingOperator { operator: "+".into() },
         ];
         let mut warnings = warnings;
         for why in [
