@@ -24,10 +24,10 @@ impl Bilingual {
     }
 }
 
-/// One or several kinds a metavariable may have.
+/// One string or several: the kinds a metavariable may have, the patterns one may contain.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
-enum KindSpec {
+enum OneOrMany {
     One(String),
     Many(Vec<String>),
 }
@@ -46,9 +46,13 @@ struct RuleSpec {
     operators: Vec<String>,
     ambiguity: Option<String>,
     #[serde(default, rename = "where")]
-    conditions: BTreeMap<String, KindSpec>,
+    conditions: BTreeMap<String, OneOrMany>,
     #[serde(default)]
     symbols: Vec<String>,
+    #[serde(default)]
+    earlier: BTreeMap<String, String>,
+    #[serde(default)]
+    within: BTreeMap<String, OneOrMany>,
     focus: Option<String>,
     concepts: Vec<String>,
     question: Option<Bilingual>,
@@ -115,6 +119,12 @@ pub struct Rule {
     pub conditions: Vec<(String, Vec<SymbolKind>)>,
     /// Metavariables that must match one symbol (a letter with its scripts), not a product.
     pub symbols: Vec<String>,
+    /// Pairs `(holder, later)`: what `holder` matched holds the letter `later` matched, one
+    /// step before (`m_{t-1}` of `m_t`).
+    pub earlier: Vec<(String, String)>,
+    /// Metavariables with patterns: what each matched holds a match of one of them (itself
+    /// or a part), under the match's bindings (`\nabla` somewhere in the step `$E`).
+    pub within: Vec<(String, Vec<Pattern>)>,
     /// Which part is the slot.
     pub focus: Focus,
     /// Concept ids.
@@ -194,14 +204,24 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
     let mut conditions = Vec::new();
     for (name, kinds) in &spec.conditions {
         let names = match kinds {
-            KindSpec::One(kind) => vec![kind.clone()],
-            KindSpec::Many(kinds) => kinds.clone(),
+            OneOrMany::One(kind) => vec![kind.clone()],
+            OneOrMany::Many(kinds) => kinds.clone(),
         };
         let parsed = names
             .iter()
             .map(|k| parse_kind(k).ok_or_else(|| error(format!("unknown kind `{k}`"))))
             .collect::<Result<Vec<_>, _>>()?;
         conditions.push((name.clone(), parsed));
+    }
+    let mut within = Vec::new();
+    for (name, patterns) in &spec.within {
+        let sources = match patterns {
+            OneOrMany::One(pattern) => std::slice::from_ref(pattern),
+            OneOrMany::Many(patterns) => patterns.as_slice(),
+        };
+        let compiled =
+            sources.iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?;
+        within.push((name.clone(), compiled));
     }
     let focus = match spec.focus.as_deref() {
         None => Focus::Whole,
@@ -216,6 +236,8 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         matcher,
         conditions,
         symbols: spec.symbols,
+        earlier: spec.earlier.into_iter().collect(),
+        within,
         focus,
         concepts: spec.concepts,
         question: spec.question,
