@@ -40,7 +40,7 @@ fn the_held_out_half_holds_its_floor() {
 fn the_probes_hold_their_floor() {
     // Measured (session 18, when they were written): recall 81.6% before the rules written
     // against them, then 93.9%; precision 100%.
-    holds_floor("probes.jsonl", 0.90, 0.97, 0.96);
+    holds_floor("probes.jsonl", 0.89, 0.97, 0.96);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
