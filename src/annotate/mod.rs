@@ -162,14 +162,19 @@ impl<'a> Walker<'a> {
             (Some(holder), Some(later)) => steps::holds_earlier(holder, later),
             _ => true,
         };
-        let holds = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
-            bindings
-                .get(name)
-                .is_none_or(|node| patterns.iter().any(|p| p.find_in(node, bindings, 0).is_some()))
+        let holds = |node: &Node, patterns: &[pattern::Pattern]| {
+            patterns.iter().any(|p| p.find_in(node, bindings, 0).is_some())
+        };
+        let within = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
+            bindings.get(name).is_none_or(|node| holds(node, patterns))
+        };
+        let without = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
+            bindings.get(name).is_none_or(|node| !holds(node, patterns))
         };
         rule.symbols.iter().all(one_symbol)
             && rule.earlier.iter().all(stepped)
-            && rule.within.iter().all(holds)
+            && rule.within.iter().all(within)
+            && rule.without.iter().all(without)
             && rule.conditions.iter().all(|(name, kinds)| {
                 bindings.get(name.as_str()).is_none_or(|node| {
                     // What the metavariable stands for, when the meaning layer reads it as one term

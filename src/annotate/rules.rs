@@ -53,6 +53,8 @@ struct RuleSpec {
     earlier: BTreeMap<String, String>,
     #[serde(default)]
     within: BTreeMap<String, OneOrMany>,
+    #[serde(default)]
+    without: BTreeMap<String, OneOrMany>,
     focus: Option<String>,
     concepts: Vec<String>,
     question: Option<Bilingual>,
@@ -125,6 +127,9 @@ pub struct Rule {
     /// Metavariables with patterns: what each matched holds a match of one of them (itself
     /// or a part), under the match's bindings (`\nabla` somewhere in the step `$E`).
     pub within: Vec<(String, Vec<Pattern>)>,
+    /// Metavariables with patterns: what each matched holds a match of none of them
+    /// (`(X - \mathbb{E}[X])^2` is a variance, not an error).
+    pub without: Vec<(String, Vec<Pattern>)>,
     /// Which part is the slot.
     pub focus: Focus,
     /// Concept ids.
@@ -213,16 +218,8 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             .collect::<Result<Vec<_>, _>>()?;
         conditions.push((name.clone(), parsed));
     }
-    let mut within = Vec::new();
-    for (name, patterns) in &spec.within {
-        let sources = match patterns {
-            OneOrMany::One(pattern) => std::slice::from_ref(pattern),
-            OneOrMany::Many(patterns) => patterns.as_slice(),
-        };
-        let compiled =
-            sources.iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?;
-        within.push((name.clone(), compiled));
-    }
+    let within = compile_holdings(&spec.within).map_err(&error)?;
+    let without = compile_holdings(&spec.without).map_err(&error)?;
     let focus = match spec.focus.as_deref() {
         None => Focus::Whole,
         Some("operator") => Focus::Operator,
@@ -238,6 +235,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         symbols: spec.symbols,
         earlier: spec.earlier.into_iter().collect(),
         within,
+        without,
         focus,
         concepts: spec.concepts,
         question: spec.question,
@@ -249,6 +247,19 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         overrides: spec.overrides,
         examples: spec.examples,
     })
+}
+
+/// The patterns of `within` or `without`, compiled, by metavariable.
+fn compile_holdings(spec: &BTreeMap<String, OneOrMany>) -> Result<Vec<(String, Vec<Pattern>)>, String> {
+    let mut out = Vec::new();
+    for (name, patterns) in spec {
+        let sources = match patterns {
+            OneOrMany::One(pattern) => std::slice::from_ref(pattern),
+            OneOrMany::Many(patterns) => patterns.as_slice(),
+        };
+        out.push((name.clone(), sources.iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?));
+    }
+    Ok(out)
 }
 
 fn parse_kind(name: &str) -> Option<SymbolKind> {
