@@ -172,9 +172,6 @@ impl<'a> Walker<'a> {
             bindings.get(name).is_none_or(|node| !holds(node, patterns))
         };
         rule.symbols.iter().all(one_symbol)
-            && rule.earlier.iter().all(stepped)
-            && rule.within.iter().all(within)
-            && rule.without.iter().all(without)
             && rule.conditions.iter().all(|(name, kinds)| {
                 bindings.get(name.as_str()).is_none_or(|node| {
                     // What the metavariable stands for, when the meaning layer reads it as one term
@@ -184,6 +181,10 @@ impl<'a> Walker<'a> {
                     kinds.contains(&kind.unwrap_or_else(|| self.kind(node)))
                 })
             })
+            // The searches last: they walk what matched.
+            && rule.earlier.iter().all(stepped)
+            && rule.within.iter().all(within)
+            && rule.without.iter().all(without)
     }
 
     fn walk(&mut self, node: &'a Node, in_script: bool, depth: usize) {
