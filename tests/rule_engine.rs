@@ -1,6 +1,6 @@
 //! The rule engine's matching, on rules written for the test: what a metavariable stands for,
 //! metavariables that must be one symbol, conditions a pattern does not name, and one question
-//! asked once.
+//! asked once; `earlier`, `within` and `without`.
 
 use eqmap::annotate::{fired_rules, rules::load_rules, RuleSet};
 use eqmap::meaning::SymbolTable;
@@ -113,4 +113,49 @@ concepts = ["notation.index-sum"]
         assert!(fires(written, &rules), "{written}");
     }
     assert!(!fires(r"x_1, \vdots, x_n", &rules));
+}
+
+#[test]
+fn earlier_asks_for_the_same_letter_one_step_before_however_the_step_is_written() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "update"
+patterns = ['$N = $P - $E']
+earlier = { P = "N" }
+concepts = ["opt.gradient-descent"]
+examples = ['w_{t+1} = w_t - g_t']
+"#,
+    );
+    for formula in [
+        r"w_{t+1} = w_t - \eta g_t",
+        r"w_t = w_{t-1} - \eta g_t",
+        r"x^{(k+1)} = x^{(k)} - \alpha d^{(k)}",
+        r"x^{k+1} = x^k - \alpha d^k",
+        r"\mathbf{w}(t) = \mathbf{w}(t-1) - \eta \mathbf{g}(t)",
+    ] {
+        assert!(fires(formula, &rules), "{formula}");
+    }
+    // Another letter, the same step, or two steps apart: no update of this value.
+    for formula in [r"w_{t+1} = v_t - \eta g_t", r"w_t = w_t - \eta g_t", r"w_t = w_{t-2} - \eta g_t"] {
+        assert!(!fires(formula, &rules), "{formula}");
+    }
+}
+
+#[test]
+fn within_and_without_ask_what_a_metavariable_holds() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "expected-squared-error"
+patterns = ['\mathbb{E}[$S^2]']
+within = { S = ['$A - $B'] }
+without = { S = ['\mu', '\mathbb{E}'] }
+concepts = ["opt.squared-error"]
+examples = ['\mathbb{E}[(y - f(x))^2]']
+"#,
+    );
+    assert!(fires(r"\mathbb{E}[(y - f(x))^2]", &rules));
+    assert!(fires(r"\mathbb{E}[(r + \gamma v - q)^2]", &rules));
+    assert!(!fires(r"\mathbb{E}[(X - \mu)^2]", &rules));
+    assert!(!fires(r"\mathbb{E}[(X - \mathbb{E}[X])^2]", &rules));
+    assert!(!fires(r"\mathbb{E}[X^2]", &rules));
 }

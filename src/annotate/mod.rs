@@ -12,6 +12,7 @@ mod index;
 pub mod keys;
 pub mod pattern;
 pub mod rules;
+mod steps;
 
 #[cfg(test)]
 mod keys_tests;
@@ -68,8 +69,11 @@ pub fn annotate<'a>(
     let mut firings = Walker::new(source, meaning, rules).run(root);
     balanced_firings(meaning, rules, &mut firings);
     // Some names are explained by the definition the formula gives them, not by a rule.
-    let defined = crate::meaning::defined_heads(root);
+    // A rule kept off definitions is also kept off the whole body a named function is defined
+    // by (`\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(…)V` is read through its parts).
+    let mut defined = crate::meaning::defined_heads(root);
     if !defined.is_empty() {
+        defined.extend(crate::meaning::defined_bodies(root));
         firings.retain(|firing| {
             rules.rules.get(firing.rule).is_none_or(|rule| rule.on_definition)
                 || !defined.contains(&firing.slot)
@@ -154,6 +158,19 @@ impl<'a> Walker<'a> {
     fn conditions_hold(&self, rule: &Rule, bindings: &Bindings) -> bool {
         let one_symbol =
             |name: &String| bindings.get(name.as_str()).is_none_or(|node| self.meaning.is_symbol(node));
+        let stepped = |(holder, later): &(String, String)| match (bindings.get(holder), bindings.get(later)) {
+            (Some(holder), Some(later)) => steps::holds_earlier(holder, later),
+            _ => true,
+        };
+        let holds = |node: &Node, patterns: &[pattern::Pattern]| {
+            patterns.iter().any(|p| p.find_in(node, bindings, 0).is_some())
+        };
+        let within = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
+            bindings.get(name).is_none_or(|node| holds(node, patterns))
+        };
+        let without = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
+            bindings.get(name).is_none_or(|node| !holds(node, patterns))
+        };
         rule.symbols.iter().all(one_symbol)
             && rule.conditions.iter().all(|(name, kinds)| {
                 bindings.get(name.as_str()).is_none_or(|node| {
@@ -164,6 +181,10 @@ impl<'a> Walker<'a> {
                     kinds.contains(&kind.unwrap_or_else(|| self.kind(node)))
                 })
             })
+            // The searches last: they walk what matched.
+            && rule.earlier.iter().all(stepped)
+            && rule.within.iter().all(within)
+            && rule.without.iter().all(without)
     }
 
     fn walk(&mut self, node: &'a Node, in_script: bool, depth: usize) {

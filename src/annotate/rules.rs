@@ -24,10 +24,10 @@ impl Bilingual {
     }
 }
 
-/// One or several kinds a metavariable may have.
+/// One string or several: the kinds a metavariable may have, the patterns one may contain.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
-enum KindSpec {
+enum OneOrMany {
     One(String),
     Many(Vec<String>),
 }
@@ -46,9 +46,15 @@ struct RuleSpec {
     operators: Vec<String>,
     ambiguity: Option<String>,
     #[serde(default, rename = "where")]
-    conditions: BTreeMap<String, KindSpec>,
+    conditions: BTreeMap<String, OneOrMany>,
     #[serde(default)]
     symbols: Vec<String>,
+    #[serde(default)]
+    earlier: BTreeMap<String, String>,
+    #[serde(default)]
+    within: BTreeMap<String, OneOrMany>,
+    #[serde(default)]
+    without: BTreeMap<String, OneOrMany>,
     focus: Option<String>,
     concepts: Vec<String>,
     question: Option<Bilingual>,
@@ -115,6 +121,15 @@ pub struct Rule {
     pub conditions: Vec<(String, Vec<SymbolKind>)>,
     /// Metavariables that must match one symbol (a letter with its scripts), not a product.
     pub symbols: Vec<String>,
+    /// Pairs `(holder, later)`: what `holder` matched holds the letter `later` matched, one
+    /// step before (`m_{t-1}` of `m_t`).
+    pub earlier: Vec<(String, String)>,
+    /// Metavariables with patterns: what each matched holds a match of one of them (itself
+    /// or a part), under the match's bindings (`\nabla` somewhere in the step `$E`).
+    pub within: Vec<(String, Vec<Pattern>)>,
+    /// Metavariables with patterns: what each matched holds a match of none of them
+    /// (`(X - \mathbb{E}[X])^2` is a variance, not an error).
+    pub without: Vec<(String, Vec<Pattern>)>,
     /// Which part is the slot.
     pub focus: Focus,
     /// Concept ids.
@@ -194,8 +209,8 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
     let mut conditions = Vec::new();
     for (name, kinds) in &spec.conditions {
         let names = match kinds {
-            KindSpec::One(kind) => vec![kind.clone()],
-            KindSpec::Many(kinds) => kinds.clone(),
+            OneOrMany::One(kind) => vec![kind.clone()],
+            OneOrMany::Many(kinds) => kinds.clone(),
         };
         let parsed = names
             .iter()
@@ -203,6 +218,8 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             .collect::<Result<Vec<_>, _>>()?;
         conditions.push((name.clone(), parsed));
     }
+    let within = compile_holdings(&spec.within).map_err(&error)?;
+    let without = compile_holdings(&spec.without).map_err(&error)?;
     let focus = match spec.focus.as_deref() {
         None => Focus::Whole,
         Some("operator") => Focus::Operator,
@@ -216,6 +233,9 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         matcher,
         conditions,
         symbols: spec.symbols,
+        earlier: spec.earlier.into_iter().collect(),
+        within,
+        without,
         focus,
         concepts: spec.concepts,
         question: spec.question,
@@ -227,6 +247,19 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         overrides: spec.overrides,
         examples: spec.examples,
     })
+}
+
+/// The patterns of `within` or `without`, compiled, by metavariable.
+fn compile_holdings(spec: &BTreeMap<String, OneOrMany>) -> Result<Vec<(String, Vec<Pattern>)>, String> {
+    let mut out = Vec::new();
+    for (name, patterns) in spec {
+        let sources = match patterns {
+            OneOrMany::One(pattern) => std::slice::from_ref(pattern),
+            OneOrMany::Many(patterns) => patterns.as_slice(),
+        };
+        out.push((name.clone(), sources.iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?));
+    }
+    Ok(out)
 }
 
 fn parse_kind(name: &str) -> Option<SymbolKind> {

@@ -575,6 +575,17 @@ pub fn defined_heads(root: &Node) -> Vec<crate::syntax::ast::Span> {
         .collect()
 }
 
+/// The bodies of the functions a formula defines by name: the right side of
+/// `\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(…)V`, which the name explains.
+pub fn defined_bodies(root: &Node) -> Vec<crate::syntax::ast::Span> {
+    statements(root)
+        .into_iter()
+        .filter_map(|statement| relation_sides(statement, "="))
+        .filter(|(lhs, _)| call_parts(lhs).is_some() && call_callee(lhs).is_some())
+        .map(|(_, rhs)| rhs.span)
+        .collect()
+}
+
 /// The callee of a call-shaped node (`p_\theta` of `p_\theta(x)`).
 fn call_callee(node: &Node) -> Option<&Node> {
     match &node.kind {

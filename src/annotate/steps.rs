@@ -1,0 +1,175 @@
+//! One letter at two steps, for the rules' `earlier` condition: whether what one metavariable
+//! matched holds the letter another matched, one step before (`m_{t-1}` of `m_t`,
+//! `\theta_t` of `\theta_{t+1}`, `x^{(k-1)}` of `x^{(k)}`, `h^{\langle t-1 \rangle}` of
+//! `h^{\langle t \rangle}`, `\mathbf{s}(t-1)` of `\mathbf{s}(t)`), whatever the step's letter
+//! and wherever it stands: an update of a value from its value at the step before, a
+//! recurrence, written as papers write them.
+//!
+//! Two nodes are one step apart when they are equal except at one place, where the later one
+//! has `e` and the earlier `e - 1`, or the later `e + 1` and the earlier `e`. That place must
+//! be inside a script or an argument: `t` itself is not a step of `t - 1`.
+
+use crate::syntax::ast::{InfixOp, Link, Node, NodeKind};
+
+/// How deep a search for the earlier step goes into what a metavariable matched.
+const MAX_DEPTH: usize = 64;
+
+/// Whether `within`, or a part of it, is `later`'s letter one step before.
+pub(super) fn holds_earlier(within: &Node, later: &Node) -> bool {
+    search(within, later, 0)
+}
+
+fn search(within: &Node, later: &Node, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    if one_step_before(later, within) || earlier_call_in_chain(within, later) {
+        return true;
+    }
+    within.children().into_iter().any(|child| search(child, later, depth + 1))
+}
+
+/// Whether `earlier` is `later` one step before: the same letter, scripts or call, advanced by
+/// one at exactly one place below the top.
+pub(super) fn one_step_before(later: &Node, earlier: &Node) -> bool {
+    match (&later.kind, &earlier.kind) {
+        (NodeKind::Scripts { .. }, NodeKind::Scripts { .. })
+        | (NodeKind::Chain { .. }, NodeKind::Chain { .. }) => differs_by_a_step(later, earlier, 0),
+        _ => false,
+    }
+}
+
+/// A call written as a name and a parenthesis (`\mathbf{s}(t)`) is two operands of a chain: a
+/// chain of products (`\mathbf{W} \mathbf{s}(t-1)`) holds the earlier call as two neighbours.
+fn earlier_call_in_chain(within: &Node, later: &Node) -> bool {
+    let NodeKind::Chain { rest: call, first: callee } = &later.kind else { return false };
+    let [Link { op: InfixOp::Juxt, operand: argument, .. }] = call.as_slice() else { return false };
+    let NodeKind::Chain { first, rest } = &within.kind else { return false };
+    let operands: Vec<(&InfixOp, &Node)> = std::iter::once((&InfixOp::Juxt, first.as_ref()))
+        .chain(rest.iter().map(|l| (&l.op, &l.operand)))
+        .collect();
+    operands.windows(2).any(|pair| match pair {
+        [(_, name), (InfixOp::Juxt, parenthesis)] => {
+            *name == callee.as_ref() && differs_by_a_step(argument, parenthesis, 1)
+        }
+        _ => false,
+    })
+}
+
+/// Whether the two nodes are equal but for one place where `later` is `earlier` plus one;
+/// `depth` 0 is the top, where a bare advance does not count.
+fn differs_by_a_step(later: &Node, earlier: &Node, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    if depth > 0 && advanced(later, earlier) {
+        return true;
+    }
+    use NodeKind::*;
+    let deeper = |a: &Node, b: &Node| differs_by_a_step(a, b, depth + 1);
+    match (&later.kind, &earlier.kind) {
+        (
+            Scripts { base: ba, sub: sa, sup: pa, primes: qa },
+            Scripts { base: bb, sub: sb, sup: pb, primes: qb },
+        ) => {
+            let parts = [
+                (Some(ba.as_ref()), Some(bb.as_ref())),
+                (sa.as_deref(), sb.as_deref()),
+                (pa.as_deref(), pb.as_deref()),
+            ];
+            qa == qb && one_part_differs(&parts, depth)
+        }
+        (Chain { first: fa, rest: ra }, Chain { first: fb, rest: rb }) => {
+            if ra.len() != rb.len() || ra.iter().zip(rb).any(|(a, b)| a.op != b.op) {
+                return false;
+            }
+            let parts: Vec<(Option<&Node>, Option<&Node>)> =
+                std::iter::once((Some(fa.as_ref()), Some(fb.as_ref())))
+                    .chain(ra.iter().zip(rb).map(|(a, b)| (Some(&a.operand), Some(&b.operand))))
+                    .collect();
+            one_part_differs(&parts, depth)
+        }
+        (Fenced { open: oa, close: ca, body: a, .. }, Fenced { open: ob, close: cb, body: b, .. }) => {
+            oa == ob && ca == cb && deeper(a, b)
+        }
+        (Styled { font: fa, body: a }, Styled { font: fb, body: b }) => fa == fb && deeper(a, b),
+        _ => false,
+    }
+}
+
+/// Whether exactly one pair of parts differs, by a step, and the others are equal.
+fn one_part_differs(parts: &[(Option<&Node>, Option<&Node>)], depth: usize) -> bool {
+    let mut stepped = 0;
+    for (a, b) in parts {
+        match (a, b) {
+            (None, None) => {}
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) if differs_by_a_step(a, b, depth + 1) => stepped += 1,
+            _ => return false,
+        }
+    }
+    stepped == 1
+}
+
+/// Whether `later` is `earlier + 1`, or `earlier` is `later - 1` (`t + 1` and `t`, `k` and
+/// `k - 1`).
+fn advanced(later: &Node, earlier: &Node) -> bool {
+    less_one(earlier, "-", later) || less_one(later, "+", earlier)
+}
+
+/// Whether `chain` is `rest` followed by `sign 1`.
+fn less_one(chain: &Node, sign: &str, rest: &Node) -> bool {
+    let NodeKind::Chain { first, rest: links } = &chain.kind else { return false };
+    let Some((last, before)) = links.split_last() else { return false };
+    let one = matches!(&last.operand.kind, NodeKind::Number { text, .. } if text.as_str() == "1");
+    let signed = matches!(&last.op, InfixOp::Additive(op) if op.as_str() == sign);
+    if !(one && signed) {
+        return false;
+    }
+    match (&rest.kind, before) {
+        (_, []) => first.as_ref() == rest,
+        (NodeKind::Chain { first: other_first, rest: other_links }, _) => {
+            first == other_first && before == other_links.as_slice()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn node(latex: &str) -> Node {
+        crate::syntax::parse(latex).expect("parses").root
+    }
+
+    fn earlier(later: &str, within: &str) -> bool {
+        holds_earlier(&node(within), &node(later))
+    }
+
+    #[test]
+    fn steps_written_as_papers_write_them() {
+        assert!(earlier("m_t", "m_{t-1}"));
+        assert!(earlier("\\theta_{t+1}", "\\theta_t"));
+        assert!(earlier("x^{(k)}", "x^{(k-1)}"));
+        assert!(earlier("x^{k+1}", "x^k"));
+        assert!(earlier("h_j^{\\langle t \\rangle}", "z_j h_j^{\\langle t-1 \\rangle}"));
+        assert!(earlier("\\mathbf{s}(t)", "\\mathbf{U}\\mathbf{w}(t) + \\mathbf{W}\\mathbf{s}(t-1)"));
+        assert!(earlier("\\theta_{t+1, i}", "\\theta_{t, i} - \\eta g_{t, i}"));
+        assert!(earlier("\\mathrm{MeanSquare}(w, t)", "0.9 \\mathrm{MeanSquare}(w, t-1)"));
+        assert!(earlier("h_t", "f(h_{t-1}, x_t)"));
+        assert!(earlier("\\boldsymbol{h}^{(t)}", "\\boldsymbol{W} \\boldsymbol{h}^{(t-1)}"));
+    }
+
+    #[test]
+    fn other_letters_and_other_places_are_not_steps() {
+        assert!(!earlier("m_t", "v_{t-1}"));
+        assert!(!earlier("m_t", "m_t"));
+        assert!(!earlier("m_t", "m_{t-2}"));
+        assert!(!earlier("t", "t - 1"));
+        assert!(!earlier("x_{i,j}", "x_{i-1,j-1}"));
+        assert!(!earlier("m_t", "m_{t+1}"));
+        assert!(!earlier("\\hat{m}_t", "m_{t-1}"));
+    }
+}
