@@ -27,7 +27,7 @@ fn holds_floor(scores: &Scores, accuracy: f64, per_kind: f64) {
 
 #[test]
 fn the_development_set_holds_its_floor() {
-    holds_floor(&scores("dev.jsonl"), 0.925, 0.78);
+    holds_floor(&scores("dev.jsonl"), 0.93, 0.78);
 }
 
 #[test]
