@@ -339,13 +339,22 @@ impl Pattern {
         bindings: &Bindings<'t>,
         depth: usize,
     ) -> Option<Match<'t>> {
-        if depth > crate::syntax::depth::WALK_GUARD {
-            return None;
+        // Depth first, in the children's order, on one stack: no list of children per node.
+        let mut stack = vec![(within, depth)];
+        while let Some((node, depth)) = stack.pop() {
+            if depth > crate::syntax::depth::WALK_GUARD {
+                continue;
+            }
+            if let Some(found) = self.first_match(node, bindings) {
+                return Some(found);
+            }
+            let first_child = stack.len();
+            node.for_each_child(|child| stack.push((child, depth + 1)));
+            if let Some(children) = stack.get_mut(first_child..) {
+                children.reverse();
+            }
         }
-        if let Some(found) = self.first_match(within, bindings) {
-            return Some(found);
-        }
-        within.children().into_iter().find_map(|child| self.find_in(child, bindings, depth + 1))
+        None
     }
 }
 
