@@ -45,7 +45,18 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
 /// number by what it computes (`valued`, the value of a value function at a state, a
 /// probability), a capital or an indexed letter that only a convention called a matrix or a
 /// vector is a number too, unless it is set in bold.
-pub(super) fn numbers_beside_values(operands: &mut [&mut Term], valued: &[bool]) {
+pub(super) fn numbers_beside_values(operands: &mut [&mut Term], valued: impl Fn(&Term) -> bool) {
+    let candidate = |t: &Term| {
+        t.occurrence().is_some_and(|o| {
+            o.evidence == super::Evidence::Convention
+                && matches!(o.kind, super::SymbolKind::Vector | super::SymbolKind::Matrix)
+        })
+    };
+    // Most chains hold no such symbol: then nothing is worked out.
+    if !operands.iter().any(|t| candidate(t)) {
+        return;
+    }
+    let valued: Vec<bool> = operands.iter().map(|t| valued(t)).collect();
     if !valued.iter().any(|v| *v) {
         return;
     }
@@ -56,7 +67,7 @@ pub(super) fn numbers_beside_values(operands: &mut [&mut Term], valued: &[bool])
     if operands.iter().any(|t| arrays(t)) {
         return;
     }
-    for (term, _) in operands.iter_mut().zip(valued).filter(|(_, v)| !**v) {
+    for (term, _) in operands.iter_mut().zip(&valued).filter(|(_, v)| !**v) {
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
         let array = matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Matrix);
         if occurrence.evidence == super::Evidence::Convention

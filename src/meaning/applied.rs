@@ -65,10 +65,7 @@ impl Resolver<'_> {
     /// value function's letter applied to a state is a function even where papers use the letter
     /// for a density (`q_\pi(s, a)`, `q_*(s, a)`).
     fn states_and_actions(&self, application: &mut Application) {
-        let value_function = application.callee.occurrence().is_some_and(|o| {
-            matches!(o.base.kind, NodeKind::Symbol { .. })
-                && super::notation::has(&self.notation.value_functions, &o.base_name)
-        });
+        let value_function = application.callee.occurrence().is_some_and(|o| self.is_value_function(o));
         let state = application.args.iter().any(|a| self.is_letter_of(a, &self.notation.state_letters));
         let action = application.args.iter().any(|a| self.is_letter_of(a, &self.notation.action_letters));
         if value_function && state {
@@ -131,10 +128,14 @@ impl Resolver<'_> {
         if application.sub.is_some() || application.sup.is_some() {
             return false;
         }
-        let value_function = matches!(callee.base.kind, NodeKind::Symbol { .. })
+        let at_state = application.args.iter().any(|a| self.is_letter_of(a, &self.notation.state_letters));
+        (self.is_value_function(callee) && at_state) || callee.kind == super::SymbolKind::Distribution
+    }
+
+    /// A letter papers use for a value function (`Q`, `V`, `v`), as a symbol, not a word.
+    fn is_value_function(&self, callee: &super::Occurrence) -> bool {
+        matches!(callee.base.kind, NodeKind::Symbol { .. })
             && super::notation::has(&self.notation.value_functions, &callee.base_name)
-            && application.args.iter().any(|a| self.is_letter_of(a, &self.notation.state_letters));
-        value_function || callee.kind == super::SymbolKind::Distribution
     }
 
     fn is_letter_of(&self, term: &super::Term, letters: &super::notation::Names) -> bool {

@@ -211,14 +211,10 @@ impl Resolver<'_> {
         if same_kind {
             // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
             // `y_t = W h_t + b_y`.
-            let valued: Vec<bool> = std::iter::once(&first)
-                .chain(joints.iter().map(|j| &j.term))
-                .map(|t| self.is_number_valued(t))
-                .collect();
             let mut operands: Vec<&mut Term> =
                 std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
             same_kind_as_vectors(&mut operands);
-            numbers_beside_values(&mut operands, &valued);
+            numbers_beside_values(&mut operands, |t| self.is_number_valued(t));
             sizes_beside_sizes(&mut operands);
         }
         Term::new(TermKind::Chain { first: first.boxed(), rest: joints }, span, node)
