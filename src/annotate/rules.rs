@@ -32,6 +32,16 @@ enum OneOrMany {
     Many(Vec<String>),
 }
 
+impl OneOrMany {
+    /// The strings, one or several.
+    fn as_slice(&self) -> &[String] {
+        match self {
+            OneOrMany::One(one) => std::slice::from_ref(one),
+            OneOrMany::Many(many) => many,
+        }
+    }
+}
+
 /// A rule as written in the TOML file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -208,11 +218,8 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
     };
     let mut conditions = Vec::new();
     for (name, kinds) in &spec.conditions {
-        let names = match kinds {
-            OneOrMany::One(kind) => vec![kind.clone()],
-            OneOrMany::Many(kinds) => kinds.clone(),
-        };
-        let parsed = names
+        let parsed = kinds
+            .as_slice()
             .iter()
             .map(|k| parse_kind(k).ok_or_else(|| error(format!("unknown kind `{k}`"))))
             .collect::<Result<Vec<_>, _>>()?;
@@ -253,11 +260,10 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
 fn compile_holdings(spec: &BTreeMap<String, OneOrMany>) -> Result<Vec<(String, Vec<Pattern>)>, String> {
     let mut out = Vec::new();
     for (name, patterns) in spec {
-        let sources = match patterns {
-            OneOrMany::One(pattern) => std::slice::from_ref(pattern),
-            OneOrMany::Many(patterns) => patterns.as_slice(),
-        };
-        out.push((name.clone(), sources.iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?));
+        out.push((
+            name.clone(),
+            patterns.as_slice().iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?,
+        ));
     }
     Ok(out)
 }
