@@ -2,7 +2,8 @@
 //! (`fuzz/dict/latex.dict`), and the compound tokens of issue 16's examples, repeated up to the
 //! length limit (100,000 bytes), through every command (parse, its JSON, map, read, eval, grad,
 //! batch), each within 2 s (release build; five times that in
-//! a debug build) and 256 MB of peak resident memory, under a 512 MiB address-space limit
+//! a debug build; a run fails only past three times that or 10 s, whichever is longer, as in
+//! the hostile catalogue, so that a loaded machine does not fail it) and 256 MB of peak resident memory, under a 512 MiB address-space limit
 //! (`ulimit -v`, the hostile catalogue's) that stops an absurd allocation outright. Any exit status but a panic's, a
 //! crash's or a kill is fine: the input is nonsense, and a clean error is a right answer.
 //!
@@ -179,7 +180,7 @@ fn every_dictionary_token_repeated_to_the_length_limit_is_answered_in_bounds() {
     let dir = std::env::temp_dir().join(format!("eqmap-repeated-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     let time = gnu_time();
-    let bound = if cfg!(debug_assertions) { 10.0 } else { 2.0 };
+    let bound: f64 = if cfg!(debug_assertions) { 10.0 } else { 2.0 };
     let commands: [&[&str]; 7] = [
         &["parse", "--lang", "en", "-"],
         &["parse", "--lang", "en", "--format", "json", "-"],
@@ -208,7 +209,9 @@ fn every_dictionary_token_repeated_to_the_length_limit_is_answered_in_bounds() {
                 Some(code) if code > 2 => problems.push(format!("exit {code}")),
                 Some(_) => {}
             }
-            if measured.seconds > bound {
+            // A guard against the minutes quadratic work once took, not a speed test: shared
+            // machines run these several times slower at random (speed is BENCHMARKS.md's).
+            if measured.seconds > (3.0 * bound).max(10.0) {
                 problems.push(format!("took {:.2} s", measured.seconds));
             }
             if let Some(peak) = measured.peak_kib.filter(|peak| *peak > RESIDENT_KIB) {

@@ -84,7 +84,37 @@ pub fn annotate<'a>(
     if firings.iter().any(|firing| !fallback(firing)) {
         firings.retain(|firing| !fallback(firing));
     }
-    rows(firings, source, &rules.rules)
+    named_by_their_body(rows(firings, source, &rules.rules), root)
+}
+
+/// A name is explained by its definition: the row on `\mathcal{L}_{\text{ELBO}}` of
+/// `\mathcal{L}_{\text{ELBO}} = \mathbb{E}[…] - D_{KL}(…)` is dropped where a row on the body
+/// asks the same.
+fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node) -> Vec<RawSlot<'a>> {
+    let mut named = crate::meaning::named_definitions(root);
+    if named.is_empty() {
+        return rows;
+    }
+    named.sort_unstable_by_key(|(name, _)| name.start);
+    let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
+    // The statements' names do not overlap: the one a row may lie in starts last before it.
+    let definition_of = |span: Span| {
+        let at = named.partition_point(|(name, _)| name.start <= span.start);
+        named.get(at.checked_sub(1)?).filter(|(name, _)| within(span, *name)).map(|&(_, body)| body)
+    };
+    let answered = |row: &RawSlot| {
+        row.visible
+            && row.occurrences.len() == 1
+            && definition_of(row.span).is_some_and(|body| {
+                rows.iter().any(|other| {
+                    other.visible
+                        && within(other.span, body)
+                        && row.concepts.iter().all(|c| other.concepts.contains(c))
+                })
+            })
+    };
+    let drop: Vec<bool> = rows.iter().map(answered).collect();
+    rows.into_iter().zip(drop).filter(|(_, drop)| !drop).map(|(row, _)| row).collect()
 }
 
 /// The rules that fire where the meaning layer found the evidence balanced.
@@ -463,7 +493,47 @@ fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<Raw
         }
     }
     rows.sort_by_key(|row| (!row.visible, row.span.start, std::cmp::Reverse(row.span.end)));
-    asked_inside_dropped(merge_repeated(rows))
+    let rows = merge_repeated(rows).into_iter().map(|row| nested_occurrences_dropped(row, source));
+    asked_inside_dropped(rows.collect())
+}
+
+/// One slot for one thing: an occurrence of a row that lies inside another occurrence of the
+/// same row (the noise-prediction objective matched by `\epsilon - \epsilon_\theta(x_t, t)`
+/// and by its `\epsilon_\theta(x_t, t)`) is part of that slot, not a slot of its own.
+fn nested_occurrences_dropped<'a>(mut row: RawSlot<'a>, source: &'a str) -> RawSlot<'a> {
+    if !row.visible || row.occurrences.len() < 2 {
+        return row;
+    }
+    // By start, the longest first: a span lies inside another when one before it reaches as
+    // far (one sweep, so that a row of many occurrences costs no more than sorting them).
+    let mut sorted = row.occurrences.clone();
+    sorted.sort_unstable_by_key(|span| (span.start, std::cmp::Reverse(span.end)));
+    let mut reach: Option<Span> = None;
+    let mut nested: rustc_hash::FxHashSet<Span> = rustc_hash::FxHashSet::default();
+    for span in sorted {
+        match reach {
+            Some(outer) if outer != span && span.end <= outer.end => {
+                nested.insert(span);
+            }
+            Some(outer) if outer.end >= span.end => {}
+            _ => reach = Some(span),
+        }
+    }
+    if nested.is_empty() {
+        return row;
+    }
+    row.occurrences.retain(|span| !nested.contains(span));
+    row.texts.clear();
+    for span in &row.occurrences {
+        let text = span.text(source).trim();
+        if !row.texts.contains(&text) {
+            row.texts.push(text);
+        }
+    }
+    if let Some(first) = row.occurrences.first() {
+        row.span = *first;
+    }
+    row
 }
 
 /// A concept is asked once, at the narrowest slot: a visible row whose concepts a row on a part

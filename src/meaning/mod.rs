@@ -35,6 +35,7 @@ pub use bigops::is_large_operator;
 pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
 pub use resolve::Resolver;
+pub use scripts::is_indicator_one;
 pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 
@@ -573,6 +574,25 @@ pub fn defined_heads(root: &Node) -> Vec<crate::syntax::ast::Span> {
         .filter(|(lhs, _)| call_parts(lhs).is_some())
         .filter_map(|(lhs, _)| call_callee(lhs).map(|callee| callee.span))
         .collect()
+}
+
+/// The sides of each statement `NAME = BODY` that names what it defines, a symbol or a call
+/// (`\mathcal{L}_{\text{ELBO}} = …`, `\mathrm{FFN}(x) = …`): (name's span, body's span).
+pub fn named_definitions(root: &Node) -> Vec<(crate::syntax::ast::Span, crate::syntax::ast::Span)> {
+    statements(root)
+        .into_iter()
+        .filter_map(|statement| relation_sides(statement, "="))
+        .filter(|(lhs, _)| (has_base_name(lhs) || call_parts(lhs).is_some()) && !decorated(lhs))
+        .map(|(lhs, rhs)| (lhs.span, rhs.span))
+        .collect()
+}
+
+/// Whether a node holds an accent (`\bar{x}`): a decorated name asks what its mark means,
+/// which its body does not say.
+fn decorated(node: &Node) -> bool {
+    let mut found = matches!(node.kind, NodeKind::Accent { .. });
+    node.for_each_child(|child| found = found || decorated(child));
+    found
 }
 
 /// The bodies of the functions a formula defines by name: the right side of

@@ -675,6 +675,10 @@ impl<'t> Resolver<'t> {
                 ("E", Font::Blackboard | Font::Roman | Font::Calligraphic) => Some("E"),
                 _ => None,
             },
+            // `\hat{\mathbb{E}}_t[…]`: the empirical expectation of PPO is an expectation.
+            NodeKind::Accent { accent, body } if accent == "hat" => {
+                self.operator_name(body).filter(|name| *name == "E")
+            }
             _ => None,
         }
     }

@@ -335,9 +335,13 @@ impl Resolver<'_> {
             return ScriptRole::Range;
         }
         let letter = base_letter(base);
+        // A whole name declared (`W_Q \in \mathbb{R}^{…}`) makes its subscript a label; one only
+        // used (`z_t` beside `1 - z_t`) keeps an index as an index.
         let whole_recorded = crate::meaning::binding_name(sub).and_then(|s| {
             let full = format!("{}_{s}", crate::meaning::binding_name(base)?);
-            self.table.recorded(&full)
+            let kind = self.table.recorded(&full)?;
+            (self.table.is_declared(&full) || kind == super::SymbolKind::Index || !self.is_index_like(sub))
+                .then_some(kind)
         });
         // `g_\tau g_\tau^\top` under `\sum_{\tau=1}^{t}`: the counter picks an entry even where
         // the use recorded the whole name.
@@ -481,6 +485,10 @@ impl Resolver<'_> {
             NodeKind::Scripts { base, primes: 0, .. } => base.as_ref(),
             _ => argument,
         };
+        // `\mathbb{1}[x > 0]`, `\mathbb{1}(y = k)`: the indicator applied to its condition.
+        if is_indicator_one(callee) && matches!(group.kind, NodeKind::Fenced { .. }) {
+            return true;
+        }
         let body = match &group.kind {
             NodeKind::Fenced { open: Delim::Paren, body, .. } => body,
             // `\mathcal{D}[Q \| P]`, `\mathrm{KL}[q \| p]`: two things set against each other
@@ -503,8 +511,14 @@ impl Resolver<'_> {
         }
         let full = super::binding_name(callee);
         let base_name = super::binding_name(base).unwrap_or_default();
-        let recorded =
-            full.as_deref().and_then(|f| self.table.recorded(f)).or_else(|| self.table.recorded(&base_name));
+        // `\epsilon_\theta(x_t, t)` beside the noise `\epsilon`: a letter labelled by parameters
+        // is a network of its own, not the letter's other use.
+        let parameterised =
+            matches!(&callee.kind, NodeKind::Scripts { sub: Some(sub), .. } if is_parameter(sub));
+        let recorded = full
+            .as_deref()
+            .and_then(|f| self.table.recorded(f))
+            .or_else(|| (!parameterised).then(|| self.table.recorded(&base_name)).flatten());
         let positions = || super::list_items(body).iter().all(|item| self.is_position(item, 1));
         match recorded {
             Some(super::SymbolKind::Function | super::SymbolKind::Distribution) => return true,
@@ -724,6 +738,11 @@ fn is_range(sub: &Node) -> bool {
 }
 
 /// Whether a subscript names parameters: `\theta`, `\phi`, `\psi`, `\omega`, `w`.
+/// Whether a node is the indicator's one as papers write it: `\mathbb{1}`, `𝟙`.
+pub fn is_indicator_one(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Number { text, font: Font::Blackboard } if text.as_str() == "1")
+}
+
 fn is_parameter(sub: &Node) -> bool {
     match &sub.kind {
         NodeKind::Symbol { name, .. } => {

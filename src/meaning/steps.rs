@@ -5,6 +5,7 @@
 //! where one is a random variable by use (`p(\tilde{\mathbf{x}}_{t-1})`) and another only a
 //! convention called a number or a vector (`\tilde{\mathbf{x}}_t = \tilde{\mathbf{x}}_{t-1} + …`),
 //! the second is a random variable too: the states of a Markov chain, a sampler's iterates.
+//! Numbered members of one family (`b_1`, `b_2`) are of one kind the same way.
 
 use super::tree::{Evidence, Occurrence, ScriptRole, Term};
 use super::{SymbolKind, SymbolTable};
@@ -81,6 +82,16 @@ fn shares_position(a: &Occurrence, b: &Occurrence) -> bool {
             .map(|(_, i)| i.name.to_string())
             .collect()
     };
-    let mine = letters(b);
-    letters(a).iter().any(|l| mine.contains(l))
+    let (mine, theirs) = (letters(b), letters(a));
+    // `b_1` beside `b_2`: numbered members of one family (the biases of two layers).
+    if mine.is_empty() && theirs.is_empty() {
+        return numbered(a) && numbered(b);
+    }
+    theirs.iter().any(|l| mine.contains(l))
+}
+
+/// Whether every position below an occurrence is a number (`b_2`, `W_{12}`).
+fn numbered(o: &Occurrence) -> bool {
+    let below = || o.scripts.iter().filter(|s| !s.above);
+    below().next().is_some() && below().all(|s| matches!(s.term.kind, super::tree::TermKind::Number))
 }

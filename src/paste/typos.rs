@@ -1,5 +1,6 @@
 //! Likely typos the parser accepts, as warnings with a place: a `(` or `[` never closed, a
-//! `)` or `]` that closes nothing, a `|` without its partner, an operator with nothing after it
+//! `)` or `]` that closes nothing, a `|` without its partner outside brackets (inside them one
+//! may be a condition's bar, `p(x|z)`), an operator with nothing after it
 //! at the end (`x +`, `L =`; a sign as a script, `\mathbb{R}^+`, `0^-`, is no operator). TeX lets brackets mismatch
 //! (`[0, 1)` is an interval), so any closer closes any opener; only a count that does not come
 //! out even is noted. Brackets sized by `\left`, `\big`, … are the parser's to check, and text
@@ -12,8 +13,9 @@ use crate::syntax::error::{Warning, WarningKind};
 
 /// The likely typos of `text`.
 pub(super) fn look(text: &str) -> Vec<Warning> {
-    let mut open: Vec<(usize, char)> = Vec::new();
-    let mut bars: Vec<usize> = Vec::new();
+    // Each open `(` or `[` with the `|` met inside it at its own level; `top` holds the others.
+    let mut open: Vec<(usize, char, Vec<usize>)> = Vec::new();
+    let mut top: Vec<usize> = Vec::new();
     let mut notes = Vec::new();
     let mut at = 0;
     while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
@@ -22,20 +24,25 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
                 at = past_command(text, at);
                 continue;
             }
-            '(' | '[' => open.push((at, c)),
-            ')' | ']' if open.pop().is_none() => {
-                notes.push(note(WarningKind::UnopenedBracket { delimiter: c.to_string() }, at, c))
-            }
-            '|' => bars.push(at),
+            '(' | '[' => open.push((at, c, Vec::new())),
+            ')' | ']' => match open.pop() {
+                // `p(x|z)`, `\mathbb{E}[x | y]`: one bar more inside brackets is a condition's.
+                Some(_) => {}
+                None => notes.push(note(WarningKind::UnopenedBracket { delimiter: c.to_string() }, at, c)),
+            },
+            '|' => match open.last_mut() {
+                Some((_, _, bars)) => bars.push(at),
+                None => top.push(at),
+            },
             _ => {}
         }
         at += c.len_utf8();
     }
-    for (at, c) in open {
+    for (at, c, _) in open {
         notes.push(note(WarningKind::UnclosedBracket { delimiter: c.to_string() }, at, c));
     }
-    if bars.len() % 2 == 1 {
-        if let Some(last) = bars.last() {
+    if top.len() % 2 == 1 {
+        if let Some(last) = top.last() {
             notes.push(note(WarningKind::LoneBar, *last, '|'));
         }
     }
@@ -113,6 +120,14 @@ mod tests {
         }
         assert_eq!(kinds("x)"), vec![WarningKind::UnopenedBracket { delimiter: ")".into() }]);
         assert_eq!(kinds("|x + y"), vec![WarningKind::LoneBar]);
+    }
+
+    #[test]
+    fn a_conditioning_bar_inside_brackets_has_no_partner_to_miss() {
+        for text in ["q_\\phi(z|x) \\| p(z)", "\\mathbb{E}[x | y] + |a|", "p(x_t|x_{t-1})"] {
+            assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
+        }
+        assert_eq!(kinds("p(x|z) + |y"), vec![WarningKind::LoneBar]);
     }
 
     #[test]
