@@ -8,7 +8,10 @@
 //! - a subscript is part of a name when the name is bound (`W_Q`), indexing when it holds
 //!   index letters (`Q_{it}`, `x_i`), a family member for a family (`\text{head}_1`);
 //! - a superscript is a transpose (`^\top`, `^T`), a family member (`W_Q^h`), `e^{x}` is
-//!   `\exp`, anything else a power;
+//!   `\exp`, anything else a power; one the meaning layer calls an index picks from the
+//!   labelled name (`\eta_{min}^i` is entry i of `eta_min`);
+//! - a family member (`W_h^Q`, `V_t^{targ}`) whose index the formula binds is picked from the
+//!   family (`W_Q`, `V_targ`), which is what is missing when it has no value;
 //! - a callee is a built-in (`\mathrm{softmax}`, `\log`) or a function defined earlier.
 
 use super::errors::{EvalError, EvalErrorKind, Hint};
@@ -22,6 +25,8 @@ use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 /// longer product as one [`ExprKind::Fold`], computed left to right in a loop (matrices do not
 /// commute, and `/` and products of vectors do not regroup).
 const FLAT_CHAIN: usize = 64;
+
+mod over;
 
 /// What is known where a formula is read.
 pub struct Context<'a> {
@@ -220,11 +225,16 @@ impl<'a> Lowerer<'a> {
         Ok(expr)
     }
 
-    /// `W_i^Q`: member i of the family `W_Q`, when W_Q is one.
+    /// `W_i^Q`: member i of the family `W_Q`, when W_Q is one; `W_2^Q`, whose number the
+    /// meaning layer reads as naming one of a family of matrices, member 2 of it.
     fn family_member(&mut self, occurrence: &crate::meaning::Occurrence, span: Span) -> Option<Lowered> {
-        let member = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Family)?;
-        occurrence.scripts.iter().find(|s| s.role == ScriptRole::Label)?;
-        let family = family_name(occurrence);
+        let numbered = |s: &&Script| {
+            s.role == ScriptRole::Label && !s.above && matches!(s.term.node.kind, NodeKind::Number { .. })
+        };
+        let member = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Family);
+        let member = member.or_else(|| occurrence.scripts.iter().find(numbered))?;
+        occurrence.scripts.iter().find(|s| s.role == ScriptRole::Label && !std::ptr::eq(*s, member))?;
+        let family = family_name(occurrence, Some(member));
         if !(self.ctx.is_family)(&family) {
             return None;
         }
@@ -243,7 +253,7 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Lowered> {
         let member = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Family)?;
         let index = binding_name(member.term.node).filter(|i| self.locals.contains(i))?;
-        let family = family_name(occurrence);
+        let family = family_name(occurrence, None);
         if self.is_known(&occurrence.name)
             || (self.ctx.is_family)(&family)
             || (self.ctx.is_family)(&occurrence.base_name)
@@ -273,7 +283,7 @@ impl<'a> Lowerer<'a> {
         {
             return None;
         }
-        let name = family_name(occurrence);
+        let name = family_name(occurrence, None);
         let items: Vec<&Node> = scripts
             .iter()
             .filter(|s| s.role == ScriptRole::Index)
@@ -592,6 +602,9 @@ impl<'a> Lowerer<'a> {
             let indices = self.arguments(&app.args)?;
             return Ok(self.make(ExprKind::Index(Box::new(target), indices), span));
         }
+        if let Some(over) = &app.over {
+            return self.over(app, over, span);
+        }
         let callee = self.callee(&app.callee)?;
         if let Some(bar) = app.given.first() {
             return Err(unsupported("a condition", bar.span));
@@ -662,10 +675,12 @@ impl<'a> Lowerer<'a> {
 }
 
 /// The binding name of the family an occurrence is a member of: its base and its labels
-/// (`W_Q` of `W_i^Q`, `V_targ` of `V_t^{targ}`), or its base alone (`W` of `W^h`).
-fn family_name(occurrence: &crate::meaning::Occurrence) -> String {
+/// (`W_Q` of `W_i^Q`, `V_targ` of `V_t^{targ}`, `W_Q` of `W_2^Q` without its `member`), or
+/// its base alone (`W` of `W^h`).
+fn family_name(occurrence: &crate::meaning::Occurrence, member: Option<&Script>) -> String {
     let mut name = occurrence.base_name.to_string();
-    for label in occurrence.scripts.iter().filter(|s| s.role == ScriptRole::Label) {
+    let labels = occurrence.scripts.iter().filter(|s| s.role == ScriptRole::Label);
+    for label in labels.filter(|s| !member.is_some_and(|m| std::ptr::eq(*s, m))) {
         name.push('_');
         name.push_str(&crate::meaning::binding_name_or_latex(label.term.node));
     }
