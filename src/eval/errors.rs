@@ -5,6 +5,7 @@
 //! inputs that trigger it.
 
 use crate::lang::{particle, Lang};
+use crate::meaning::SymbolKind;
 use crate::surface::{Limit, Surface};
 use crate::syntax::ast::Span;
 use serde::Serialize;
@@ -150,7 +151,15 @@ pub enum EvalErrorKind {
         /// How many it got.
         found: usize,
     },
-    /// Definitions that call each other without end: `f(x) = f(x)`.
+    /// A function defined through itself, which is an equation to solve rather than a
+    /// definition to compute: `Q(s,a) = r + \gamma \max_{a'} Q(s',a')` (a Bellman equation),
+    /// `f(x) = f(x)`, with no earlier `Q` or `f`. Reported at the call inside the right side.
+    DefinedThroughItself {
+        /// The function.
+        name: String,
+    },
+    /// Definitions that call each other without end: `g(x) = x`, then `f(x) = g(x)`, then
+    /// `g(x) = f(x)` and a call.
     TooDeep {
         /// The call-depth limit.
         limit: usize,
@@ -237,6 +246,17 @@ pub enum Hint {
     Transpose(String),
     /// How to bind an unbound symbol.
     Bind(String),
+    /// How to bind a family whose members an index bound in the formula picks:
+    /// `V_t^{\mathrm{targ}}` in `\delta_t = V_t^{\mathrm{targ}} - 1` (the family `V_targ`, a
+    /// value for each t).
+    BindFamily {
+        /// The family's binding name (`V_targ`, `W_Q`).
+        name: String,
+        /// The index that picks its members (`t`).
+        index: String,
+        /// What the meaning layer says a member is (a matrix for `W_h^Q`).
+        member: SymbolKind,
+    },
 }
 
 impl EvalError {
@@ -275,6 +295,9 @@ impl EvalError {
             (Some(Hint::Bind(name)), Lang::En, Surface::Cli) => format!(
                 "{text} — bind it with `--let {name}=…` (a number such as 2, a vector [1,2] or a matrix [[1,2],[3,4]]), or declare its shape and sample it with `--seed`"
             ),
+            (Some(Hint::BindFamily { name, index, member }), _, _) => {
+                format!("{text} — {}", family_hint(name, index, *member, lang, surface))
+            }
             (None, _, _) => text,
         }
     }
@@ -354,6 +377,7 @@ impl Needed {
             Needed::Concatenable if ko => "이어 붙일 행렬이나 벡터".into(),
             Needed::Concatenable => "matrices or vectors to concatenate".into(),
             Needed::Axes(n) if ko => format!("첨자 {n}개로 고를 수 있는 축 {n}개짜리 값"),
+            Needed::Axes(1) => "something with 1 axis to index".into(),
             Needed::Axes(n) => format!("something with {n} axes to index"),
             Needed::AtMostTwoFreeIndices if ko => "자유 첨자가 둘 이하인 수식".into(),
             Needed::AtMostTwoFreeIndices => "at most two free indices over a number".into(),
@@ -483,6 +507,12 @@ fn message(kind: &EvalErrorKind, lang: Lang, surface: Surface) -> String {
             let arguments = if *expected == 1 { "argument" } else { "arguments" };
             format!("`{name}` takes {expected} {arguments}, got {found}")
         }
+        DefinedThroughItself { name } if ko => format!(
+            "`{name}` 함수의 정의가 자기 자신을 부릅니다: 벨만 방정식처럼 풀어야 하는 방정식이라 계산할 수 없습니다 (앞 줄에서 `{name}` 함수를 정의하면 이 줄은 등식으로 확인합니다)"
+        ),
+        DefinedThroughItself { name } => format!(
+            "`{name}` is defined through itself: this is an equation to solve (as a Bellman equation is), which eval cannot compute (define `{name}` on an earlier line to check this line as a claim)"
+        ),
         TooDeep { limit } if ko => format!("정의가 너무 깊게 서로를 부릅니다 (한도 {limit}단계)"),
         TooDeep { limit } => format!("definitions call each other too deeply (limit {limit})"),
         UnknownRange { index } if ko => {
@@ -553,6 +583,51 @@ fn message(kind: &EvalErrorKind, lang: Lang, surface: Surface) -> String {
                 "cannot read the value of `{name}`: `{text}` is too large: a value with an axis this long exceeds {limit}"
             )
         }
+    }
+}
+
+/// How to bind the family `name`, a member for each value of `index`, the example by what
+/// a member is (a matrix, a vector, a number), with a number for each as the other choice.
+fn family_hint(name: &str, index: &str, member: SymbolKind, lang: Lang, surface: Surface) -> String {
+    let ko = matches!(lang, Lang::Ko);
+    let numbers = "[1,2,3]";
+    let (example, each_ko, each_en) = match member {
+        SymbolKind::Matrix => ("[[[1,2],[3,4]],[[5,6],[7,8]]]", "행렬", "a matrix"),
+        SymbolKind::Vector => ("[[1,2],[3,4],[5,6]]", "벡터(한 행씩)", "a vector (a row)"),
+        _ => (numbers, "수", "a number"),
+    };
+    let (give, other) = match surface {
+        Surface::Cli => (format!("`--let {name}={example}`"), format!("`--let {name}={numbers}`")),
+        Surface::Server => {
+            (format!("`\"let\": {{\"{name}\": {example}}}`"), format!("`\"let\": {{\"{name}\": {numbers}}}`"))
+        }
+    };
+    let one_number = example == numbers;
+    match (ko, surface) {
+        (true, Surface::Cli) if one_number => {
+            format!("`{index}`마다 값이 하나씩인 묶음 `{name}`의 값을 {give} 옵션으로 주세요 (`{index}`마다 {each_ko})")
+        }
+        (true, Surface::Cli) => format!(
+            "`{index}`마다 값이 하나씩인 묶음 `{name}`의 값을 {give} 옵션(`{index}`마다 {each_ko})이나 {other} 옵션(`{index}`마다 수)으로 주세요"
+        ),
+        (true, Surface::Server) if one_number => {
+            format!("`{index}`마다 값이 하나씩인 묶음 `{name}`의 값을 요청의 `let`으로 주세요: {give} (`{index}`마다 {each_ko})")
+        }
+        (true, Surface::Server) => format!(
+            "`{index}`마다 값이 하나씩인 묶음 `{name}`의 값을 요청의 `let`으로 주세요: {give} (`{index}`마다 {each_ko}) 또는 {other} (`{index}`마다 수)"
+        ),
+        (false, Surface::Cli) if one_number => {
+            format!("bind the family `{name}`, one value for each `{index}`: {give} ({each_en} for each `{index}`)")
+        }
+        (false, Surface::Cli) => format!(
+            "bind the family `{name}`, one value for each `{index}`: {give} ({each_en} for each `{index}`) or {other} (a number for each `{index}`)"
+        ),
+        (false, Surface::Server) if one_number => format!(
+            "give the family `{name}` one value for each `{index}` in the request's `let`: {give} ({each_en} for each `{index}`)"
+        ),
+        (false, Surface::Server) => format!(
+            "give the family `{name}` one value for each `{index}` in the request's `let`: {give} ({each_en} for each `{index}`) or {other} (a number for each `{index}`)"
+        ),
     }
 }
 

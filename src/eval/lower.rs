@@ -8,10 +8,13 @@
 //! - a subscript is part of a name when the name is bound (`W_Q`), indexing when it holds
 //!   index letters (`Q_{it}`, `x_i`), a family member for a family (`\text{head}_1`);
 //! - a superscript is a transpose (`^\top`, `^T`), a family member (`W_Q^h`), `e^{x}` is
-//!   `\exp`, anything else a power;
+//!   `\exp`, anything else a power; one the meaning layer calls an index picks from the
+//!   labelled name (`\eta_{min}^i` is entry i of `eta_min`);
+//! - a family member (`W_h^Q`, `V_t^{targ}`) whose index the formula binds is picked from the
+//!   family (`W_Q`, `V_targ`), which is what is missing when it has no value;
 //! - a callee is a built-in (`\mathrm{softmax}`, `\log`) or a function defined earlier.
 
-use super::errors::{EvalError, EvalErrorKind};
+use super::errors::{EvalError, EvalErrorKind, Hint};
 use super::expr::{BinOp, Builtin, DimLabel, Expr, ExprKind, NormOrder, ReduceOp, Reduction};
 use crate::meaning::tree::{Application, BigOperator, Factor, Joint, OperatorApplication, Script};
 use crate::meaning::{binding_name, Resolver, ScriptRole, SymbolKind, SymbolTable, Term, TermKind};
@@ -22,6 +25,8 @@ use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp, Span};
 /// longer product as one [`ExprKind::Fold`], computed left to right in a loop (matrices do not
 /// commute, and `/` and products of vectors do not regroup).
 const FLAT_CHAIN: usize = 64;
+
+mod over;
 
 /// What is known where a formula is read.
 pub struct Context<'a> {
@@ -187,6 +192,9 @@ impl<'a> Lowerer<'a> {
         if let Some(member) = self.family_member(occurrence, term.span) {
             return member;
         }
+        if let Some(picked) = self.member_by_bound_index(occurrence, term.span) {
+            return picked;
+        }
         let picks = occurrence
             .scripts
             .iter()
@@ -201,6 +209,9 @@ impl<'a> Lowerer<'a> {
             // (or reported unbound) whole.
             return Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span));
         }
+        if let Some(picked) = self.picked_from_above(occurrence, term.span) {
+            return picked;
+        }
         let sub = occurrence.scripts.iter().find(|s| !s.above).map(|s| s.term.node);
         let sup = occurrence.scripts.iter().find(|s| s.above).map(|s| s.term.node);
         let base = occurrence.base;
@@ -214,15 +225,76 @@ impl<'a> Lowerer<'a> {
         Ok(expr)
     }
 
-    /// `W_i^Q`: member i of the family `W_Q`, when W_Q is one.
+    /// `W_i^Q`: member i of the family `W_Q`, when W_Q is one; `W_2^Q`, whose number the
+    /// meaning layer reads as naming one of a family of matrices, member 2 of it.
     fn family_member(&mut self, occurrence: &crate::meaning::Occurrence, span: Span) -> Option<Lowered> {
-        let member = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Family)?;
-        let label = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Label)?;
-        let family = format!("{}_{}", occurrence.base_name, binding_name(label.term.node)?);
+        let numbered = |s: &&Script| {
+            s.role == ScriptRole::Label && !s.above && matches!(s.term.node.kind, NodeKind::Number { .. })
+        };
+        let member = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Family);
+        let member = member.or_else(|| occurrence.scripts.iter().find(numbered))?;
+        occurrence.scripts.iter().find(|s| s.role == ScriptRole::Label && !std::ptr::eq(*s, member))?;
+        let family = family_name(occurrence, Some(member));
         if !(self.ctx.is_family)(&family) {
             return None;
         }
         Some(self.term(&member.term).map(|index| self.make(ExprKind::Member(family, Box::new(index)), span)))
+    }
+
+    /// A member of a family (the meaning layer's [`ScriptRole::Family`]) picked by an index
+    /// the formula binds (a definition's left side, a sum): `V_t^{\mathrm{targ}}` in
+    /// `\delta_t = V_t^{\mathrm{targ}} - 1`. The family (`V_targ`) bound as a vector or a
+    /// matrix gives its entries or rows; with no value it is what is missing, a value for
+    /// each t (the whole name `V_t^targ` cannot be bound where t varies).
+    fn member_by_bound_index(
+        &mut self,
+        occurrence: &crate::meaning::Occurrence,
+        span: Span,
+    ) -> Option<Lowered> {
+        let member = occurrence.scripts.iter().find(|s| s.role == ScriptRole::Family)?;
+        let index = binding_name(member.term.node).filter(|i| self.locals.contains(i))?;
+        let family = family_name(occurrence, None);
+        if self.is_known(&occurrence.name)
+            || (self.ctx.is_family)(&family)
+            || (self.ctx.is_family)(&occurrence.base_name)
+        {
+            return None;
+        }
+        if !self.is_known(&family) {
+            let hint = Hint::BindFamily { name: family.clone(), index, member: occurrence.kind };
+            return Some(Err(EvalError::new(EvalErrorKind::Unbound { name: family }, span).with_hint(hint)));
+        }
+        let target = self.make(ExprKind::Symbol(family, rank_above(occurrence.kind)), occurrence.base.span);
+        Some(self.term(&member.term).map(|i| self.make(ExprKind::Index(Box::new(target), vec![i]), span)))
+    }
+
+    /// A name with labels below and an index above, `\eta_{min}^i`, `\lambda_{\max}^i`, or
+    /// an index above alone, `x^i`: the labelled name (`eta_min`, `x`) indexed by the index
+    /// above (and any below), as the meaning layer's roles say; the label is no index and the
+    /// index no exponent.
+    fn picked_from_above(&mut self, occurrence: &crate::meaning::Occurrence, span: Span) -> Option<Lowered> {
+        let scripts = &occurrence.scripts;
+        let above = |s: &&Script| s.above && s.role == ScriptRole::Index;
+        if !scripts.iter().any(|s| above(&s))
+            || !scripts
+                .iter()
+                .all(|s| s.role == ScriptRole::Index || (s.role == ScriptRole::Label && !s.above))
+            || (self.ctx.is_family)(&occurrence.base_name)
+        {
+            return None;
+        }
+        let name = family_name(occurrence, None);
+        let items: Vec<&Node> = scripts
+            .iter()
+            .filter(|s| s.role == ScriptRole::Index)
+            .flat_map(|s| index_items(s.term.node))
+            .collect();
+        let kind = if items.len() >= 2 { SymbolKind::Matrix } else { rank_above(occurrence.kind) };
+        let end = scripts.iter().filter(|s| s.role == ScriptRole::Label).map(|s| s.term.span.end).max();
+        let name_span = Span::new(occurrence.base.span.start, end.unwrap_or(occurrence.base.span.end));
+        let target = self.make(ExprKind::Symbol(name, kind), name_span);
+        let indices = items.into_iter().map(|i| self.lower(i)).collect::<Result<Vec<_>, _>>();
+        Some(indices.map(|indices| self.make(ExprKind::Index(Box::new(target), indices), span)))
     }
 
     /// Scripts that operate on or pick from their base: `(QK^\top)_{ij}`, `K^\top`, `\|x\|_2`.
@@ -300,11 +372,22 @@ impl<'a> Lowerer<'a> {
         if picks {
             let items = index_items(sub);
             let kind = if items.len() >= 2 { SymbolKind::Matrix } else { rank_above(occurrence.kind) };
-            let target = self.symbol(base, kind)?;
+            let target = self.picked_symbol(base, kind)?;
             let indices = items.into_iter().map(|i| self.lower(i)).collect::<Result<Vec<_>, _>>()?;
             return Ok(self.make(ExprKind::Index(Box::new(target), indices), sub_span));
         }
         Ok(self.make(ExprKind::Symbol(full.to_string(), occurrence.kind), sub_span))
+    }
+
+    /// A symbol an index picks from: an array, never a constant (`e_{ij}`, the scores of
+    /// attention, is no entry of Euler's number; `\pi_i` no entry of π), `I` still the identity.
+    fn picked_symbol(&mut self, node: &Node, kind: SymbolKind) -> Lowered {
+        match binding_name(node) {
+            Some(name) if matches!(name.as_str(), "e" | "pi" | "infty") => {
+                Ok(self.make(ExprKind::Symbol(name, kind), node.span))
+            }
+            _ => self.symbol(node, kind),
+        }
     }
 
     /// `expr^sup`: transpose, family member, `e^x`, or a power.
@@ -519,6 +602,9 @@ impl<'a> Lowerer<'a> {
             let indices = self.arguments(&app.args)?;
             return Ok(self.make(ExprKind::Index(Box::new(target), indices), span));
         }
+        if let Some(over) = &app.over {
+            return self.over(app, over, span);
+        }
         let callee = self.callee(&app.callee)?;
         if let Some(bar) = app.given.first() {
             return Err(unsupported("a condition", bar.span));
@@ -586,6 +672,19 @@ impl<'a> Lowerer<'a> {
             _ => Err(unsupported("\\dots between different families", dots)),
         }
     }
+}
+
+/// The binding name of the family an occurrence is a member of: its base and its labels
+/// (`W_Q` of `W_i^Q`, `V_targ` of `V_t^{targ}`, `W_Q` of `W_2^Q` without its `member`), or
+/// its base alone (`W` of `W^h`).
+fn family_name(occurrence: &crate::meaning::Occurrence, member: Option<&Script>) -> String {
+    let mut name = occurrence.base_name.to_string();
+    let labels = occurrence.scripts.iter().filter(|s| s.role == ScriptRole::Label);
+    for label in labels.filter(|s| !member.is_some_and(|m| std::ptr::eq(*s, m))) {
+        name.push('_');
+        name.push_str(&crate::meaning::binding_name_or_latex(label.term.node));
+    }
+    name
 }
 
 /// The kind of what an entry of `kind` is picked from: a vector's entries are scalars, a

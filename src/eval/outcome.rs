@@ -343,7 +343,7 @@ impl Session {
             let mut inferrer = Inferrer::new(&self.env, source).with_steps(0, self.options.max_steps);
             let mut shapes = Vec::new();
             for (expr, free) in jobs {
-                let shape = inferrer.infer_side(expr, free)?;
+                let shape = inferrer.infer_side(expr, free).map_err(|e| self.unbound_first(&inferrer, e))?;
                 if let Some(first) = shapes.first() {
                     if !inferrer.unify_shapes(first, &shape) {
                         let (left, right) =
@@ -354,7 +354,7 @@ impl Session {
                             right: right.clone(),
                             dims: (left, right),
                         };
-                        return Err(EvalError::new(kind, expr.span));
+                        return Err(self.unbound_first(&inferrer, EvalError::new(kind, expr.span)));
                     }
                 }
                 shapes.push(shape);
@@ -388,6 +388,24 @@ impl Session {
         outcome.dims = dims;
         outcome.symbolic = symbolic;
         Ok(values)
+    }
+
+    /// A shape error over a name with no value, whose shape was only guessed from its letter
+    /// and will not be sampled (`g` in `m_t = \beta_1 m_{t-1} + (1-\beta_1) g_t`, a matrix by
+    /// its use beside a bound vector): the missing value is the problem, not the guess.
+    fn unbound_first(&self, inferrer: &Inferrer<'_>, error: EvalError) -> EvalError {
+        if !matches!(*error.kind, EvalErrorKind::ShapeMismatch { .. } | EvalErrorKind::WrongShape { .. }) {
+            return error;
+        }
+        let guessed = inferrer.wanted.iter().find(|w| {
+            let sampled = self.options.seed.is_some() && w.shape != Shape::Scalar;
+            !w.declared && !sampled && error.span.start <= w.span.start && w.span.end <= error.span.end
+        });
+        match guessed {
+            Some(w) => EvalError::new(EvalErrorKind::Unbound { name: w.name.clone() }, w.span)
+                .with_hint(Hint::Bind(w.name.clone())),
+            None => error,
+        }
     }
 
     /// Decides sizes and shapes of the symbols to sample, or says which symbol has no value.

@@ -139,8 +139,22 @@ fn definition(lhs: &Term, rhs: &Term, ctx: &Context<'_>) -> Result<Option<Statem
             (Some(name), Some(params))
                 if plain && Builtin::from_name(&name).is_none() && !(ctx.is_value)(&name) =>
             {
-                let body = lowerer(ctx, params.clone()).lower_term(rhs)?;
-                Ok(Some(Statement::Function { name, params, body }))
+                // The right side read as if the function were known, to find it calling itself.
+                let is_function = |n: &str| n == name || (ctx.is_function)(n);
+                let own = Context {
+                    table: ctx.table,
+                    is_value: ctx.is_value,
+                    is_family: ctx.is_family,
+                    is_function: &is_function,
+                    max_depth: ctx.max_depth,
+                };
+                let body = Lowerer::new(own, params.clone()).lower_term(rhs)?;
+                match calls_of(&body, &name) {
+                    // Known already: `Q(s,a) = … Q(s',a')` is a claim about it.
+                    Some(_) if (ctx.is_function)(&name) => Ok(None),
+                    Some(span) => Err(EvalError::new(EvalErrorKind::DefinedThroughItself { name }, span)),
+                    None => Ok(Some(Statement::Function { name, params, body })),
+                }
             }
             _ => Ok(None),
         };
@@ -192,6 +206,19 @@ fn index_letters(sub: &Node) -> Option<Vec<String>> {
             _ => None,
         })
         .collect()
+}
+
+/// The span of the first call of `name` in `expr`.
+fn calls_of(expr: &Expr, name: &str) -> Option<crate::syntax::ast::Span> {
+    let mut found = None;
+    super::walk::visit(expr, &mut |e| {
+        if let ExprKind::UserCall(callee, _) = &e.kind {
+            if callee == name && found.is_none() {
+                found = Some(e.span);
+            }
+        }
+    });
+    found
 }
 
 /// Whether `index` picks family members somewhere in `expr` (`W_Q^h` in `\text{head}_h = …`).
