@@ -84,13 +84,13 @@ pub fn annotate<'a>(
     if firings.iter().any(|firing| !fallback(firing)) {
         firings.retain(|firing| !fallback(firing));
     }
-    named_by_their_body(rows(firings, source, &rules.rules), root)
+    named_by_their_body(rows(firings, source, &rules.rules), root, &rules.rules)
 }
 
 /// A name is explained by its definition: the row on `\mathcal{L}_{\text{ELBO}}` of
 /// `\mathcal{L}_{\text{ELBO}} = \mathbb{E}[…] - D_{KL}(…)` is dropped where a row on the body
-/// asks the same.
-fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node) -> Vec<RawSlot<'a>> {
+/// asks the same (the same concepts, the same question).
+fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node, rules: &[Rule]) -> Vec<RawSlot<'a>> {
     let mut named = crate::meaning::named_definitions(root);
     if named.is_empty() {
         return rows;
@@ -102,6 +102,8 @@ fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node) -> Vec<RawSlot<'
         let at = named.partition_point(|(name, _)| name.start <= span.start);
         named.get(at.checked_sub(1)?).filter(|(name, _)| within(span, *name)).map(|&(_, body)| body)
     };
+    // A rule may ask its own question of a concept (`\alpha_{ij}`: how much i attends to j).
+    let question = |row: &RawSlot| rules.get(row.rule_index).and_then(|rule| rule.question.as_ref());
     let answered = |row: &RawSlot| {
         row.visible
             && row.occurrences.len() == 1
@@ -110,6 +112,7 @@ fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node) -> Vec<RawSlot<'
                     other.visible
                         && within(other.span, body)
                         && row.concepts.iter().all(|c| other.concepts.contains(c))
+                        && question(row) == question(other)
                 })
             })
     };
