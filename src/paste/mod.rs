@@ -24,6 +24,7 @@ mod cases;
 mod flat;
 mod fraction_rows;
 mod layout;
+mod limits_below;
 pub mod lines;
 mod matrix;
 mod over_sum;
