@@ -175,6 +175,9 @@ impl Layout<'_> {
             }
         }
         if let ([(numerator, denominator)], [line]) = (fractions.as_slice(), row.middle.as_slice()) {
+            if self.fraction_beside_raised(*numerator, *denominator, *line) {
+                return;
+            }
             if let Some(slot) = self.term_slot(*numerator, *line) {
                 self.push_text((line.0, slot));
                 self.push_fraction(*numerator, *denominator);
@@ -331,6 +334,44 @@ impl Layout<'_> {
         after
     }
 
+    /// Pushes the fraction of `numerator` and `denominator` and its baseline's `line` when the
+    /// numerator's line ends with the superscript of the line's first letter
+    /// ([`Layout::raised_beside`]); whether it did.
+    pub(super) fn fraction_beside_raised(
+        &mut self,
+        numerator: Range,
+        denominator: Range,
+        line: Range,
+    ) -> bool {
+        let Some((over, raised, split)) = self.raised_beside(numerator, line) else { return false };
+        self.push_fraction(over, denominator);
+        self.push_text((line.0, split));
+        self.items.push(Item::Text(raised));
+        self.push_text((split, line.1));
+        true
+    }
+
+    /// `1 ⊤` / `x Qx + c.` / `2`: a superscript (`⊤`, read as `^{\top}` by the line pass)
+    /// that ends a numerator's line is the first letter's of the baseline beside the fraction,
+    /// which stands as high: ½ x^⊤ Q x. The numerator without it, the superscript, and where
+    /// it goes in `line` (after its first word, a letter, maybe after an opening bracket:
+    /// `(x`); with a warning. `None` unless so.
+    fn raised_beside(&mut self, numerator: Range, line: Range) -> Option<(Range, Range, usize)> {
+        let over = self.words(numerator);
+        let (&raised, rest) = over.split_last()?;
+        let over_end = rest.last()?.1;
+        let script = self.get(raised);
+        let first = *self.words(line).first()?;
+        let letter = self.get(first).trim_start_matches(['(', '[']);
+        let one_letter = letter.chars().count() == 1 && letter.chars().all(char::is_alphabetic);
+        if !(script.starts_with("^{") && script.ends_with('}') && one_letter) {
+            return None;
+        }
+        let (script, letter) = (script.to_string(), letter.to_string());
+        self.note(raised, script.clone(), format!("{letter}{script}"), PdfWhy::Exponent);
+        Some(((numerator.0, over_end), raised, first.1))
+    }
+
     /// `1` / `f (x) = f (0) + x⊤ Hx.` / `2`: where one fraction goes in a baseline line that
     /// holds a relation with a left-hand side before it: after the last sign right of the
     /// relation (the relation itself included) that stands outside brackets and norms and
@@ -432,6 +473,8 @@ mod tests {
         assert_eq!(read("1\nf (x) = a + b · x + x⊤ Hx.\n2").text, "f (x) = a + b · x + \\frac{1}{2} x⊤ Hx.");
         assert_eq!(read("1\ny = exp(x).\n2").text, "y = \\frac{1}{2} exp(x).");
         assert_eq!(read("d\nf (x) = 2x.\ndx").text, "\\frac{d}{dx} f (x) = 2x.");
+        // A superscript ending the numerator's line is the baseline's first letter's.
+        assert_eq!(read("1 ^{\\top}\nx Qx + c.\n2").text, "\\frac{1}{2} x ^{\\top} Qx + c.");
         let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");
         assert_eq!(pass.notes.len(), 2, "a warning a fraction: {:?}", pass.notes);
     }

@@ -10,6 +10,7 @@
 //! [`super::prepare`]); the signs and the operators with limits are in `data/paste.toml`.
 
 use super::spans::{Composer, Rewriter};
+use super::sum_body::Body;
 use super::table::{table, Table};
 use super::Pass;
 use crate::syntax::ast::Span;
@@ -202,6 +203,19 @@ impl Layout<'_> {
                 };
                 if !lowers.is_empty() {
                     i += 1;
+                }
+                let body = match (lowers.is_empty() && !joined, signs.as_slice()) {
+                    (true, [_]) => self.fraction_in_body(&lines, i, rest),
+                    _ => None,
+                };
+                if let Some(Body { numerator, lower, denominator }) = body {
+                    if upper.is_none() && self.get(lower).contains('=') {
+                        upper = self.take_lone();
+                    }
+                    self.operators(signs, &[lower], upper);
+                    self.push_fraction(numerator, denominator);
+                    i += 2;
+                    continue;
                 }
                 // A lower limit that starts a count (`i=1`) has an upper one: the last limit
                 // left on a line of its own before, if it was not set right above.
@@ -419,6 +433,11 @@ impl Layout<'_> {
         };
         if between.is_empty() && numerators.iter().zip(denominators).any(limit_under) {
             return false;
+        }
+        if let ([numerator], [line], [denominator]) = (numerators, between, denominators) {
+            if self.fraction_beside_raised(*numerator, *denominator, *line) {
+                return true;
+            }
         }
         for (n, (&numerator, &denominator)) in numerators.iter().zip(denominators).enumerate() {
             self.push_fraction(numerator, denominator);

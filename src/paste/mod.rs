@@ -30,6 +30,7 @@ mod matrix;
 mod over_sum;
 mod plain;
 pub mod spans;
+mod sum_body;
 mod table;
 mod typos;
 mod wrappers;
