@@ -28,6 +28,10 @@ const SPACED_SIGNS: &[char] = &['=', '−', '+', '|', '<', '>', '≤', '≥', '�
 /// no script, and looking no further keeps the pass linear.
 const SCRIPT_CHARACTERS: usize = 24;
 
+/// The longest index, in characters, that starts a line below a transposed letter
+/// ([`Scan::index_below`]).
+const INDEX_BELOW_CHARACTERS: usize = 4;
+
 /// Reads the flattened scripts, signs and names of `text`.
 pub(super) fn in_lines(text: &str) -> Pass {
     let mut scan =
@@ -65,10 +69,7 @@ impl Scan<'_> {
     fn read(&mut self, at: usize, next: usize, c: char, starts_word: bool) -> usize {
         match c {
             '\u{0338}' => self.negation(at),
-            c if self.table.raised.contains_key(&c.to_string()) => {
-                self.raised(at, c);
-                next
-            }
+            c if self.table.raised.contains_key(&c.to_string()) => self.raised(at, c),
             ')' | ']' => self.closing(at, next),
             '∥' => self.norm(at, next),
             '.' | '·' => self.dots(at, next),
@@ -100,16 +101,46 @@ impl Scan<'_> {
         at + dots.len()
     }
 
-    /// A raised character (`⊤`) after something it can apply to becomes a superscript.
-    fn raised(&mut self, at: usize, c: char) {
+    /// A raised character (`⊤`) after something it can apply to becomes a superscript; the
+    /// offset to go on from. Set right after a letter at the end of a line, with a short
+    /// index starting the next line (`u⊤` / `j vi`), it has that index under it: TeX sets
+    /// u_j^⊤'s subscript lower than the baseline, and pdftotext gives it the next line.
+    fn raised(&mut self, at: usize, c: char) -> usize {
+        let next = at + c.len_utf8();
         let before = self.text.get(..at).unwrap_or("").trim_end_matches(' ');
         let applies = before
             .chars()
             .next_back()
             .is_some_and(|b| b.is_alphanumeric() || matches!(b, ')' | ']' | '}' | '′'));
-        if let Some(latex) = self.table.raised.get(&c.to_string()).filter(|_| applies) {
-            self.out.replace(at, at + c.len_utf8(), &format!("^{{{latex}}}"));
+        let Some(latex) = self.table.raised.get(&c.to_string()).filter(|_| applies).cloned() else {
+            return next;
+        };
+        let glued = self.text.get(..at).is_some_and(|b| b.ends_with(char::is_alphabetic));
+        if let Some((index, end)) = self.index_below(next).filter(|_| glued) {
+            let read = format!("^{{{latex}}}_{{{index}}}");
+            self.note(at, end, read.clone(), PdfWhy::Subscript);
+            self.out.replace(at, end, &read);
+            return end;
         }
+        self.out.replace(at, next, &format!("^{{{latex}}}"));
+        next
+    }
+
+    /// A line break at `at` and `j vi`: the short index that starts the next line (index
+    /// letters of `glued_index_letters`, digits and tight signs, `t+j`), and where it ends;
+    /// none when the line starts otherwise (`x⊤` / `Ax = b`: the next factor).
+    fn index_below(&self, at: usize) -> Option<(String, usize)> {
+        let rest = self.text.get(at..)?.strip_prefix('\n')?;
+        let index_letter = |c: char| {
+            self.table.glued_index_letters.iter().any(|l| l.starts_with(c) && l.len() == c.len_utf8())
+        };
+        let length = run_length(rest, |c| c.is_ascii_digit() || index_letter(c) || TIGHT_SIGNS.contains(&c));
+        let index = rest.get(..length)?;
+        let after = rest.get(length..)?;
+        let short = (1..=INDEX_BELOW_CHARACTERS).contains(&index.chars().count());
+        let alone = after.is_empty() || after.starts_with([' ', '\n']);
+        let starts = index.starts_with(char::is_alphanumeric) && index.ends_with(char::is_alphanumeric);
+        (short && alone && starts).then(|| (index.to_string(), at + 1 + length))
     }
 
     /// A closing bracket at `at` with a power set right after it: `(x − µ)2`, `[K + σ 2 I]−1`,
@@ -213,6 +244,9 @@ impl Scan<'_> {
         }
         if self.squared_or_subscripted(at, end, word) {
             return end;
+        }
+        if let Some(done) = self.grouped_script(at, end, word) {
+            return done;
         }
         if after.starts_with('(') {
             // A name the plain pass knows is its to write (`log(x)` is `\log(x)`).
@@ -495,6 +529,34 @@ impl Scan<'_> {
         Some(at + length + 1)
     }
 
+    /// `E(x,y)∼P [log p(x, y)]`: a capital with a glued subscript that starts with a
+    /// parenthesized group and goes on with `∼` (what a variable is drawn from), then the
+    /// space TeX leaves after a script and a bracket: `E_{(x,y)∼P}`.
+    fn grouped_script(&mut self, at: usize, end: usize, word: &str) -> Option<usize> {
+        if !is_capital(word) {
+            return None;
+        }
+        let rest = self.text.get(end..)?;
+        let group = rest.strip_prefix('(')?;
+        let close = group.find(')').filter(|&n| n <= SCRIPT_CHARACTERS)?;
+        if group.get(..close)?.contains([' ', '(']) {
+            return None;
+        }
+        let tail = group.get(close + 1..)?.strip_prefix('∼')?;
+        let drawn = run_length(tail, |c| c.is_alphanumeric() || SCRIPT_SIGNS.contains(&c));
+        let after = tail.get(drawn..)?;
+        if drawn == 0 || drawn > SCRIPT_CHARACTERS || !(after.starts_with(" [") || after.starts_with('[')) {
+            return None;
+        }
+        let script_end = end + 1 + close + 1 + '∼'.len_utf8() + drawn;
+        let script = self.text.get(end..script_end)?;
+        let read = format!("{word}_{{{script}}}");
+        self.note(at, script_end, read.clone(), PdfWhy::Subscript);
+        let space = usize::from(after.starts_with(' '));
+        self.out.replace(at, script_end + space, &read);
+        Some(script_end + space)
+    }
+
     /// `xi`, `aij`, `x0`, `argmaxy`: a letter followed by index letters or digits, or a
     /// limit operator followed by a short subscript.
     fn glued(&mut self, at: usize, end: usize, word: &str) {
@@ -636,5 +698,10 @@ mod tests {
         assert_eq!(read("DKL (P ∥Q) ∥v∥∥w∥"), "D_{\\mathrm{KL}}(P ∥Q) ∥v∥∥w∥");
         let notes = in_lines("Area(A) = Bernoulli(p)").notes;
         assert_eq!(notes.len(), 1, "a known distribution needs no warning: {notes:?}");
+        assert_eq!(read("−E(x,y)∼P [log p(x, y)]"), "−E_{(x,y)∼P}[log p(x, y)]");
+        assert_eq!(read("E(x, y)∼P [f ]"), "E(x, y)∼P [f ]");
+        assert_eq!(read("s = q⊤\ni kj + b"), "s = q^{\\top}_{i} k_{j} + b");
+        // The next factor, not an index: `x⊤` / `Ax`.
+        assert_eq!(read("x⊤\nAx = b"), "x^{\\top}\nAx = b");
     }
 }

@@ -174,6 +174,17 @@ impl Layout<'_> {
                 return self.push_fraction_with(*numerator, *denominator, Some(*sign));
             }
         }
+        if let ([(numerator, denominator)], [line]) = (fractions.as_slice(), row.middle.as_slice()) {
+            if self.fraction_beside_raised(*numerator, *denominator, *line) {
+                return;
+            }
+            if let Some(slot) = self.term_slot(*numerator, *line) {
+                self.push_text((line.0, slot));
+                self.push_fraction(*numerator, *denominator);
+                self.push_text((slot, line.1));
+                return;
+            }
+        }
         if row.middle.len() == columns.len() {
             for (group, &line) in columns.into_iter().zip(&row.middle) {
                 self.push_group(group);
@@ -323,6 +334,78 @@ impl Layout<'_> {
         after
     }
 
+    /// Pushes the fraction of `numerator` and `denominator` and its baseline's `line` when the
+    /// numerator's line ends with the superscript of the line's first letter
+    /// ([`Layout::raised_beside`]); whether it did.
+    pub(super) fn fraction_beside_raised(
+        &mut self,
+        numerator: Range,
+        denominator: Range,
+        line: Range,
+    ) -> bool {
+        let Some((over, raised, split)) = self.raised_beside(numerator, line) else { return false };
+        self.push_fraction(over, denominator);
+        self.push_text((line.0, split));
+        self.items.push(Item::Text(raised));
+        self.push_text((split, line.1));
+        true
+    }
+
+    /// `1 ⊤` / `x Qx + c.` / `2`: a superscript (`⊤`, read as `^{\top}` by the line pass)
+    /// that ends a numerator's line is the first letter's of the baseline beside the fraction,
+    /// which stands as high: ½ x^⊤ Q x. The numerator without it, the superscript, and where
+    /// it goes in `line` (after its first word, a letter, maybe after an opening bracket:
+    /// `(x`); with a warning. `None` unless so.
+    fn raised_beside(&mut self, numerator: Range, line: Range) -> Option<(Range, Range, usize)> {
+        let over = self.words(numerator);
+        let (&raised, rest) = over.split_last()?;
+        let over_end = rest.last()?.1;
+        let script = self.get(raised);
+        let first = *self.words(line).first()?;
+        let letter = self.get(first).trim_start_matches(['(', '[']);
+        let one_letter = letter.chars().count() == 1 && letter.chars().all(char::is_alphabetic);
+        if !(script.starts_with("^{") && script.ends_with('}') && one_letter) {
+            return None;
+        }
+        let (script, letter) = (script.to_string(), letter.to_string());
+        self.note(raised, script.clone(), format!("{letter}{script}"), PdfWhy::Exponent);
+        Some(((numerator.0, over_end), raised, first.1))
+    }
+
+    /// `1` / `f (x) = f (0) + x⊤ Hx.` / `2`: where one fraction goes in a baseline line that
+    /// holds a relation with a left-hand side before it: after the last sign right of the
+    /// relation (the relation itself included) that stands outside brackets and norms and
+    /// has a term after it, where a coefficient such as ½ stands before its term. `None` when
+    /// the line starts with what the fraction applies to (`(x) = …`, `= …`) or the numerator
+    /// is an operator that applies to what follows (`d`, `∂`, `d2`: `d/dx f (x) = …`); the
+    /// fraction then goes first.
+    fn term_slot(&self, numerator: Range, line: Range) -> Option<usize> {
+        let over = self.get(numerator).replace(' ', "");
+        let operator =
+            over.strip_prefix(['d', '∂']).is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+        let words = self.words(line);
+        let first = self.get(*words.first()?);
+        if operator || first.starts_with(['(', '[']) || !self.relation_free(*words.first()?) {
+            return None;
+        }
+        let (mut depth, mut bars, mut related) = (0usize, 0usize, false);
+        let mut slot = None;
+        for (n, &word) in words.iter().enumerate() {
+            let w = self.get(word);
+            let relation = !self.relation_free(word) && w.chars().count() <= 3;
+            let additive = matches!(w, "+" | "−");
+            let term_after = words.get(n + 1).is_some_and(|&next| !self.signs_only(next));
+            if depth == 0 && bars % 2 == 0 && (relation || (related && additive)) && term_after {
+                slot = Some(word.1 + 1);
+            }
+            related |= depth == 0 && relation;
+            depth = (depth + w.matches(['(', '[', '{']).count())
+                .saturating_sub(w.matches([')', ']', '}']).count());
+            bars += w.matches('∥').count();
+        }
+        slot.filter(|_| related)
+    }
+
     /// `+ c.`: whether `line` is the rest of a baseline from a sign on, given on a line of its
     /// own after it (not `−`, which may start a numerator: `− log x` over `2`).
     fn continues(&self, line: Range) -> bool {
@@ -385,6 +468,13 @@ mod tests {
             read("dy\ny(s + h) − y(s)\n(s) = lim\n.\nh→0\nds\nh").text,
             "\\frac{dy}{ds} (s) = lim_{h→0} \\frac{y(s + h) − y(s)}{h} ."
         );
+        // One fraction into a line with a left-hand side: after the last sign right of its
+        // relation; first when the line starts with its argument or the numerator is `d`.
+        assert_eq!(read("1\nf (x) = a + b · x + x⊤ Hx.\n2").text, "f (x) = a + b · x + \\frac{1}{2} x⊤ Hx.");
+        assert_eq!(read("1\ny = exp(x).\n2").text, "y = \\frac{1}{2} exp(x).");
+        assert_eq!(read("d\nf (x) = 2x.\ndx").text, "\\frac{d}{dx} f (x) = 2x.");
+        // A superscript ending the numerator's line is the baseline's first letter's.
+        assert_eq!(read("1 ^{\\top}\nx Qx + c.\n2").text, "\\frac{1}{2} x ^{\\top} Qx + c.");
         let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");
         assert_eq!(pass.notes.len(), 2, "a warning a fraction: {:?}", pass.notes);
     }

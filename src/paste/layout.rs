@@ -10,6 +10,7 @@
 //! [`super::prepare`]); the signs and the operators with limits are in `data/paste.toml`.
 
 use super::spans::{Composer, Rewriter};
+use super::sum_body::Body;
 use super::table::{table, Table};
 use super::Pass;
 use crate::syntax::ast::Span;
@@ -22,8 +23,10 @@ pub(super) type Range = (usize, usize);
 /// The longest limit, in characters, that a line of its own is taken for.
 const LIMIT_CHARACTERS: usize = 16;
 
-/// Relations: a line with one is not a numerator or a denominator.
-const RELATIONS: &[char] = &['=', '<', '>', '≤', '≥', '≈', '≠', '∼', '∝', '≡', '∈', '→', '⇒', '⇔', '⊂', '⊆'];
+/// Relations (an update's `←` among them): a line with one is not a numerator or a
+/// denominator.
+const RELATIONS: &[char] =
+    &['=', '<', '>', '≤', '≥', '≈', '≠', '∼', '∝', '≡', '∈', '→', '←', '↦', '⇒', '⇔', '⊂', '⊆'];
 
 /// Signs that end a line which a taller sign after it (an integral) was set beside.
 const OPERATORS: &[char] = &['=', '−', '+', '<', '>', '≤', '≥', '≈', '·', '×', '∼', '('];
@@ -76,6 +79,7 @@ pub(super) fn read(text: &str) -> Pass {
     while let Some(block) = blocks.pop_front() {
         layout.block(block, &mut blocks);
     }
+    layout.limits_below();
     layout.place_delimiters(delimiters);
     layout.compose()
 }
@@ -199,6 +203,19 @@ impl Layout<'_> {
                 };
                 if !lowers.is_empty() {
                     i += 1;
+                }
+                let body = match (lowers.is_empty() && !joined, signs.as_slice()) {
+                    (true, [_]) => self.fraction_in_body(&lines, i, rest),
+                    _ => None,
+                };
+                if let Some(Body { numerator, lower, denominator }) = body {
+                    if upper.is_none() && self.get(lower).contains('=') {
+                        upper = self.take_lone();
+                    }
+                    self.operators(signs, &[lower], upper);
+                    self.push_fraction(numerator, denominator);
+                    i += 2;
+                    continue;
                 }
                 // A lower limit that starts a count (`i=1`) has an upper one: the last limit
                 // left on a line of its own before, if it was not set right above.
@@ -357,8 +374,13 @@ impl Layout<'_> {
 
     /// Where the last limit operator of `range` without a subscript ends, if it has one.
     fn limit_word_end(&self, range: Range) -> Option<usize> {
+        self.limit_word_ends(range).last().copied()
+    }
+
+    /// Where each limit operator of `range` without a subscript ends, in order.
+    pub(super) fn limit_word_ends(&self, range: Range) -> Vec<usize> {
         let text = self.get(range);
-        let mut best = None;
+        let mut ends = Vec::new();
         for operator in &self.table.limit_operators {
             for (at, _) in text.match_indices(operator.as_str()) {
                 let end = at + operator.len();
@@ -366,12 +388,14 @@ impl Layout<'_> {
                 let after = text.get(end..).and_then(|a| a.chars().next());
                 let whole = !before.is_some_and(char::is_alphanumeric)
                     && !after.is_some_and(|c| c.is_alphanumeric() || c == '_');
-                if whole && best.is_none_or(|b| end > b) {
-                    best = Some(end);
+                if whole {
+                    ends.push(range.0 + end);
                 }
             }
         }
-        best.map(|end| range.0 + end)
+        ends.sort_unstable();
+        ends.dedup();
+        ends
     }
 
     /// A block that is a fraction's lines: two lines without a relation (numerator,
@@ -395,9 +419,25 @@ impl Layout<'_> {
         if !sides.all(|&l| self.relation_free(l) && !self.signs_only(l)) {
             return false;
         }
-        // `minimize` over `f` is an operator and its limit, not a fraction.
+        // `minimize` over `f` is an operator and its limit, not a fraction; so is
+        // `min max{f (u, v)}.` over `u`, the limit of an operator inside the line.
         if numerators.iter().any(|&l| self.limit_word_end(l) == Some(l.1)) {
             return false;
+        }
+        let limit_under = |(&numerator, &denominator): (&Range, &Range)| {
+            let wants = self
+                .limit_word_ends(numerator)
+                .into_iter()
+                .any(|end| self.text.get(end..).is_some_and(|after| after.starts_with([' ', '{'])));
+            wants && self.limit_like(denominator)
+        };
+        if between.is_empty() && numerators.iter().zip(denominators).any(limit_under) {
+            return false;
+        }
+        if let ([numerator], [line], [denominator]) = (numerators, between, denominators) {
+            if self.fraction_beside_raised(*numerator, *denominator, *line) {
+                return true;
+            }
         }
         for (n, (&numerator, &denominator)) in numerators.iter().zip(denominators).enumerate() {
             self.push_fraction(numerator, denominator);
