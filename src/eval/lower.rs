@@ -584,7 +584,9 @@ impl<'a> Lowerer<'a> {
     /// An operator name applied without parentheses: `\log p`, `\exp x`.
     fn operator(&mut self, op: &OperatorApplication, span: Span) -> Lowered {
         let builtin = Builtin::from_name(op.name).filter(|_| op.sub.is_none() && op.sup.is_none());
-        let Some(builtin) = builtin else { return Err(unsupported(&node_label(op.op), op.op.span)) };
+        // `\mathbb{E}_{x \sim p}`: named as written (an expectation, a gradient: no value here).
+        let as_written = || crate::syntax::print::to_latex(op.op);
+        let Some(builtin) = builtin else { return Err(unsupported(&as_written(), op.op.span)) };
         let operand = self.term(&op.operand)?;
         Ok(self.make(ExprKind::Call(builtin, vec![operand]), span))
     }
@@ -629,6 +631,10 @@ impl<'a> Lowerer<'a> {
             let name = crate::syntax::print::to_latex(callee.node);
             EvalError::new(EvalErrorKind::UnknownFunction { name }, callee.span)
         };
+        // `\mathbb{1}[x > 0]`: the indicator of a condition; eval computes no comparisons.
+        if crate::meaning::is_indicator_one(callee.node) {
+            return Err(unsupported(&crate::syntax::print::to_latex(callee.node), callee.span));
+        }
         let Some(occurrence) = callee.occurrence() else { return Err(missing()) };
         for name in [&occurrence.base_name, &occurrence.name] {
             if (self.ctx.is_function)(name) {
@@ -774,7 +780,7 @@ pub fn node_label(node: &Node) -> String {
         NodeKind::Rows(table) => table.env.clone().unwrap_or_else(|| "&".into()),
         NodeKind::Stacked { .. } => "\\overset".into(),
         NodeKind::Prefix { op, .. } => format!("{op:?}"),
-        _ => binding_name(node).unwrap_or_else(|| "this".into()),
+        _ => binding_name(node).unwrap_or_else(|| crate::syntax::print::to_latex(node)),
     }
 }
 
