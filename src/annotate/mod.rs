@@ -96,11 +96,10 @@ fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node, rules: &[Rule]) 
         return rows;
     }
     named.sort_unstable_by_key(|(name, _)| name.start);
-    let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
     // The statements' names do not overlap: the one a row may lie in starts last before it.
     let definition_of = |span: Span| {
         let at = named.partition_point(|(name, _)| name.start <= span.start);
-        named.get(at.checked_sub(1)?).filter(|(name, _)| within(span, *name)).map(|&(_, body)| body)
+        named.get(at.checked_sub(1)?).filter(|(name, _)| span.lies_within(*name)).map(|&(_, body)| body)
     };
     // A rule may ask its own question of a concept (`\alpha_{ij}`: how much i attends to j).
     let question = |row: &RawSlot| rules.get(row.rule_index).and_then(|rule| rule.question.as_ref());
@@ -110,7 +109,7 @@ fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node, rules: &[Rule]) 
             && definition_of(row.span).is_some_and(|body| {
                 rows.iter().any(|other| {
                     other.visible
-                        && within(other.span, body)
+                        && other.span.lies_within(body)
                         && row.concepts.iter().all(|c| other.concepts.contains(c))
                         && question(row) == question(other)
                 })
@@ -419,7 +418,6 @@ fn sign_span(node: &Node, source: &str) -> Option<Span> {
 /// weights times values, not as a bare matrix product), or within its slot (`\log` of a
 /// log-probability).
 fn drop_overridden(mut firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
-    let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
     // Only firings of rules that override others can drop one: few, so the check stays linear.
     let overriders: Vec<Firing> = firings
         .iter()
@@ -433,7 +431,7 @@ fn drop_overridden(mut firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
         let id = rules.get(f.rule).map(|r| r.id.as_str()).unwrap_or("");
         overriders.iter().any(|other| {
             rules.get(other.rule).is_some_and(|r| r.overrides.iter().any(|o| o == id))
-                && (other.matched == f.matched || other.slot == f.slot || within(f.matched, other.slot))
+                && (other.matched == f.matched || other.slot == f.slot || f.matched.lies_within(other.slot))
         })
     };
     firings.retain(|f| !overridden(f));
@@ -543,8 +541,7 @@ fn nested_occurrences_dropped<'a>(mut row: RawSlot<'a>, source: &'a str) -> RawS
 /// of its slot already raises is dropped (the update `\theta_{t+1} = \theta_t - \eta \nabla L`
 /// says gradient descent where its `\nabla` does).
 fn asked_inside_dropped(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
-    let inside =
-        |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end && inner != outer;
+    let inside = |inner: Span, outer: Span| inner.lies_within(outer) && inner != outer;
     let redundant: Vec<bool> = rows
         .iter()
         .map(|row| {

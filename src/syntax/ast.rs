@@ -48,6 +48,11 @@ impl Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
 
+    /// Whether this span lies inside `outer` (or is it).
+    pub fn lies_within(self, outer: Span) -> bool {
+        outer.start <= self.start && self.end <= outer.end
+    }
+
     /// This span cut to end no later than `outer` does.
     pub fn min_within(self, outer: Span) -> Span {
         Span::new(self.start, self.end.min(outer.end))
