@@ -34,6 +34,7 @@ impl Resolver<'_> {
         if super::notation::has(&self.notation.angle_functions, name) {
             super::agree::angles(operand);
         }
+        braces_that_group(operand);
     }
 
     /// Whether a named function's subscript says what it ranges over (`\mathrm{softmax}_j`); a
@@ -234,5 +235,22 @@ fn positions_are_indices(term: &mut super::Term) {
             rest.iter_mut().for_each(|j| positions_are_indices(&mut j.term));
         }
         _ => {}
+    }
+}
+
+/// `\exp\{-t_n f_m(\mathbf{x}_n)\}`: braces around an operator's operand that hold one
+/// expression (no list, no set builder's bar) group it, as parentheses would; they make no set.
+fn braces_that_group(operand: &mut super::Term) {
+    let TermKind::Fenced { open, body } = &mut operand.kind else { return };
+    if *open != Delim::Brace {
+        return;
+    }
+    let set_like = matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| match &j.op {
+        InfixOp::Separator(_) => true,
+        InfixOp::Relation(r) => matches!(r.as_str(), "\\mid" | ":" | "|" | "\\vert"),
+        _ => false,
+    }));
+    if !set_like {
+        *open = Delim::Paren;
     }
 }

@@ -72,6 +72,7 @@ fn resolve_noting<'n>(root: &'n Node, table: &SymbolTable) -> (Term<'n>, Option<
     let mut defined = defined_words(&term, table);
     defined.extend(settled_by_use(&term, table));
     defined.extend(steps::settled_across_steps(&term, table));
+    defined.extend(steps::arrays_of_their_entries(&term, table));
     if defined.is_empty() {
         return (term, resolver.elided());
     }

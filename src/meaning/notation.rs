@@ -27,6 +27,8 @@ pub struct Notation {
     pub family_letters: Names,
     /// Letters that, above any other name, pick an item rather than raise to a power.
     pub superscript_index_letters: Names,
+    /// Letters that, below a function applied to arguments, pick one of a family of functions.
+    pub callee_member_letters: Names,
     /// Letters that range over positions.
     pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
@@ -87,6 +89,7 @@ impl Notation {
             index_letters: Names::default(),
             family_letters: Names::default(),
             superscript_index_letters: Names::default(),
+            callee_member_letters: Names::default(),
             axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),

@@ -231,6 +231,11 @@ impl Resolver<'_> {
         if greek && font != Font::Bold && has(&self.notation.parameter_letters, name) {
             return SymbolKind::Vector;
         }
+        let sliced = occurrence.scripts.iter().any(is_slice);
+        if sliced && indices == 0 && font == Font::Normal && !upper {
+            // `x_{1:d}`, `a_{t:t+k}`: a run of entries, positions one to another.
+            return SymbolKind::Vector;
+        }
         if font == Font::Bold && indices >= 3 {
             // `\mathbf{K}_{i,j,m,n}`: three indices or more pick one entry of a tensor (two may
             // still pick a vector at a position, `\mathbf{x}_{i,j}`, or a block, `\Sigma_{ab}`).
@@ -245,7 +250,10 @@ impl Resolver<'_> {
             // Bold letters name vectors and matrices; an index picks one of a sequence of them.
             return if upper { SymbolKind::Matrix } else { SymbolKind::Vector };
         }
-        if upper && indices == 1 && font == Font::Normal && has(&self.notation.indexed_random_capitals, name)
+        if upper
+            && (indices == 1 || sliced)
+            && font == Font::Normal
+            && has(&self.notation.indexed_random_capitals, name)
         {
             return SymbolKind::RandomVariable;
         }
@@ -372,6 +380,12 @@ fn index_count(occurrence: &Occurrence) -> usize {
             _ => 1,
         })
         .sum()
+}
+
+/// Whether a script is a slice, positions one to another: `{1:d}` of `x_{1:d}`.
+fn is_slice(script: &super::tree::Script) -> bool {
+    script.role == ScriptRole::Range
+        && matches!(&script.term.node.kind, NodeKind::Chain { first, .. } if !matches!(first.kind, NodeKind::Empty))
 }
 
 /// The font a name is set in.

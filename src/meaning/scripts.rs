@@ -75,7 +75,14 @@ impl Resolver<'_> {
     pub(super) fn symbol_or_term<'n>(&self, node: &'n Node, place: Place, d: usize) -> Term<'n> {
         match &node.kind {
             NodeKind::Scripts { base, sub, sup, primes } if self.is_name(base) => {
-                let sub = sub.as_deref().map(|s| self.script(s, ScriptRole::Label, false, d));
+                let sub = sub.as_deref().map(|s| {
+                    // `f_t(\theta)`, `f_m(\mathbf{x}_n)`: one of a family of functions.
+                    let member = matches!(&s.kind, NodeKind::Symbol { name, font: Font::Normal }
+                        if has(&self.notation.callee_member_letters, name))
+                        && font_of_name(base) == Font::Normal;
+                    let role = if member { ScriptRole::Family } else { ScriptRole::Label };
+                    self.script(s, role, false, d)
+                });
                 let sup = sup.as_deref().map(|s| {
                     let role = self.sup_role(base, s);
                     let role = if role == ScriptRole::Power { ScriptRole::Label } else { role };
@@ -460,6 +467,11 @@ impl Resolver<'_> {
             NodeKind::Symbol { name, font: Font::Normal } => {
                 self.table.recorded(name) == Some(super::SymbolKind::Index)
             }
+            // `\alpha_{\tau_i}`: a small Greek letter picked by an index is a position of a
+            // subsequence, like `t_k`.
+            NodeKind::Scripts { base, sub: Some(sub), sup: None, .. } if is_small_greek(base) => {
+                self.is_index_like(sub)
+            }
             NodeKind::Scripts { base, sup: None, primes: _, .. } => self.is_index_entry(base),
             NodeKind::Scripts { base, sub: None, .. } => self.is_index_entry(base),
             NodeKind::Chain { first, rest } => {
@@ -731,10 +743,22 @@ fn all_letters(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
 }
 
 /// `x_{<i}`, `y_{>t}`, `x_{\le n}`: a subscript that is a relation with nothing before it.
+/// A lower-case Greek letter in the normal font: `\tau`, `\sigma`.
+fn is_small_greek(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal }
+        if names::is_greek(name) && name.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+/// Whether a subscript is a range: `x_{<i}`, `h_{\le t}`, or a slice from one position to
+/// another, `x_{1:d}`, `G_{t:t+n}`.
 fn is_range(sub: &Node) -> bool {
     let NodeKind::Chain { first, rest } = &sub.kind else { return false };
-    matches!(first.kind, NodeKind::Empty)
-        && matches!(rest.as_slice(), [link] if matches!(&link.op, InfixOp::Relation(r) if matches!(r.as_str(), "<" | ">" | "\\le" | "\\ge" | "\\leq" | "\\geq")))
+    let [link] = rest.as_slice() else { return false };
+    let InfixOp::Relation(r) = &link.op else { return false };
+    match first.kind {
+        NodeKind::Empty => matches!(r.as_str(), "<" | ">" | "\\le" | "\\ge" | "\\leq" | "\\geq"),
+        _ => r.as_str() == ":" && !matches!(link.operand.kind, NodeKind::Empty),
+    }
 }
 
 /// Whether a subscript names parameters: `\theta`, `\phi`, `\psi`, `\omega`, `w`.

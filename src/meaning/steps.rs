@@ -73,16 +73,7 @@ fn picked_by_position(o: &Occurrence) -> bool {
 
 /// Whether two occurrences are picked by positions along one letter (`i` of `s_i`, `s_{i-1}`).
 fn shares_position(a: &Occurrence, b: &Occurrence) -> bool {
-    let letters = |o: &Occurrence| -> Vec<String> {
-        o.scripts
-            .iter()
-            .filter(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
-            .flat_map(|s| s.term.occurrences())
-            .filter(|(_, i)| i.kind == SymbolKind::Index)
-            .map(|(_, i)| i.name.to_string())
-            .collect()
-    };
-    let (mine, theirs) = (letters(b), letters(a));
+    let (mine, theirs) = (position_letters(b), position_letters(a));
     // `b_1` beside `b_2`: numbered members of one family (the biases of two layers).
     if mine.is_empty() && theirs.is_empty() {
         return numbered(a) && numbered(b);
@@ -90,8 +81,83 @@ fn shares_position(a: &Occurrence, b: &Occurrence) -> bool {
     theirs.iter().any(|l| mine.contains(l))
 }
 
+/// The index letters of the positions below an occurrence (`i` of `s_{i-1}`).
+fn position_letters(o: &Occurrence) -> Vec<String> {
+    o.scripts
+        .iter()
+        .filter(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+        .flat_map(|s| s.term.occurrences())
+        .filter(|(_, i)| i.kind == SymbolKind::Index)
+        .map(|(_, i)| i.name.to_string())
+        .collect()
+}
+
 /// Whether every position below an occurrence is a number (`b_2`, `W_{12}`).
 fn numbered(o: &Occurrence) -> bool {
     let below = || o.scripts.iter().filter(|s| !s.above);
     below().next().is_some() && below().all(|s| matches!(s.term.kind, super::tree::TermKind::Number))
+}
+
+/// `L_{\mathrm{cls}}(p, u) = -\log p_u`, `m(x) = \max_i x_i`: a plain lower-case Latin letter
+/// that the formula also writes picked by a position that stands free elsewhere (a variable of
+/// the formula, what a sum or a maximum runs over) is the array its entries are picked from: a
+/// vector for one position, a matrix for two. `p_t` beside `p` with `t` only a subscript may be
+/// a quantity named after p. Only a kind a convention gave changes.
+pub(super) fn arrays_of_their_entries(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    let mut free: Vec<&Occurrence> = Vec::new();
+    let mut entries: Vec<&Occurrence> = Vec::new();
+    let mut plain: Vec<&Occurrence> = Vec::new();
+    let mut stack: Vec<(&Term, bool)> = vec![(term, false)];
+    while let Some((term, in_script)) = stack.pop() {
+        if let Some(o) = term.occurrence() {
+            if o.scripts.is_empty() && !in_script {
+                free.push(o);
+            }
+            let latin = o.base_name.len() == 1 && small(o) && super::roles::font_of(o.base) == Font::Normal;
+            if latin
+                && o.kind == SymbolKind::Scalar
+                && o.scripts.is_empty()
+                && o.evidence == Evidence::Convention
+            {
+                plain.push(o);
+            } else if latin
+                && o.kind == SymbolKind::Scalar
+                && picked_by_position(o)
+                && o.scripts.iter().all(|s| !s.above)
+            {
+                entries.push(o);
+            }
+        }
+        let inside = in_script || term.occurrence().is_some();
+        term.for_each_child(|child| stack.push((child, inside)));
+    }
+    let mut out: Vec<(String, SymbolKind)> = Vec::new();
+    for o in plain {
+        let is_free = |letter: &String| free.iter().any(|f| f.name == *letter);
+        let picked_freely =
+            |e: &&&Occurrence| e.base_name == o.base_name && position_letters(e).iter().any(is_free);
+        let freely_picked: Vec<&&Occurrence> = entries.iter().filter(picked_freely).collect();
+        let kind = match freely_picked.iter().map(|e| positions(e)).max() {
+            Some(1) => SymbolKind::Vector,
+            Some(2) => SymbolKind::Matrix,
+            _ => continue,
+        };
+        let mut settle = |name: &str, kind: SymbolKind| {
+            if table.recorded(name).is_none() && !out.iter().any(|(n, _)| n == name) {
+                out.push((name.to_string(), kind));
+            }
+        };
+        settle(o.name.as_str(), kind);
+        // `L(p, u) = -\log p_u`: the variable that picks the entry is a position.
+        let positions_used = freely_picked.iter().flat_map(|e| position_letters(e));
+        for letter in positions_used.collect::<Vec<_>>() {
+            let number = |f: &&Occurrence| {
+                f.name == letter && f.kind == SymbolKind::Scalar && f.evidence == Evidence::Convention
+            };
+            if free.iter().any(number) {
+                settle(&letter, SymbolKind::Index);
+            }
+        }
+    }
+    out
 }

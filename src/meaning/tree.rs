@@ -103,7 +103,8 @@ pub enum TermKind<'n> {
     Factorial(Box<Term<'n>>),
     /// A bracketed group that is not an argument list: `(a + b)`, `\|x\|`, `\langle a, b \rangle`.
     Fenced {
-        /// The opening delimiter.
+        /// The opening delimiter, as it acts: braces that only group an operator's operand
+        /// (`\exp\{…\}`) are a parenthesis.
         open: Delim,
         /// The content.
         body: Box<Term<'n>>,

@@ -26,6 +26,7 @@ pub fn sub_key(style: SubStyle, sub: &Phrase) -> &'static str {
         SubStyle::Before => "before",
         SubStyle::After => "after",
         SubStyle::UpTo => "up_to",
+        SubStyle::Slice => "slice",
     }
 }
 

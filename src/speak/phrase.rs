@@ -323,6 +323,8 @@ pub enum SubStyle {
     After,
     /// `x_{\le i}`: the ones up to i.
     UpTo,
+    /// `x_{1:d}`: the ones from one position through another.
+    Slice,
 }
 
 /// A function applied to arguments.
@@ -433,7 +435,12 @@ impl Phrase {
             Phrase::Sub { base, style, .. } => {
                 !matches!(
                     style,
-                    SubStyle::Entry | SubStyle::At | SubStyle::Before | SubStyle::After | SubStyle::UpTo
+                    SubStyle::Entry
+                        | SubStyle::At
+                        | SubStyle::Before
+                        | SubStyle::After
+                        | SubStyle::UpTo
+                        | SubStyle::Slice
                 ) && base.is_atomic()
             }
             Phrase::Super { base, .. } | Phrase::Prime { base, .. } | Phrase::Layer { base, .. } => {

@@ -71,6 +71,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "before",
     "after",
     "up_to",
+    "slice",
     "sum",
     "sum_over",
     "sum_all",

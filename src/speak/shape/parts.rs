@@ -101,6 +101,16 @@ impl Shaper<'_> {
             return Phrase::Sub { base, sub: self.shape(script, d).boxed(), style: SubStyle::Index };
         };
         let Some(joint) = rest.first() else { return *base };
+        if let (TermKind::Chain { first, .. }, ":") =
+            (&script.kind, crate::meaning::tree::infix_name(joint.op))
+        {
+            // `x_{1:d}`: the entries from one position through another.
+            let range = Phrase::Range {
+                first: self.shape(first, d).boxed(),
+                last: Some(self.shape(&joint.term, d).boxed()),
+            };
+            return Phrase::Sub { base, sub: range.boxed(), style: SubStyle::Slice };
+        }
         let style = match crate::meaning::tree::infix_name(joint.op) {
             ">" | "\\ge" | "\\geq" => SubStyle::After,
             "\\le" | "\\leq" => SubStyle::UpTo,
