@@ -300,11 +300,25 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
 }
 
 /// The factors of a row joined by `\times` (`2 \times d_{\mathrm{model}} \times r`) are counts
-/// together: [`sizes_beside_sizes`] on them.
+/// together: [`sizes_beside_sizes`] on them; so are those of a row of plain letters and numbers
+/// only, side by side or joined by `\cdot` (`h \cdot d_v`, `n d_k`).
 pub(super) fn sizes_times_sizes(factors: &mut [Factor]) {
     let crossed =
         factors.iter().skip(1).any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times"));
-    if !crossed {
+    let letters_only = || {
+        factors.iter().skip(1).all(|f| {
+            matches!(&f.op, Some(InfixOp::Juxt))
+                || matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\cdot")
+        }) && factors.iter().all(|f| match &f.term.kind {
+            TermKind::Number => true,
+            TermKind::Symbol(o) => {
+                super::roles::font_of(o.base) == Font::Normal
+                    && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
+            }
+            _ => false,
+        })
+    };
+    if !crossed && !letters_only() {
         return;
     }
     let mut operands: Vec<&mut Term> = factors.iter_mut().map(|f| &mut f.term).collect();

@@ -29,6 +29,8 @@ pub struct Notation {
     pub superscript_index_letters: Names,
     /// Letters that, below a function applied to arguments, pick one of a family of functions.
     pub callee_member_letters: Names,
+    /// Letters for the order of growth (`O(n^2 d)`), whose arguments hold sizes.
+    pub order_letters: Names,
     /// Letters that range over positions.
     pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
@@ -90,6 +92,7 @@ impl Notation {
             family_letters: Names::default(),
             superscript_index_letters: Names::default(),
             callee_member_letters: Names::default(),
+            order_letters: Names::default(),
             axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),

@@ -37,6 +37,8 @@ pub enum Place {
     Index,
     /// Right of `\in`, `\notin`, `\subset`: what holds members (`(a, b) \in S`, `v \in V`).
     Container,
+    /// Inside an order of growth, `O(n^2 d)`: the letters are sizes.
+    Order,
 }
 
 impl Resolver<'_> {
@@ -141,6 +143,9 @@ impl Resolver<'_> {
             Place::Event => Some(SymbolKind::RandomVariable),
             Place::Distribution if plain || !occurrence.indexed => Some(SymbolKind::Distribution),
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
+            Place::Order if occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label) => {
+                Some(SymbolKind::Dimension)
+            }
             Place::Radicand if self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),
             // `\sqrt{D_h}`: under a root, a letter papers use for sizes is one, whatever picks it.
             Place::Radicand if self.is_size_letter_below(occurrence) => Some(SymbolKind::Dimension),

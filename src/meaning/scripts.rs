@@ -523,6 +523,9 @@ impl Resolver<'_> {
         }
         let full = super::binding_name(callee);
         let base_name = super::binding_name(base).unwrap_or_default();
+        if self.is_order_letter(callee) {
+            return true;
+        }
         // `\epsilon_\theta(x_t, t)` beside the noise `\epsilon`: a letter labelled by parameters
         // is a network of its own, not the letter's other use.
         let parameterised =
@@ -549,6 +552,14 @@ impl Resolver<'_> {
         }
         if matches!(base.kind, NodeKind::Word { .. }) {
             return true;
+        }
+        // `p^k (1-p)^{n-k}`: a letter raised to a power multiplies what follows; a Greek letter
+        // above names (`V^\pi(s)`, the value under the policy π).
+        if let NodeKind::Scripts { base, sup: Some(sup), .. } = &callee.kind {
+            let greek = matches!(&sup.kind, NodeKind::Symbol { name, .. } if names::is_greek(name));
+            if self.sup_role(base, sup) == ScriptRole::Power && !greek && !is_argument_list(body) {
+                return false;
+            }
         }
         if font_of_name(base) == Font::Bold && self.is_position(body, 0) {
             // `\mathbf{x}(t)`: a bold vector at a step.
@@ -638,13 +649,23 @@ impl Resolver<'_> {
         found
     }
 
+    /// Whether a name is the order of growth's letter, `O` of `O(n^2 d)`, in the normal font and
+    /// without scripts (`O^{ML}` is an objective).
+    pub(super) fn is_order_letter(&self, base: &Node) -> bool {
+        matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.order_letters, name))
+    }
+
     /// Where the arguments of `callee` stand: under an expectation or entropy (random
-    /// variables), in a probability (events), in a divergence (distributions).
+    /// variables), in a probability (events), in a divergence (distributions), in an order of
+    /// growth (sizes).
     pub(super) fn argument_place(&self, callee: &Node) -> Place {
         let (base, sub) = match &callee.kind {
             NodeKind::Scripts { base, sub, .. } => (base.as_ref(), sub.as_deref()),
             _ => (callee, None),
         };
+        if self.is_order_letter(callee) {
+            return Place::Order;
+        }
         let name = super::binding_name(base).unwrap_or_default();
         let divergence_sub =
             sub.and_then(super::binding_name).is_some_and(|s| has(&self.notation.divergences, &s));
