@@ -412,6 +412,11 @@ pub struct ChainKeys {
     ends: Vec<usize>,
     /// The key of the operator before each operand (none before the first).
     operators: Vec<Option<Key>>,
+    /// The keys of the operands of each operand that is a chain ([`operand_keys`]), one
+    /// operand after the other.
+    nested: Vec<Key>,
+    /// Where each operand's nested keys end in `nested`.
+    nested_ends: Vec<usize>,
 }
 
 impl ChainKeys {
@@ -420,10 +425,14 @@ impl ChainKeys {
         self.keys.clear();
         self.ends.clear();
         self.operators.clear();
+        self.nested.clear();
+        self.nested_ends.clear();
         for (op, operand) in view.links() {
             for_each_key(operand, |key| self.keys.push(key));
             self.ends.push(self.keys.len());
             self.operators.push(op.map(operator_key));
+            operand_keys(operand, |key| self.nested.push(key));
+            self.nested_ends.push(self.nested.len());
         }
     }
 
@@ -447,6 +456,17 @@ impl ChainKeys {
         self.keys.get(start..end).unwrap_or(&[])
     }
 
+    /// The keys of the operands of the operand at `position`, if it is a chain
+    /// ([`operand_keys`]).
+    fn nested(&self, position: usize) -> &[Key] {
+        let start = match position.checked_sub(1) {
+            Some(previous) => self.nested_ends.get(previous).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.nested_ends.get(position).copied().unwrap_or(start);
+        self.nested.get(start..end).unwrap_or(&[])
+    }
+
     /// The key of the operator before the operand at `position`.
     pub fn operator(&self, position: usize) -> Option<Key> {
         self.operators.get(position).copied().flatten()
@@ -465,6 +485,10 @@ pub struct RunKeys {
     operators: Vec<(Option<Key>, Option<Key>)>,
     /// (position, index key) of the operands that are not metavariables.
     operands: Vec<(usize, Key)>,
+    /// (position, index key) of the operands of the operands that are chains, those that are
+    /// not metavariables: a nested chain pattern (`$F($A)` in `$X + $F($A)`) matches only a
+    /// chain each of whose operands it matches has those keys ([`operand_keys`]).
+    nested: Vec<(usize, Key)>,
 }
 
 impl RunKeys {
@@ -481,6 +505,11 @@ impl RunKeys {
             if key != Key::ANY {
                 run.operands.push((position, key));
             }
+            if let NodeKind::Chain { first, rest } = &operand.kind {
+                let inner = std::iter::once(first.as_ref()).chain(rest.iter().map(|link| &link.operand));
+                let keys = inner.map(index_key).filter(|key| *key != Key::ANY);
+                run.nested.extend(keys.map(|key| (position, key)));
+            }
             run.len += 1;
         }
         run
@@ -496,5 +525,18 @@ impl RunKeys {
                 written == *key || (lenient.is_some() && written == *lenient)
             })
             && self.operands.iter().all(|&(at, key)| chain.operand(offset + at).contains(&key))
+            && self.nested.iter().all(|&(at, key)| chain.nested(offset + at).contains(&key))
     }
+}
+
+/// Calls `visit` with the keys ([`for_each_key`]) of the operands of `node` where it is a
+/// chain, or of the chain its scripts or sign are on (what a nested chain pattern may match
+/// through the leniencies of matching).
+fn operand_keys(node: &Node, mut visit: impl FnMut(Key)) {
+    for_each_inner(node, |inner| {
+        if let NodeKind::Chain { first, rest } = &inner.kind {
+            for_each_key(first, &mut visit);
+            rest.iter().for_each(|link| for_each_key(&link.operand, &mut visit));
+        }
+    });
 }
