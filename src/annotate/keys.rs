@@ -417,6 +417,8 @@ pub struct ChainKeys {
     nested: Vec<Key>,
     /// Where each operand's nested keys end in `nested`.
     nested_ends: Vec<usize>,
+    /// Each operand's keys and nested keys as two [`mask`]s, tested before the lists.
+    masks: Vec<(u64, u64)>,
 }
 
 impl ChainKeys {
@@ -427,12 +429,21 @@ impl ChainKeys {
         self.operators.clear();
         self.nested.clear();
         self.nested_ends.clear();
+        self.masks.clear();
         for (op, operand) in view.links() {
-            for_each_key(operand, |key| self.keys.push(key));
+            let (mut own, mut nested) = (0, 0);
+            for_each_key(operand, |key| {
+                own |= mask(key);
+                self.keys.push(key);
+            });
             self.ends.push(self.keys.len());
             self.operators.push(op.map(operator_key));
-            operand_keys(operand, |key| self.nested.push(key));
+            operand_keys(operand, |key| {
+                nested |= mask(key);
+                self.nested.push(key);
+            });
             self.nested_ends.push(self.nested.len());
+            self.masks.push((own, nested));
         }
     }
 
@@ -467,6 +478,11 @@ impl ChainKeys {
         self.nested.get(start..end).unwrap_or(&[])
     }
 
+    /// The masks of the operand at `position`'s keys and nested keys.
+    fn masks(&self, position: usize) -> (u64, u64) {
+        self.masks.get(position).copied().unwrap_or_default()
+    }
+
     /// The key of the operator before the operand at `position`.
     pub fn operator(&self, position: usize) -> Option<Key> {
         self.operators.get(position).copied().flatten()
@@ -489,6 +505,9 @@ pub struct RunKeys {
     /// not metavariables: a nested chain pattern (`$F($A)` in `$X + $F($A)`) matches only a
     /// chain each of whose operands it matches has those keys ([`operand_keys`]).
     nested: Vec<(usize, Key)>,
+    /// (position, mask of the operand's keys, mask of its nested keys) of the operands with
+    /// keys or nested keys: the same test as `operands` and `nested`, in [`mask`]s.
+    masks: Vec<(usize, u64, u64)>,
 }
 
 impl RunKeys {
@@ -512,6 +531,14 @@ impl RunKeys {
             }
             run.len += 1;
         }
+        for position in 0..run.len {
+            let own = run.operands.iter().filter(|(at, _)| *at == position).map(|&(_, key)| mask(key));
+            let nested = run.nested.iter().filter(|(at, _)| *at == position).map(|&(_, key)| mask(key));
+            let (own, nested) = (own.fold(0, |a, b| a | b), nested.fold(0, |a, b| a | b));
+            if own | nested != 0 {
+                run.masks.push((position, own, nested));
+            }
+        }
         run
     }
 
@@ -520,6 +547,10 @@ impl RunKeys {
     /// under among its keys.
     pub fn admits(&self, chain: &ChainKeys, offset: usize) -> bool {
         offset + self.len <= chain.len()
+            && self.masks.iter().all(|&(at, own, nested)| {
+                let (has, has_nested) = chain.masks(offset + at);
+                has & own == own && has_nested & nested == nested
+            })
             && self.operators.iter().enumerate().all(|(at, (key, lenient))| {
                 let written = chain.operator(offset + 1 + at);
                 written == *key || (lenient.is_some() && written == *lenient)
@@ -527,6 +558,12 @@ impl RunKeys {
             && self.operands.iter().all(|&(at, key)| chain.operand(offset + at).contains(&key))
             && self.nested.iter().all(|&(at, key)| chain.nested(offset + at).contains(&key))
     }
+}
+
+/// One bit for `key`, of 64: a set of keys as a mask holds the bits of its keys, so that a
+/// set lacking a key's bit lacks the key (a shared bit only costs a test of the list).
+fn mask(key: Key) -> u64 {
+    1 << (key.0 >> 58)
 }
 
 /// Calls `visit` with the keys ([`for_each_key`]) of the operands of `node` where it is a

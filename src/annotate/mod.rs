@@ -143,6 +143,12 @@ pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleS
     ids
 }
 
+thread_local! {
+    /// The [`Walker::chain_keys`] a walk leaves for the next one on this thread, so that their
+    /// buffers are allocated once, not once a formula.
+    static SPARE_CHAIN_KEYS: std::cell::Cell<Vec<ChainKeys>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Walks a tree, collecting the rules' firings.
 struct Walker<'a> {
     source: &'a str,
@@ -170,7 +176,7 @@ impl<'a> Walker<'a> {
             firings: Vec::with_capacity(8),
             candidates: Vec::with_capacity(8),
             view: ChainView::default(),
-            chain_keys: Vec::new(),
+            chain_keys: SPARE_CHAIN_KEYS.with(|spare| spare.take()),
             fired_around: Vec::new(),
         }
     }
@@ -182,6 +188,7 @@ impl<'a> Walker<'a> {
 
     fn run(mut self, root: &'a Node) -> Vec<Firing> {
         self.walk(root, false, 0);
+        SPARE_CHAIN_KEYS.with(|spare| spare.replace(std::mem::take(&mut self.chain_keys)));
         self.firings
     }
 
