@@ -459,23 +459,13 @@ impl ChainKeys {
 
     /// The keys of the operand at `position`.
     pub fn operand(&self, position: usize) -> &[Key] {
-        let start = match position.checked_sub(1) {
-            Some(previous) => self.ends.get(previous).copied().unwrap_or(0),
-            None => 0,
-        };
-        let end = self.ends.get(position).copied().unwrap_or(start);
-        self.keys.get(start..end).unwrap_or(&[])
+        part_of(&self.keys, &self.ends, position)
     }
 
     /// The keys of the operands of the operand at `position`, if it is a chain
     /// ([`operand_keys`]).
     fn nested(&self, position: usize) -> &[Key] {
-        let start = match position.checked_sub(1) {
-            Some(previous) => self.nested_ends.get(previous).copied().unwrap_or(0),
-            None => 0,
-        };
-        let end = self.nested_ends.get(position).copied().unwrap_or(start);
-        self.nested.get(start..end).unwrap_or(&[])
+        part_of(&self.nested, &self.nested_ends, position)
     }
 
     /// The masks of the operand at `position`'s keys and nested keys.
@@ -487,6 +477,17 @@ impl ChainKeys {
     pub fn operator(&self, position: usize) -> Option<Key> {
         self.operators.get(position).copied().flatten()
     }
+}
+
+/// The keys of the operand at `position`, of `keys` that hold every operand's one after the
+/// other, each ending where `ends` says.
+fn part_of<'k>(keys: &'k [Key], ends: &[usize], position: usize) -> &'k [Key] {
+    let start = match position.checked_sub(1) {
+        Some(previous) => ends.get(previous).copied().unwrap_or(0),
+        None => 0,
+    };
+    let end = ends.get(position).copied().unwrap_or(start);
+    keys.get(start..end).unwrap_or(&[])
 }
 
 /// What a chain pattern asks of a run of a chain's operands, in keys: its length, the
