@@ -131,16 +131,25 @@ impl RuleSet {
         Ok(RuleSet::new(rules::load_rules(rules::DEFAULT_RULES)?))
     }
 
-    /// Puts into `found`, in rule order, the patterns that could match `node` (whose chain's
-    /// keys are `chain`, if it is a chain).
-    pub(super) fn candidates(&self, node: &Node, chain: Option<&ChainKeys>, found: &mut Vec<Candidate>) {
+    /// Puts into `found`, in rule order, the patterns that could match `node` (whose keys
+    /// are `keys`, when known already, and whose chain's keys are `chain`, if it is a chain).
+    pub(super) fn candidates(
+        &self,
+        node: &Node,
+        keys: Option<&[Key]>,
+        chain: Option<&ChainKeys>,
+        found: &mut Vec<Candidate>,
+    ) {
         found.clear();
         let mut add = |key: Key| {
             if let Some(list) = self.by_key.get(key) {
                 found.extend(list.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
             }
         };
-        for_each_key(node, &mut add);
+        match keys {
+            Some(keys) => keys.iter().copied().for_each(&mut add),
+            None => for_each_key(node, &mut add),
+        }
         found.extend(self.anywhere.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
         if let Some(chain) = chain {
             for position in 0..chain.len() {

@@ -412,6 +412,13 @@ pub struct ChainKeys {
     ends: Vec<usize>,
     /// The key of the operator before each operand (none before the first).
     operators: Vec<Option<Key>>,
+    /// The keys of the operands of each operand that is a chain ([`operand_keys`]), one
+    /// operand after the other.
+    nested: Vec<Key>,
+    /// Where each operand's nested keys end in `nested`.
+    nested_ends: Vec<usize>,
+    /// Each operand's keys and nested keys as two [`mask`]s, tested before the lists.
+    masks: Vec<(u64, u64)>,
 }
 
 impl ChainKeys {
@@ -420,10 +427,23 @@ impl ChainKeys {
         self.keys.clear();
         self.ends.clear();
         self.operators.clear();
+        self.nested.clear();
+        self.nested_ends.clear();
+        self.masks.clear();
         for (op, operand) in view.links() {
-            for_each_key(operand, |key| self.keys.push(key));
+            let (mut own, mut nested) = (0, 0);
+            for_each_key(operand, |key| {
+                own |= mask(key);
+                self.keys.push(key);
+            });
             self.ends.push(self.keys.len());
             self.operators.push(op.map(operator_key));
+            operand_keys(operand, |key| {
+                nested |= mask(key);
+                self.nested.push(key);
+            });
+            self.nested_ends.push(self.nested.len());
+            self.masks.push((own, nested));
         }
     }
 
@@ -439,18 +459,35 @@ impl ChainKeys {
 
     /// The keys of the operand at `position`.
     pub fn operand(&self, position: usize) -> &[Key] {
-        let start = match position.checked_sub(1) {
-            Some(previous) => self.ends.get(previous).copied().unwrap_or(0),
-            None => 0,
-        };
-        let end = self.ends.get(position).copied().unwrap_or(start);
-        self.keys.get(start..end).unwrap_or(&[])
+        part_of(&self.keys, &self.ends, position)
+    }
+
+    /// The keys of the operands of the operand at `position`, if it is a chain
+    /// ([`operand_keys`]).
+    fn nested(&self, position: usize) -> &[Key] {
+        part_of(&self.nested, &self.nested_ends, position)
+    }
+
+    /// The masks of the operand at `position`'s keys and nested keys.
+    fn masks(&self, position: usize) -> (u64, u64) {
+        self.masks.get(position).copied().unwrap_or_default()
     }
 
     /// The key of the operator before the operand at `position`.
     pub fn operator(&self, position: usize) -> Option<Key> {
         self.operators.get(position).copied().flatten()
     }
+}
+
+/// The keys of the operand at `position`, of `keys` that hold every operand's one after the
+/// other, each ending where `ends` says.
+fn part_of<'k>(keys: &'k [Key], ends: &[usize], position: usize) -> &'k [Key] {
+    let start = match position.checked_sub(1) {
+        Some(previous) => ends.get(previous).copied().unwrap_or(0),
+        None => 0,
+    };
+    let end = ends.get(position).copied().unwrap_or(start);
+    keys.get(start..end).unwrap_or(&[])
 }
 
 /// What a chain pattern asks of a run of a chain's operands, in keys: its length, the
@@ -465,6 +502,13 @@ pub struct RunKeys {
     operators: Vec<(Option<Key>, Option<Key>)>,
     /// (position, index key) of the operands that are not metavariables.
     operands: Vec<(usize, Key)>,
+    /// (position, index key) of the operands of the operands that are chains, those that are
+    /// not metavariables: a nested chain pattern (`$F($A)` in `$X + $F($A)`) matches only a
+    /// chain each of whose operands it matches has those keys ([`operand_keys`]).
+    nested: Vec<(usize, Key)>,
+    /// (position, mask of the operand's keys, mask of its nested keys) of the operands with
+    /// keys or nested keys: the same test as `operands` and `nested`, in [`mask`]s.
+    masks: Vec<(usize, u64, u64)>,
 }
 
 impl RunKeys {
@@ -481,7 +525,20 @@ impl RunKeys {
             if key != Key::ANY {
                 run.operands.push((position, key));
             }
+            if let NodeKind::Chain { first, rest } = &operand.kind {
+                let inner = std::iter::once(first.as_ref()).chain(rest.iter().map(|link| &link.operand));
+                let keys = inner.map(index_key).filter(|key| *key != Key::ANY);
+                run.nested.extend(keys.map(|key| (position, key)));
+            }
             run.len += 1;
+        }
+        for position in 0..run.len {
+            let own = run.operands.iter().filter(|(at, _)| *at == position).map(|&(_, key)| mask(key));
+            let nested = run.nested.iter().filter(|(at, _)| *at == position).map(|&(_, key)| mask(key));
+            let (own, nested) = (own.fold(0, |a, b| a | b), nested.fold(0, |a, b| a | b));
+            if own | nested != 0 {
+                run.masks.push((position, own, nested));
+            }
         }
         run
     }
@@ -491,10 +548,33 @@ impl RunKeys {
     /// under among its keys.
     pub fn admits(&self, chain: &ChainKeys, offset: usize) -> bool {
         offset + self.len <= chain.len()
+            && self.masks.iter().all(|&(at, own, nested)| {
+                let (has, has_nested) = chain.masks(offset + at);
+                has & own == own && has_nested & nested == nested
+            })
             && self.operators.iter().enumerate().all(|(at, (key, lenient))| {
                 let written = chain.operator(offset + 1 + at);
                 written == *key || (lenient.is_some() && written == *lenient)
             })
             && self.operands.iter().all(|&(at, key)| chain.operand(offset + at).contains(&key))
+            && self.nested.iter().all(|&(at, key)| chain.nested(offset + at).contains(&key))
     }
+}
+
+/// One bit for `key`, of 64: a set of keys as a mask holds the bits of its keys, so that a
+/// set lacking a key's bit lacks the key (a shared bit only costs a test of the list).
+fn mask(key: Key) -> u64 {
+    1 << (key.0 >> 58)
+}
+
+/// Calls `visit` with the keys ([`for_each_key`]) of the operands of `node` where it is a
+/// chain, or of the chain its scripts or sign are on (what a nested chain pattern may match
+/// through the leniencies of matching).
+fn operand_keys(node: &Node, mut visit: impl FnMut(Key)) {
+    for_each_inner(node, |inner| {
+        if let NodeKind::Chain { first, rest } = &inner.kind {
+            for_each_key(first, &mut visit);
+            rest.iter().for_each(|link| for_each_key(&link.operand, &mut visit));
+        }
+    });
 }

@@ -18,7 +18,7 @@ mod steps;
 mod keys_tests;
 
 use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
-use crate::syntax::ast::{Delim, Node, NodeKind, Span};
+use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span};
 use index::Candidate;
 pub use index::RuleSet;
 use keys::ChainKeys;
@@ -143,6 +143,12 @@ pub fn fired_rules(root: &Node, source: &str, table: &SymbolTable, rules: &RuleS
     ids
 }
 
+thread_local! {
+    /// The [`Walker::chain_keys`] a walk leaves for the next one on this thread, so that their
+    /// buffers are allocated once, not once a formula.
+    static SPARE_CHAIN_KEYS: std::cell::Cell<Vec<ChainKeys>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Walks a tree, collecting the rules' firings.
 struct Walker<'a> {
     source: &'a str,
@@ -153,8 +159,9 @@ struct Walker<'a> {
     candidates: Vec<Candidate>,
     /// Reused for each chain node's view.
     view: ChainView<'a>,
-    /// Reused for the keys of each chain node's operands and operators.
-    chain_keys: ChainKeys,
+    /// The keys of chain nodes' operands and operators, one for each chain being walked (a
+    /// chain's operands are walked with the keys worked out for it), kept for reuse.
+    chain_keys: Vec<ChainKeys>,
     /// Rules that fired on the node being walked through its base or operand (`\hat{y}_i` by
     /// `\hat{y}`): not fired again on that base or operand, so a slot is not listed twice.
     fired_around: Vec<usize>,
@@ -169,7 +176,7 @@ impl<'a> Walker<'a> {
             firings: Vec::with_capacity(8),
             candidates: Vec::with_capacity(8),
             view: ChainView::default(),
-            chain_keys: ChainKeys::default(),
+            chain_keys: SPARE_CHAIN_KEYS.with(|spare| spare.take()),
             fired_around: Vec::new(),
         }
     }
@@ -181,6 +188,7 @@ impl<'a> Walker<'a> {
 
     fn run(mut self, root: &'a Node) -> Vec<Firing> {
         self.walk(root, false, 0);
+        SPARE_CHAIN_KEYS.with(|spare| spare.replace(std::mem::take(&mut self.chain_keys)));
         self.firings
     }
 
@@ -220,6 +228,12 @@ impl<'a> Walker<'a> {
     }
 
     fn walk(&mut self, node: &'a Node, in_script: bool, depth: usize) {
+        self.walk_keyed(node, in_script, depth, None);
+    }
+
+    /// [`Walker::walk`] of a node whose keys ([`keys::for_each_key`]) are `keys`, when its
+    /// chain worked them out already.
+    fn walk_keyed(&mut self, node: &'a Node, in_script: bool, depth: usize, keys: Option<&[keys::Key]>) {
         if depth > MAX_WALK_DEPTH {
             return;
         }
@@ -228,11 +242,13 @@ impl<'a> Walker<'a> {
         let is_call = |callee: &Node, _argument: &Node| meaning.is_callee(callee);
         let mut view = std::mem::take(&mut self.view);
         let is_chain = view.fill(node, &is_call);
+        let mut chain_keys =
+            if is_chain { self.chain_keys.pop().unwrap_or_default() } else { ChainKeys::default() };
         if is_chain {
-            self.chain_keys.fill(&view);
+            chain_keys.fill(&view);
         }
         let mut candidates = std::mem::take(&mut self.candidates);
-        self.rules.candidates(node, is_chain.then_some(&self.chain_keys), &mut candidates);
+        self.rules.candidates(node, keys, is_chain.then_some(&chain_keys), &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {
@@ -270,7 +286,25 @@ impl<'a> Walker<'a> {
             // What fired further out (`-\hat{y}_i`) is not fired on the inner nodes either.
             fired_here.extend(around);
         }
-        self.walk_children(node, in_script, depth, fired_here);
+        if is_chain {
+            self.walk_operands(node, in_script, depth, &chain_keys);
+            self.chain_keys.push(chain_keys);
+        } else {
+            self.walk_children(node, in_script, depth, fired_here);
+        }
+    }
+
+    /// Walks the children of the chain `node`, in [`Node::for_each_child`]'s order, each
+    /// operand with its keys from `chain_keys`.
+    fn walk_operands(&mut self, node: &'a Node, in_script: bool, depth: usize, chain_keys: &ChainKeys) {
+        let NodeKind::Chain { first, rest } = &node.kind else { return };
+        self.walk_keyed(first, in_script, depth + 1, Some(chain_keys.operand(0)));
+        for (position, link) in (1..).zip(rest) {
+            if let InfixOp::Stacked(stacked) = &link.op {
+                self.walk(&stacked.label, in_script, depth + 1);
+            }
+            self.walk_keyed(&link.operand, in_script, depth + 1, Some(chain_keys.operand(position)));
+        }
     }
 
     /// The rules that match symbols by kind, operators and environments by name; their

@@ -207,16 +207,25 @@ impl Pattern {
     }
 
     /// The first match of this pattern at `node`, starting from `start`, splitting nothing:
-    /// the first run of a chain for a chain pattern, the whole node for any other.
-    fn first_match<'t>(&'t self, node: &'t Node, start: &Bindings<'t>) -> Option<Match<'t>> {
+    /// the first run of a chain for a chain pattern, the whole node for any other. `view` is
+    /// refilled, so that a search allocates it once.
+    fn first_match<'t>(
+        &'t self,
+        node: &'t Node,
+        start: &Bindings<'t>,
+        view: &mut ChainView<'t>,
+    ) -> Option<Match<'t>> {
         if !self.is_chain() {
             return self.whole_match(node, start);
         }
-        let view = ChainView::new(node, &|_, _| false)?;
+        if !view.fill(node, &|_, _| false) {
+            return None;
+        }
+        let view = &*view;
         (0..view.operands.len()).find_map(|offset| {
             let mut bindings = *start;
-            let span = self.window_bindings(&view, offset, &mut bindings)?;
-            self.run_match(&view, offset, span, bindings)
+            let span = self.window_bindings(view, offset, &mut bindings)?;
+            self.run_match(view, offset, span, bindings)
         })
     }
 
@@ -341,11 +350,12 @@ impl Pattern {
     ) -> Option<Match<'t>> {
         // Depth first, in the children's order, on one stack: no list of children per node.
         let mut stack = vec![(within, depth)];
+        let mut view = ChainView::default();
         while let Some((node, depth)) = stack.pop() {
             if depth > crate::syntax::depth::WALK_GUARD {
                 continue;
             }
-            if let Some(found) = self.first_match(node, bindings) {
+            if let Some(found) = self.first_match(node, bindings, &mut view) {
                 return Some(found);
             }
             let first_child = stack.len();
