@@ -27,15 +27,17 @@ fn holds_floor(file: &str, recall: f64, precision: f64, precision_math: f64) {
 #[test]
 fn the_development_half_holds_its_floor() {
     // Measured (session 18): recall 86.7%, precision 99.6%, 99.4% without symbol-kind rows;
-    // session 19 (rules over structure): 87.9%, 99.7%, 99.6%; session 21: 92.9%, 100%, 100%.
-    holds_floor("dev.jsonl", 0.92, 0.99, 0.99);
+    // session 19 (rules over structure): 87.9%, 99.7%, 99.6%; session 21: 92.9%, 100%, 100%;
+    // session 22 (the 49 missing concepts added and renamed): 95.5%, 100%, 100%.
+    holds_floor("dev.jsonl", 0.95, 0.99, 0.99);
 }
 
 #[test]
 fn the_held_out_half_holds_its_floor() {
     // Measured (session 18): recall 67.3%, precision 99.0%, 98.6% without symbol-kind rows;
-    // session 19: 68.1%, 99.2%, 98.8%; session 21: 75.0%, 99.3%, 99.1%.
-    holds_floor("heldout.jsonl", 0.74, 0.98, 0.98);
+    // session 19: 68.1%, 99.2%, 98.8%; session 21: 75.0%, 99.3%, 99.1%; session 22: 81.6%,
+    // 99.4%.
+    holds_floor("heldout.jsonl", 0.81, 0.98, 0.98);
 }
 
 #[test]
@@ -44,8 +46,10 @@ fn the_probes_hold_their_floor() {
     // against them, then 93.9%; precision 100%. Session 19 added 29 in two batches, each before
     // the rules written for them: 28 of 44 concepts found, then 12 of 25; all 123 now 90.3%.
     // Session 21 added 114 in two batches written before their rules (139 of 180 concepts found
-    // before, then 53 of 84) and 10 after them; all 247 now 97.4%, precision 99.9%.
-    holds_floor("probes.jsonl", 0.97, 0.99, 0.99);
+    // before, then 53 of 84) and 10 after them; all 247 now 97.4%, precision 99.9%. Session 22
+    // added 257 in six batches, each written before its rules (357 of their 556 concepts found
+    // before); all 504 now 93.9%, precision 99.8%.
+    holds_floor("probes.jsonl", 0.93, 0.99, 0.99);
 }
 
 /// The concepts of `data/concepts.toml`, by id.

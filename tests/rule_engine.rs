@@ -1,6 +1,6 @@
 //! The rule engine's matching, on rules written for the test: what a metavariable stands for,
 //! metavariables that must be one symbol, conditions a pattern does not name, and one question
-//! asked once; `earlier`, `within` and `without`.
+//! asked once; `earlier`, `within` and `without`; chains after operators with limits.
 
 use eqmap::annotate::{fired_rules, rules::load_rules, RuleSet};
 use eqmap::meaning::SymbolTable;
@@ -158,4 +158,24 @@ examples = ['\mathbb{E}[(y - f(x))^2]']
     assert!(!fires(r"\mathbb{E}[(X - \mu)^2]", &rules));
     assert!(!fires(r"\mathbb{E}[(X - \mathbb{E}[X])^2]", &rules));
     assert!(!fires(r"\mathbb{E}[X^2]", &rules));
+}
+
+#[test]
+fn a_chain_pattern_matches_after_a_prefix_of_operators_with_limits() {
+    // `\max_w`, `\arg\max_\theta`, `\min_G \max_D` scope over what follows them: a pattern for
+    // what follows finds it (issue 15: the Wasserstein critic's objective, a MAP estimate).
+    let rules = rule_set(
+        r#"[[rule]]
+id = "gap"
+patterns = ['\mathbb{E}[$F($X)] - \mathbb{E}[$F($Y)]', '\log $P + \log $Q']
+concepts = ["prob.expectation"]
+examples = ['\mathbb{E}[f(x)] - \mathbb{E}[f(y)]']
+"#,
+    );
+    assert!(fires(r"\max_{w} \mathbb{E}[f_w(x)] - \mathbb{E}[f_w(g(z))]", &rules));
+    assert!(fires(r"\arg\max_\theta \log p(x \mid \theta) + \log p(\theta)", &rules));
+    assert!(fires(r"\min_G \max_D \mathbb{E}[D(x)] - \mathbb{E}[D(G(z))]", &rules));
+    // Other operands in front are not a scope: a product or a sum stays itself.
+    assert!(!fires(r"a \mathbb{E}[f(x)] - \mathbb{E}[f(y)]", &rules));
+    assert!(!fires(r"\sum_i \mathbb{E}[f(x)] - \mathbb{E}[f(y)]", &rules));
 }

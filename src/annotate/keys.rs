@@ -308,7 +308,41 @@ pub fn for_each_key(node: &Node, mut visit: impl FnMut(Key)) {
                 visit_call_key(within, |key| visit(part_key(own, place, key)));
             });
         }
+        if let Some((operand, operators)) = after_limit_prefix(inner) {
+            for next in operators.into_iter().flatten() {
+                let detail = hash_of(Detail::Operator(Operator(Some(next))));
+                let own = Key::new(NAMED, hash_of(discriminant(&inner.kind)), detail);
+                visit(own);
+                for_each_inner(operand, |within| visit(part_key(own, 0, key_of(within))));
+            }
+        }
     });
+}
+
+/// A chain that begins with operators with limits (`\max_w \mathbb{E}[f] - …`): the operand
+/// after them, the operator after that operand and, where the two are a name and its
+/// parenthesis, the operator after the call: the keys under which a nested chain pattern
+/// matches what they scope over (`after_limits` in [`super::pattern`]).
+fn after_limit_prefix(node: &Node) -> Option<(&Node, [Option<&InfixOp>; 2])> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
+    if !super::pattern::is_limit_operator(first) {
+        return None;
+    }
+    let mut links = rest.iter();
+    loop {
+        let link = links.next()?;
+        if !matches!(link.op, InfixOp::Juxt) {
+            return None;
+        }
+        if !super::pattern::is_limit_operator(&link.operand) {
+            let next = links.next();
+            let after_call = next
+                .filter(|l| matches!(l.op, InfixOp::Juxt) && super::pattern::is_parenthesis(&l.operand))
+                .and_then(|_| links.next())
+                .map(|l| &l.op);
+            return Some((&link.operand, [next.map(|l| &l.op), after_call]));
+        }
+    }
 }
 
 /// A metavariable first in a nested chain pattern may stand for a call as written (`$Z /

@@ -2,14 +2,16 @@
 //!
 //! A pattern is parsed by the same parser as formulas, after each `$NAME` is replaced by a
 //! placeholder command; a placeholder matches any subtree and binds it (a name used twice must
-//! bind equal trees). Matching is structural with four leniencies that make short patterns
+//! bind equal trees). Matching is structural with five leniencies that make short patterns
 //! useful: a chain pattern matches a contiguous run of a chain's operands at its top level;
 //! a pattern without scripts matches a node with scripts by its base; a missing sub- or
-//! superscript in a pattern matches any; a pattern without a sign matches a signed operand.
+//! superscript in a pattern matches any; a pattern without a sign matches a signed operand; a
+//! nested chain pattern also matches after a prefix of operators with limits (`\max_w`), whose
+//! scope is what follows.
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
 use super::keys::{commonness, index_key, operator_commonness, operator_key, same_head, Key, RunKeys};
-use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span};
+use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span, WordStyle};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
 
@@ -450,9 +452,13 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         // matches `w - \eta \nabla f(w)`).
         // A metavariable there also stands for a call written as a name and its parenthesis
         // (`$A $X + $B $Y` matches `\alpha f(x) + \beta g(x)`).
+        // It also matches after a prefix of operators with limits below (`\max_w`, `\arg\min_\theta`),
+        // whose scope is what follows: `$A - $B` finds `\max_w \mathbb{E}[f] - \mathbb{E}[g]`.
         (Chain { first: pf, rest: pr }, Chain { first: tf, rest: tr }) => {
             let pattern = Links { first: pf, rest: pr };
-            pr.len() <= tr.len() && align(pattern, 0, Links { first: tf, rest: tr }, 0, bindings)
+            let target = Links { first: tf, rest: tr };
+            pr.len() <= tr.len()
+                && (align(pattern, 0, target, 0, bindings) || after_limits(pattern, target, bindings))
         }
         (Prefix { op: a, operand: pa }, Prefix { op: b, operand: ta }) => a == b && matches(pa, ta, bindings),
         (Factorial { operand: a }, Factorial { operand: b }) => matches(a, b, bindings),
@@ -488,6 +494,51 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         (Boxed { body: pb }, Boxed { body: tb }) => matches(pb, tb, bindings),
         _ => false,
     }
+}
+
+/// Whether a nested chain pattern matches the target chain's operands after its leading
+/// operators with limits (`\max_w`, `\arg\max_\theta`, `\min_G \max_D`), side by side.
+fn after_limits<'t>(pattern: Links<'t>, target: Links<'t>, bindings: &mut Bindings<'t>) -> bool {
+    let mut t = 0;
+    while let Some((op, node)) = target.get(t) {
+        if (t > 0 && op != Some(&InfixOp::Juxt)) || !is_limit_operator(node) {
+            break;
+        }
+        t += 1;
+        if target.len() - t < pattern.len() {
+            break;
+        }
+        let saved = *bindings;
+        if target.get(t).is_some_and(|(op, _)| op == Some(&InfixOp::Juxt))
+            && align_from(pattern, target, t, bindings)
+        {
+            return true;
+        }
+        *bindings = saved;
+    }
+    false
+}
+
+/// Whether `node` is an operator with limits below (`\max`, `\sup`, `\operatorname*{argmin}`), with
+/// its scripts or without, or the `\arg` written before one.
+pub(super) fn is_limit_operator(node: &Node) -> bool {
+    let base = match &node.kind {
+        NodeKind::Scripts { base, .. } => base.as_ref(),
+        _ => node,
+    };
+    match &base.kind {
+        NodeKind::Word { style: WordStyle::OperatorLimits, .. } => true,
+        NodeKind::Word { text, style: WordStyle::Operator } => text.as_str() == "arg",
+        _ => false,
+    }
+}
+
+/// [`align`] with the target's operator before `t` read as none (the pattern's first operand
+/// stands first).
+fn align_from<'t>(pattern: Links<'t>, target: Links<'t>, t: usize, bindings: &mut Bindings<'t>) -> bool {
+    let Some((_, first)) = target.get(t) else { return false };
+    let rest = target.rest.get(t..).unwrap_or_default();
+    align(pattern, 0, Links { first, rest }, 0, bindings)
 }
 
 /// A chain's operands as a list without copying: the first, then the links.

@@ -14,9 +14,20 @@ use crate::syntax::ast::{InfixOp, Link, Node, NodeKind};
 /// How deep a search for the earlier step goes into what a metavariable matched.
 const MAX_DEPTH: usize = 64;
 
-/// Whether `within`, or a part of it, is `later`'s letter one step before.
+/// Whether `within`, or a part of it, is `later`'s letter one step before. A later value
+/// applied to an argument (`v_{k+1}(s)`) also finds its letter's earlier step at any argument
+/// (`v_k(s')` in value iteration).
 pub(super) fn holds_earlier(within: &Node, later: &Node) -> bool {
-    search(within, later, 0)
+    search(within, later, 0) || stepped_callee(later).is_some_and(|callee| search(within, callee, 0))
+}
+
+/// The name of a call written as a stepped name and its parenthesis (`v_{k+1}` of
+/// `v_{k+1}(s)`); none for a plain name, whose step would be in the argument.
+fn stepped_callee(node: &Node) -> Option<&Node> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
+    let [Link { op: InfixOp::Juxt, operand, .. }] = rest.as_slice() else { return None };
+    let is_parenthesis = matches!(operand.kind, NodeKind::Fenced { .. });
+    (is_parenthesis && matches!(first.kind, NodeKind::Scripts { .. })).then_some(first.as_ref())
 }
 
 fn search(within: &Node, later: &Node, depth: usize) -> bool {
@@ -160,6 +171,17 @@ mod tests {
         assert!(earlier("\\mathrm{MeanSquare}(w, t)", "0.9 \\mathrm{MeanSquare}(w, t-1)"));
         assert!(earlier("h_t", "f(h_{t-1}, x_t)"));
         assert!(earlier("\\boldsymbol{h}^{(t)}", "\\boldsymbol{W} \\boldsymbol{h}^{(t-1)}"));
+        assert!(earlier("x^k", "x^{k-1} - \\eta g"));
+        assert!(earlier("h^{\\langle t \\rangle}", "W h^{\\langle t-1 \\rangle}"));
+    }
+
+    #[test]
+    fn a_stepped_value_finds_its_earlier_step_at_any_argument() {
+        // Value iteration: v_{k+1}(s) from v_k at the next states s'.
+        assert!(earlier("v_{k+1}(s)", "\\max_a \\sum_{s'} p(s' \\mid s, a)[r + \\gamma v_k(s')]"));
+        assert!(earlier("U_{i+1}(s)", "R(s) + \\gamma \\max_a \\sum_{s'} P(s' \\mid s, a) U_i(s')"));
+        assert!(!earlier("v_k(s)", "\\gamma v_k(s')"));
+        assert!(!earlier("f(s)", "\\gamma f(s')"));
     }
 
     #[test]

@@ -40,6 +40,12 @@ impl Knowledge {
     pub fn shipped(curriculum: Curriculum) -> Result<Knowledge, String> {
         let rules = RuleSet::shipped().map_err(|e| e.to_string())?;
         let concepts = Concepts::load(crate::curriculum::DEFAULT_CONCEPTS)?;
+        Knowledge::new(rules, concepts, curriculum)
+    }
+
+    /// Knowledge from rules, concepts and a curriculum read elsewhere (a curriculum author's
+    /// own files): the curriculum is checked, the explanations worked out once.
+    pub fn new(rules: RuleSet, concepts: Concepts, curriculum: Curriculum) -> Result<Knowledge, String> {
         curriculum.validate()?;
         let explanations = Explanations::new(&rules.rules, &concepts, &curriculum);
         Ok(Knowledge { rules, concepts, curriculum, explanations })
