@@ -29,29 +29,43 @@ struct Entry {
 }
 
 impl Layout<'_> {
-    /// Takes the lines of nothing but one big delimiter off the front of `blocks`, when they
-    /// are pairs, each an opening one and then its closing one.
+    /// Takes the lines of nothing but big delimiters off the front of `blocks`, when they are
+    /// pairs, each an opening one and then its closing one. A closing one with no opening one
+    /// before it had one that pdftotext drops (cmex10's smallest and biggest left parentheses
+    /// are its codes 0 and 32, given as nothing and as a space): the pair is read with it.
     pub(super) fn leading_delimiters(&self, blocks: &mut VecDeque<Vec<Range>>) -> Vec<Pair> {
+        // Each glyph with the number of the line it is on, counted from the first.
         let mut glyphs = Vec::new();
+        let mut lines = 0;
         'blocks: for block in blocks.iter() {
             for &line in block {
-                match self.table.big_delimiters.get(self.get(line)) {
-                    Some(latex) => glyphs.push((line, latex.clone())),
+                match self.line_glyphs(line) {
+                    Some(found) => glyphs.extend(found.into_iter().map(|g| (lines, g))),
                     None => break 'blocks,
                 }
+                lines += 1;
             }
         }
-        let mut pairs = Vec::new();
-        let mut taken = 0;
-        let mut glyph_pairs = glyphs.chunks_exact(2);
-        for chunk in glyph_pairs.by_ref() {
-            let [(a, open), (b, close)] = chunk else { break };
-            if closing_of(open) != Some(close.as_str()) {
-                break;
+        let mut pairs: Vec<(usize, Pair)> = Vec::new();
+        let mut rest = glyphs.as_slice();
+        loop {
+            match rest {
+                [(line, (b, close)), ..] if self.table.dropped_openings.iter().any(|g| g == self.get(*b)) => {
+                    let open = ((b.0, b.0), opening_of(close).unwrap_or_default().to_string());
+                    pairs.push((*line, Pair { open, close: (*b, close.clone()) }));
+                    rest = rest.get(1..).unwrap_or_default();
+                }
+                [(_, (a, open)), (line, (b, close)), ..] if closing_of(open) == Some(close.as_str()) => {
+                    pairs.push((*line, Pair { open: (*a, open.clone()), close: (*b, close.clone()) }));
+                    rest = rest.get(2..).unwrap_or_default();
+                }
+                _ => break,
             }
-            pairs.push(Pair { open: (*a, open.clone()), close: (*b, close.clone()) });
-            taken += 2;
         }
+        // Only whole lines are taken: a pair that ends on a line with more glyphs left goes.
+        let whole = rest.first().map_or(lines, |(line, _)| *line);
+        pairs.retain(|(line, _)| *line < whole);
+        let mut taken = whole;
         while taken > 0 {
             let Some(block) = blocks.front_mut() else { break };
             let n = taken.min(block.len());
@@ -61,7 +75,22 @@ impl Layout<'_> {
                 blocks.pop_front();
             }
         }
-        pairs
+        pairs.into_iter().map(|(_, pair)| pair).collect()
+    }
+
+    /// The big delimiters of `line` when it has nothing else (spaces apart), each with its
+    /// range and the delimiter it is.
+    fn line_glyphs(&self, line: Range) -> Option<Vec<(Range, String)>> {
+        let mut found = Vec::new();
+        for (offset, c) in self.get(line).char_indices() {
+            if c == ' ' {
+                continue;
+            }
+            let at = line.0 + offset;
+            let latex = self.table.big_delimiters.get(self.get((at, at + c.len_utf8())))?;
+            found.push(((at, at + c.len_utf8()), latex.clone()));
+        }
+        (!found.is_empty()).then_some(found)
     }
 
     /// Sets `pairs` into the items read; when no place is found, they go first, as written.
@@ -114,6 +143,7 @@ impl Layout<'_> {
         let Some(letter) = text.chars().next() else { return };
         if text.len() <= letter.len_utf8()
             || !letter.is_uppercase()
+            || text.contains('_')
             || self.table.delimited_after.iter().any(|a| a == text)
         {
             return;
@@ -157,7 +187,12 @@ impl Layout<'_> {
     /// Where each of `count` pairs opens and closes: before which entry (the end is
     /// `entries.len()`).
     fn delimiter_places(&self, entries: &[Entry], count: usize) -> Option<Vec<(usize, usize)>> {
-        let applies = |n: usize| entries.get(n).and_then(|e| e.word).is_some_and(|w| self.applies(w));
+        // A word followed by a bracket of its own (`P (x)`, `E[X]`) takes no other.
+        let bracketed = |n: usize| {
+            entries.get(n + 1).and_then(|e| e.word).is_some_and(|w| self.get(w).starts_with(['(', '[']))
+        };
+        let applies =
+            |n: usize| entries.get(n).and_then(|e| e.word).is_some_and(|w| self.applies(w)) && !bracketed(n);
         let mut openings = Vec::new();
         let mut n = 0;
         while n < entries.len() {
@@ -220,11 +255,13 @@ impl Layout<'_> {
     }
 
     /// Whether `word` is one a big delimiter's content follows: one of `delimited_after`, or a
-    /// capital letter of them with its subscript glued (`Ex∼P`).
+    /// capital letter of them with its subscript glued (`Ex∼P`) or already read (`E_{x∼p(x)}`).
     fn applies(&self, word: Range) -> bool {
         let text = self.get(word);
         self.table.delimited_after.iter().any(|a| {
             text == a
+                || (a.chars().count() == 1
+                    && text.strip_prefix(a.as_str()).is_some_and(|r| r.starts_with("_{") && r.ends_with('}')))
                 || (a.chars().count() == 1
                     && a.chars().all(char::is_uppercase)
                     && text.strip_prefix(a.as_str()).and_then(|rest| rest.chars().next()).is_some_and(|c| {
@@ -257,6 +294,16 @@ impl Layout<'_> {
     /// The words of `range`, apart by spaces.
     fn words_of(&self, range: Range) -> Vec<Range> {
         super::layout::words_in(self.text, range)
+    }
+}
+
+/// The opening delimiter of a closing one.
+fn opening_of(close: &str) -> Option<&'static str> {
+    match close {
+        ")" => Some("("),
+        "]" => Some("["),
+        "\\}" => Some("\\{"),
+        _ => None,
     }
 }
 

@@ -6,6 +6,8 @@
 //! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
+mod scripts;
+
 use super::spans::Rewriter;
 use super::table::{table, Table};
 use super::Pass;
@@ -118,7 +120,7 @@ impl Scan<'_> {
         let glued = self.text.get(..at).is_some_and(|b| b.ends_with(char::is_alphabetic));
         if let Some((index, end)) = self.index_below(next).filter(|_| glued) {
             let read = format!("^{{{latex}}}_{{{index}}}");
-            self.note(at, end, read.clone(), PdfWhy::Subscript);
+            self.note(at, end, read.clone(), PdfWhy::IndexBelow);
             self.out.replace(at, end, &read);
             return end;
         }
@@ -228,6 +230,9 @@ impl Scan<'_> {
         let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
         let word = self.text.get(at..end).unwrap_or("");
         let after = self.text.get(end..).unwrap_or("");
+        if let Some(done) = self.accented_script(end, word, after) {
+            return done;
+        }
         if let Some(done) =
             self.exponent(at, end, word, after).or_else(|| self.spaced_power(at, end, word, after))
         {
@@ -248,11 +253,17 @@ impl Scan<'_> {
         if let Some(done) = self.grouped_script(at, end, word) {
             return done;
         }
+        if let Some(done) = self.parenthesized_index(end, word, after) {
+            return done;
+        }
         if after.starts_with('(') {
             // A name the plain pass knows is its to write (`log(x)` is `\log(x)`).
-            if !self.written_by_plain_pass(word) {
+            if !self.written_by_plain_pass(word) && !self.factor_and_name(at, end, word) {
                 self.name(at, end, word);
             }
+            return end;
+        }
+        if self.subscripted_among_signs(at, end, word) {
             return end;
         }
         if self.known(word) {
@@ -261,7 +272,12 @@ impl Scan<'_> {
         if let Some(done) = self.before_bracket(at) {
             return done;
         }
-        self.glued(at, end, word);
+        if let Some(done) = self.drawn_script(at, end, word, after) {
+            return done;
+        }
+        if !self.squared_index(at, end, word) {
+            self.glued(at, end, word);
+        }
         end
     }
 
@@ -393,7 +409,14 @@ impl Scan<'_> {
         // `ye−y`: a sign right after an exponent's base (`e−y`) starts the exponent.
         let before_sign = first_sign.checked_sub(1).and_then(|i| chars.get(i)).map(char::to_string);
         let exponent = before_sign.is_some_and(|b| self.table.exponent_bases.contains(&b));
-        if exponent || self.whole_line(at, at + length) || self.known(token) || !self.spaced_line(at) {
+        // TeX's space after a script shows before a comma, a closing parenthesis or a period
+        // (`ht−1 ,`), on a line without display spacing too.
+        let script_space = after.starts_with(" ,") || after.starts_with(" )") || after.starts_with(" .");
+        if exponent
+            || self.whole_line(at, at + length)
+            || self.known(token)
+            || !(self.spaced_line(at) || script_space)
+        {
             return None;
         }
         // The script starts at the index letters or digits before the first sign, after the
@@ -460,8 +483,13 @@ impl Scan<'_> {
     fn spaced_line(&self, at: usize) -> bool {
         let start = self.text.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |n| n + 1);
         let end = self.text.get(at..).and_then(|a| a.find('\n')).map_or(self.text.len(), |n| at + n);
-        let line = self.text.get(start..end).unwrap_or("");
-        SPACED_SIGNS.iter().any(|sign| line.contains(&format!(" {sign} ")))
+        let line = self.text.get(start..end).unwrap_or("").trim_end();
+        // A sign that ends the line (`ci,j =`, its right side on lines below) counts, and so
+        // does TeX's space after a script before a comma, a parenthesis or a period (`xi ,`).
+        SPACED_SIGNS
+            .iter()
+            .any(|sign| line.contains(&format!(" {sign} ")) || line.ends_with(&format!(" {sign}")))
+            || [" ,", " )", " ."].iter().any(|gap| line.contains(gap))
     }
 
     /// Whether `start..end` is all of its line (but spaces); `start` is where the word being
@@ -645,7 +673,8 @@ fn run_length(text: &str, take: impl Fn(char) -> bool) -> usize {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> String {
+    /// What the pass makes of `text`.
+    pub(super) fn read(text: &str) -> String {
         in_lines(text).text
     }
 

@@ -50,6 +50,17 @@ pub(super) enum Item {
     Moved,
 }
 
+/// A fraction set before a sum whose sign ends the numerator's line ([`Layout::fraction_sum`]).
+struct FractionSum {
+    numerator: Range,
+    sign: Range,
+    body: Range,
+    denominator: Range,
+    lower: Range,
+    /// How many lines it takes, the numerator's first.
+    lines: usize,
+}
+
 /// An operator sign on a line of its own.
 #[derive(Debug)]
 struct Sign {
@@ -150,9 +161,9 @@ impl Layout<'_> {
         let mut i = 0;
         while let Some(&line) = lines.get(i) {
             i += 1;
-            if let Some((sign, body, last)) = self.fraction_sum(&lines, i - 1) {
-                self.fraction_then_sum(line, sign, body, last);
-                i += 2;
+            if let Some(found) = self.fraction_sum(&lines, i - 1) {
+                i += found.lines - 1;
+                self.fraction_then_sum(found);
                 continue;
             }
             let Some(signs) = self.signs(line) else {
@@ -241,35 +252,46 @@ impl Layout<'_> {
 
     /// `1X` / `l(f (xi ), yi ),` / `n i=1`: a fraction set before a sum, the numerator and the
     /// sum's sign on one line, the denominator and the lower limit on another, the summand
-    /// between (`\frac{1}{n}\sum_{i=1}^{n} l(…)`). The sign, the summand's line and the last.
-    fn fraction_sum(&self, lines: &[Range], index: usize) -> Option<(Range, Range, Range)> {
+    /// between (`\frac{1}{n}\sum_{i=1}^{n} l(…)`); or the denominator and the lower limit on
+    /// lines of their own, the limit last (`1 X` / `f (xi )` / `|B|` / `i∈B`).
+    fn fraction_sum(&self, lines: &[Range], index: usize) -> Option<FractionSum> {
         let (&line, &body, &last) = (lines.get(index)?, lines.get(index + 1)?, lines.get(index + 2)?);
         let text = self.get(line);
         let sign =
             text.chars().next_back().filter(|c| self.table.big_operators.contains_key(&c.to_string()))?;
         let numerator = text.get(..text.len() - sign.len_utf8())?.trim_end();
+        let short = |t: &str| !t.is_empty() && t.chars().count() <= LIMIT_CHARACTERS;
+        if !short(numerator) || !self.relation_free(line) {
+            return None;
+        }
+        let sign = (line.1 - sign.len_utf8(), line.1);
+        let numerator = (line.0, line.0 + numerator.len());
+        let below = lines.get(index + 3).copied().filter(|&l| self.limit_like(l));
+        if let Some(lower) = below.filter(|_| short(self.get(last)) && self.relation_free(last)) {
+            return Some(FractionSum { numerator, sign, body, denominator: last, lower, lines: 4 });
+        }
         let (denominator, lower) = self.get(last).split_once(' ')?;
         let lower_start = last.0 + denominator.len() + 1;
-        let short = |t: &str| !t.is_empty() && t.chars().count() <= LIMIT_CHARACTERS;
-        let fits = short(numerator) && self.relation_free(line) && short(denominator) && !lower.contains(' ');
-        (fits && self.limit_like((lower_start, last.1))).then_some((
-            (line.1 - sign.len_utf8(), line.1),
+        let fits = short(denominator) && !lower.contains(' ') && self.limit_like((lower_start, last.1));
+        fits.then_some(FractionSum {
+            numerator,
+            sign,
             body,
-            last,
-        ))
+            denominator: (last.0, last.0 + denominator.len()),
+            lower: (lower_start, last.1),
+            lines: 3,
+        })
     }
 
     /// Pushes what [`Layout::fraction_sum`] found.
-    fn fraction_then_sum(&mut self, line: Range, sign: Range, body: Range, last: Range) {
-        let numerator = (line.0, self.get((line.0, sign.0)).trim_end().len() + line.0);
-        let denominator_length = self.get(last).split(' ').next().map_or(0, str::len);
-        let (denominator, lower) =
-            ((last.0, last.0 + denominator_length), (last.0 + denominator_length + 1, last.1));
-        self.push_fraction(numerator, denominator);
-        let latex = self.table.big_operators.get(self.get(sign)).cloned().unwrap_or_default();
-        let upper = self.take_lone();
-        self.operators(vec![Sign { latex, sign, upper: None, integral: false }], &[lower], upper);
-        self.items.push(Item::Text(body));
+    fn fraction_then_sum(&mut self, found: FractionSum) {
+        self.push_fraction(found.numerator, found.denominator);
+        let latex = self.table.big_operators.get(self.get(found.sign)).cloned().unwrap_or_default();
+        // A lower limit that starts a count (`i=1`) has an upper one, left on a line before.
+        let upper = if self.get(found.lower).contains('=') { self.take_lone() } else { None };
+        let sign = Sign { latex, sign: found.sign, upper: None, integral: false };
+        self.operators(vec![sign], &[found.lower], upper);
+        self.items.push(Item::Text(found.body));
     }
 
     /// Integral signs on the line before `i`: the lower limit is the next line, or the last

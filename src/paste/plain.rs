@@ -47,9 +47,14 @@ impl Scan<'_> {
             }
             c => {
                 let key = c.to_string();
+                let accented = self
+                    .text
+                    .get(next..)
+                    .and_then(|a| a.chars().next())
+                    .is_some_and(|m| self.table.combining.contains_key(&m.to_string()));
                 if let Some(accent) = self.table.combining.get(&key) {
                     self.accent(at, c, accent);
-                } else if let Some(plain) = self.table.characters.get(&key) {
+                } else if let Some(plain) = self.table.characters.get(&key).filter(|_| !accented) {
                     self.out.replace(at, next, plain);
                 }
                 next
@@ -117,12 +122,16 @@ impl Scan<'_> {
         end + mark.len_utf8()
     }
 
-    /// A combining `mark` at `at` after a character that is not an ASCII letter (`θ̂`).
+    /// A combining `mark` at `at` after a character that is not an ASCII letter (`θ̂`); a
+    /// character that PDF text gives in place of a letter is that letter (`µ̂`, the micro
+    /// sign, is μ̂).
     fn accent(&mut self, at: usize, mark: char, accent: &str) {
         let Some(base) = self.text.get(..at).and_then(|b| b.chars().next_back()) else { return };
         if base.is_alphanumeric() {
             let start = at - base.len_utf8();
-            self.out.replace(start, at + mark.len_utf8(), &format!("{accent}{{{base}}}"));
+            let key = base.to_string();
+            let letter = self.table.characters.get(&key).unwrap_or(&key);
+            self.out.replace(start, at + mark.len_utf8(), &format!("{accent}{{{letter}}}"));
         }
     }
 

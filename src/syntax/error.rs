@@ -396,6 +396,11 @@ pub enum PdfWhy {
     DelimitersAbove,
     /// Lines between a big delimiter's pieces read as the rows of a matrix or of `cases`.
     Rows,
+    /// A parenthesized index right after its letter read as its superscript: `W(1)`.
+    Superscript,
+    /// A short index at the start of the next line read as the subscript of a transposed
+    /// letter: `u⊤` / `j vi`.
+    IndexBelow,
 }
 
 impl Warning {
@@ -523,6 +528,18 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         (PdfWhy::Rows, Lang::En) => format!(
             "the big delimiter `{found}` and the lines beside it read as the rows `{read}`: the text of a PDF gives the entries of a matrix or of `cases` column by column, line by line, and their order is a guess"
         ),
+        (PdfWhy::Superscript, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}` 꼴로 읽습니다: PDF의 텍스트는 괄호에 싼 위 첨자를 글자 바로 뒤 같은 줄에 줍니다. 함수에 넣는 것이면 식을 LaTeX로 쓰세요"
+        ),
+        (PdfWhy::Superscript, Lang::En) => format!(
+            "`{found}` read as `{read}`: the text of a PDF sets a parenthesized superscript on the line right after its letter; if the letter is applied to it, write the formula in LaTeX"
+        ),
+        (PdfWhy::IndexBelow, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}` 꼴로 읽습니다: TeX는 전치 기호가 붙은 글자의 아래 첨자를 줄보다 낮게 놓고, PDF의 텍스트는 그 첨자를 다음 줄 첫머리에 줍니다"
+        ),
+        (PdfWhy::IndexBelow, Lang::En) => format!(
+            "`{found}` read as `{read}`: TeX sets the subscript of a transposed letter below the line, and the text of a PDF gives it at the start of the next line"
+        ),
     }
 }
 
@@ -617,6 +634,8 @@ mod tests {
             PdfWhy::BigDelimiter,
             PdfWhy::DelimitersAbove,
             PdfWhy::Rows,
+            PdfWhy::Superscript,
+            PdfWhy::IndexBelow,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
