@@ -104,60 +104,66 @@ fn numbered(o: &Occurrence) -> bool {
 /// vector for one position, a matrix for two. `p_t` beside `p` with `t` only a subscript may be
 /// a quantity named after p. Only a kind a convention gave changes.
 pub(super) fn arrays_of_their_entries(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
-    let mut free: Vec<&Occurrence> = Vec::new();
+    // Letters standing free (outside any script), and whether a convention alone called one a
+    // number there.
+    let mut free: HashMap<&str, bool> = HashMap::default();
     let mut entries: Vec<&Occurrence> = Vec::new();
     let mut plain: Vec<&Occurrence> = Vec::new();
     let mut stack: Vec<(&Term, bool)> = vec![(term, false)];
     while let Some((term, in_script)) = stack.pop() {
-        if let Some(o) = term.occurrence() {
+        let occurrence = term.occurrence();
+        if let Some(o) = occurrence {
+            let number = o.kind == SymbolKind::Scalar;
             if o.scripts.is_empty() && !in_script {
-                free.push(o);
+                *free.entry(o.name.as_str()).or_default() |= number && o.evidence == Evidence::Convention;
             }
             let latin = o.base_name.len() == 1 && small(o) && super::roles::font_of(o.base) == Font::Normal;
-            if latin
-                && o.kind == SymbolKind::Scalar
-                && o.scripts.is_empty()
-                && o.evidence == Evidence::Convention
-            {
+            if latin && number && o.scripts.is_empty() && o.evidence == Evidence::Convention {
                 plain.push(o);
-            } else if latin
-                && o.kind == SymbolKind::Scalar
-                && picked_by_position(o)
-                && o.scripts.iter().all(|s| !s.above)
-            {
+            } else if latin && number && picked_by_position(o) && o.scripts.iter().all(|s| !s.above) {
                 entries.push(o);
             }
         }
-        let inside = in_script || term.occurrence().is_some();
+        let inside = in_script || occurrence.is_some();
         term.for_each_child(|child| stack.push((child, inside)));
     }
-    let mut out: Vec<(String, SymbolKind)> = Vec::new();
-    for o in plain {
-        let is_free = |letter: &String| free.iter().any(|f| f.name == *letter);
-        let picked_freely =
-            |e: &&&Occurrence| e.base_name == o.base_name && position_letters(e).iter().any(is_free);
-        let freely_picked: Vec<&&Occurrence> = entries.iter().filter(picked_freely).collect();
-        let kind = match freely_picked.iter().map(|e| positions(e)).max() {
-            Some(1) => SymbolKind::Vector,
-            Some(2) => SymbolKind::Matrix,
-            _ => continue,
-        };
-        let mut settle = |name: &str, kind: SymbolKind| {
-            if table.recorded(name).is_none() && !out.iter().any(|(n, _)| n == name) {
-                out.push((name.to_string(), kind));
-            }
-        };
-        settle(o.name.as_str(), kind);
-        // `L(p, u) = -\log p_u`: the variable that picks the entry is a position.
-        let positions_used = freely_picked.iter().flat_map(|e| position_letters(e));
-        for letter in positions_used.collect::<Vec<_>>() {
-            let number = |f: &&Occurrence| {
-                f.name == letter && f.kind == SymbolKind::Scalar && f.evidence == Evidence::Convention
-            };
-            if free.iter().any(number) {
-                settle(&letter, SymbolKind::Index);
+    // Per letter, the most positions of an entry picked by a free letter, and the free letters
+    // that a convention alone called numbers among those that pick.
+    let mut arrays: HashMap<&str, (usize, Vec<String>)> = HashMap::default();
+    for e in &entries {
+        let letters: Vec<String> =
+            position_letters(e).into_iter().filter(|l| free.contains_key(l.as_str())).collect();
+        if letters.is_empty() {
+            continue;
+        }
+        let (most, pickers) = arrays.entry(e.base_name.as_str()).or_default();
+        *most = (*most).max(positions(e));
+        for letter in letters.into_iter().filter(|l| free.get(l.as_str()) == Some(&true)) {
+            if !pickers.contains(&letter) {
+                pickers.push(letter);
             }
         }
     }
+    let mut out: Vec<(String, SymbolKind)> = Vec::new();
+    for o in plain {
+        let Some((most, pickers)) = arrays.get(o.base_name.as_str()) else { continue };
+        let kind = match most {
+            1 => SymbolKind::Vector,
+            2 => SymbolKind::Matrix,
+            _ => continue,
+        };
+        settle(&mut out, table, o.name.as_str(), kind);
+        // `L(p, u) = -\log p_u`: the variable that picks the entry is a position.
+        for letter in pickers {
+            settle(&mut out, table, letter, SymbolKind::Index);
+        }
+    }
     out
+}
+
+/// Adds `name` with `kind` unless the table records it or it is there already.
+fn settle(out: &mut Vec<(String, SymbolKind)>, table: &SymbolTable, name: &str, kind: SymbolKind) {
+    if table.recorded(name).is_none() && !out.iter().any(|(n, _)| n == name) {
+        out.push((name.to_string(), kind));
+    }
 }
