@@ -38,10 +38,11 @@ fn main() {
         }
         let scores = score(&records);
         out!(
-            "{file}: {} formulas, {} symbols, accuracy {:.1}%",
+            "{file}: {} formulas, {} symbols, accuracy {:.1}% ({} right)",
             records.len(),
             scores.judged.len(),
-            100.0 * scores.accuracy()
+            100.0 * scores.accuracy(),
+            scores.judged.iter().filter(|j| j.truth == j.predicted).count()
         );
         out!("  {:<16} {:>7} {:>9} {:>7}", "kind", "support", "precision", "recall");
         for kind in KINDS {
