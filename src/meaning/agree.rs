@@ -206,6 +206,27 @@ pub(super) fn arrays_around_hadamard(factors: &mut [Factor]) {
     }
 }
 
+/// `G_t = \sum_\tau g_\tau g_\tau^\top`, `h = \mathbf{W}\mathbf{x} + \mathbf{b}`: a symbol an equation
+/// defines as a worked-out vector or matrix is that array, when only a convention gave it
+/// another array-like kind (a capital's "random variable", a bold letter's "vector"). The right
+/// side must be computed (not one symbol) and an array by its shape. A convention's scalar is
+/// left alone: a sum of products of scalars has an array's shape only when a factor is one.
+pub(super) fn defined_as_array(lhs: &mut Term, rhs: &Term) {
+    if rhs.occurrence().is_some() {
+        return;
+    }
+    let kind = super::kind_of_term(rhs);
+    if !matches!(kind, super::SymbolKind::Vector | super::SymbolKind::Matrix) {
+        return;
+    }
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let loose = matches!(occurrence.kind, super::SymbolKind::RandomVariable | super::SymbolKind::Vector);
+    if loose && occurrence.evidence == super::Evidence::Convention && occurrence.kind != kind {
+        occurrence.kind = kind;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 /// Makes a plain lower-case Latin letter a vector, by its use, when only a convention gave it
 /// one of the kinds `from`.
 pub(super) fn small_letter_is_vector(term: &mut Term, from: &[super::SymbolKind]) {
@@ -321,8 +342,46 @@ pub(super) fn sizes_times_sizes(factors: &mut [Factor]) {
     if !crossed && !letters_only() {
         return;
     }
+    if crossed && letters_only_crossed(factors) {
+        crossed_letters_are_sizes(factors);
+    }
     let mut operands: Vec<&mut Term> = factors.iter_mut().map(|f| &mut f.term).collect();
     sizes_beside_sizes(&mut operands);
+}
+
+/// Whether every factor joined by `\times` is a number or a plain letter (labels allowed):
+/// `H \times W \times C`, `3 \times 3`, `n \times d_k`.
+fn letters_only_crossed(factors: &[Factor]) -> bool {
+    let all_crossed =
+        factors.iter().skip(1).all(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times"));
+    all_crossed
+        && factors.iter().all(|f| match &f.term.kind {
+            TermKind::Number => true,
+            TermKind::Symbol(o) => {
+                let letter = super::scripts::base_letter(o.base).unwrap_or_default();
+                letter.len() == 1
+                    && super::roles::font_of(o.base) == Font::Normal
+                    && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
+            }
+            _ => false,
+        })
+}
+
+/// `H \times W \times C`: Latin letters crossed with a size are the sizes of a shape, when only
+/// their spelling gave them another kind (W a matrix, L a loss). One of them must be a size,
+/// by its use or by the letters papers use for sizes.
+fn crossed_letters_are_sizes(factors: &mut [Factor]) {
+    let size = |f: &Factor| super::kind_of_term(&f.term) == super::SymbolKind::Dimension;
+    if !factors.iter().any(size) {
+        return;
+    }
+    for factor in factors.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut factor.term.kind else { continue };
+        if occurrence.evidence == super::Evidence::Convention && occurrence.kind != super::SymbolKind::Dimension {
+            occurrence.kind = super::SymbolKind::Dimension;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
 }
 
 /// `\tilde{D}^{-\frac{1}{2}} \tilde{A} \tilde{D}^{-\frac{1}{2}} H^{(l)} W^{(l)}`, `W_0 + BA`, `A \circ B`:
@@ -357,6 +416,46 @@ pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
             occurrence.evidence = super::Evidence::Use;
         }
     }
+}
+
+/// `\sum_{i=1}^{|V|}`, `\frac{1}{|D|}`: what bars count is a set (a vocabulary, a dataset), when
+/// only a convention called its capital something else.
+pub(super) fn counted_is_a_set(body: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut body.kind else { return };
+    let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+    let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+    if capital && occurrence.evidence == super::Evidence::Convention && occurrence.kind != super::SymbolKind::Set {
+        occurrence.kind = super::SymbolKind::Set;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// `\lfloor \frac{n + 2p - k}{s} \rfloor`, `\lceil n / s \rceil`: what is rounded to a whole
+/// number beside a size is worked out from sizes, so the plain Latin letters there that only a
+/// convention called numbers (or, for a capital, a matrix) are sizes too.
+pub(super) fn sizes_inside_rounding(body: &mut Term) {
+    let occurrences = body.occurrences();
+    if !occurrences.iter().any(|(_, o)| o.kind == super::SymbolKind::Dimension) {
+        return;
+    }
+    letters_to_sizes(body);
+}
+
+/// [`sizes_inside_rounding`]'s change, on every occurrence under `term`.
+fn letters_to_sizes(term: &mut Term) {
+    if let TermKind::Symbol(occurrence) = &mut term.kind {
+        let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+        let latin = letter.len() == 1
+            && letter.starts_with(|c: char| c.is_ascii_alphabetic())
+            && super::roles::font_of(occurrence.base) == Font::Normal;
+        let number = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Matrix);
+        if latin && number && !occurrence.indexed && occurrence.evidence == super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Dimension;
+            occurrence.evidence = super::Evidence::Use;
+        }
+        return;
+    }
+    term.for_each_child_mut(letters_to_sizes);
 }
 
 /// `\cos \theta_j`, `\cos(\theta_{y_i} + m)`: what a trigonometric function takes is an angle, a

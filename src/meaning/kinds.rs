@@ -68,6 +68,14 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
             }
         }
         NodeKind::Symbol { name, font: Font::Bold } if is_small_letter(name) => table.note_bold_letter(name),
+        // `\{0, 1\}^K`, `[0, 1]^d`: the power of a set of numbers is a count.
+        NodeKind::Scripts { sub: None, sup: Some(_), .. } => {
+            for dim in super::power_space_dims(node).unwrap_or_default() {
+                if let Some(name) = binding_name(&dim) {
+                    table.suggest(name, SymbolKind::Dimension);
+                }
+            }
+        }
         NodeKind::Sqrt { radicand, .. } => {
             if let Some(name) = binding_name(radicand).filter(|n| looks_like_dimension(n)) {
                 table.suggest(name, SymbolKind::Dimension);

@@ -73,6 +73,7 @@ fn resolve_noting<'n>(root: &'n Node, table: &SymbolTable) -> (Term<'n>, Option<
     defined.extend(settled_by_use(&term, table));
     defined.extend(steps::settled_across_steps(&term, table));
     defined.extend(steps::arrays_of_their_entries(&term, table));
+    defined.extend(steps::sizes_named_after_sizes(&term, table));
     if defined.is_empty() {
         return (term, resolver.elided());
     }
@@ -384,7 +385,7 @@ impl SymbolTable {
     }
 
     fn learn_declaration(&mut self, lhs: &Node, set: &Node) {
-        let Some(dims) = real_space_dims(set) else { return };
+        let Some(dims) = real_space_dims(set).or_else(|| power_space_dims(set)) else { return };
         let kind = match dims.len() {
             0 => SymbolKind::Scalar,
             1 => SymbolKind::Vector,
@@ -538,19 +539,43 @@ pub fn real_space_dims(set: &Node) -> Option<Vec<Node>> {
         |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "R");
     match &set.kind {
         _ if is_reals(set) => Some(Vec::new()),
-        NodeKind::Scripts { base, sup: Some(sup), sub: None, .. } if is_reals(base) => {
-            Some(match &sup.kind {
-                NodeKind::Chain { first, rest }
-                    if rest.iter().all(|l| l.op == InfixOp::Multiplicative("\\times".into())) =>
-                {
-                    std::iter::once(first.as_ref().clone())
-                        .chain(rest.iter().map(|l| l.operand.clone()))
-                        .collect()
-                }
-                _ => vec![sup.as_ref().clone()],
-            })
-        }
+        NodeKind::Scripts { base, sup: Some(sup), sub: None, .. } if is_reals(base) => Some(power_dims(sup)),
         _ => None,
+    }
+}
+
+/// The sizes of a space's power: `n \times d` → n, d.
+fn power_dims(sup: &Node) -> Vec<Node> {
+    match &sup.kind {
+        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Multiplicative("\\times".into())) => {
+            std::iter::once(first.as_ref().clone()).chain(rest.iter().map(|l| l.operand.clone())).collect()
+        }
+        _ => vec![sup.clone()],
+    }
+}
+
+/// The dimensions of another space of tuples of numbers written as a power:
+/// `\{0, 1\}^K`, `[0, 1]^d`, `\{-1, +1\}^{n \times d}`, `\mathbb{Z}^d`. Without a power such a set
+/// says nothing of shape (`i \in \{1, \dots, n\}` is a position, not a number).
+pub fn power_space_dims(set: &Node) -> Option<Vec<Node>> {
+    let NodeKind::Scripts { base, sup: Some(sup), sub: None, .. } = &set.kind else { return None };
+    let tuple_base = match &base.kind {
+        NodeKind::Symbol { name, font: Font::Blackboard } => matches!(name.as_str(), "Z" | "N" | "C" | "Q"),
+        NodeKind::Fenced { open: Delim::Brace | Delim::Bracket, body, .. } => number_like(body),
+        _ => false,
+    };
+    tuple_base.then(|| power_dims(sup))
+}
+
+/// A number, a sign before one or a separator between them (`0, 1`, `-1, +1`).
+fn number_like(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Number { .. } => true,
+        NodeKind::Prefix { operand, .. } => number_like(operand),
+        NodeKind::Chain { first, rest } => {
+            number_like(first) && rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_)) && number_like(&l.operand))
+        }
+        _ => false,
     }
 }
 

@@ -16,7 +16,7 @@
 
 use super::agree::{
     arrays_around_hadamard, capitals_beside_matrices, count_index, matrices_before_vectors,
-    mean_beside_a_covariance, sizes_times_sizes, vectors_after_matrices, vectors_inside,
+    mean_beside_a_covariance, sizes_times_sizes, counted_is_a_set, sizes_inside_rounding, vectors_after_matrices, vectors_inside,
 };
 use super::roles::Place;
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
@@ -145,6 +145,12 @@ impl<'t> Resolver<'t> {
                 let counted = matches!(place, Place::Count | Place::Divisor);
                 let inner = if *open == Delim::Bar && counted { Place::Plain } else { place };
                 let mut body = boxed(body, inner);
+                if *open == Delim::Bar && counted {
+                    counted_is_a_set(&mut body);
+                }
+                if matches!(open, Delim::Floor | Delim::Ceil) {
+                    sizes_inside_rounding(&mut body);
+                }
                 if matches!(open, Delim::Angle | Delim::DoubleBar) {
                     // `\langle a, b \rangle`, `\|a\|`: what an inner product or a norm takes is a
                     // vector, whatever its letter suggests.

@@ -342,12 +342,14 @@ impl Resolver<'_> {
             return ScriptRole::Range;
         }
         let letter = base_letter(base);
-        // A whole name declared (`W_Q \in \mathbb{R}^{…}`) makes its subscript a label; one only
+        // A whole name declared (`W_Q \in \mathbb{R}^{…}`) makes its subscript a label, and so
+        // does one recorded as a size (`N_c` beside `N`: which size, not an entry of N); one only
         // used (`z_t` beside `1 - z_t`) keeps an index as an index.
         let whole_recorded = crate::meaning::binding_name(sub).and_then(|s| {
             let full = format!("{}_{s}", crate::meaning::binding_name(base)?);
             let kind = self.table.recorded(&full)?;
-            (self.table.is_declared(&full) || kind == super::SymbolKind::Index || !self.is_index_like(sub))
+            let named = matches!(kind, super::SymbolKind::Index | super::SymbolKind::Dimension);
+            (self.table.is_declared(&full) || named || !self.is_index_like(sub))
                 .then_some(kind)
         });
         // `g_\tau g_\tau^\top` under `\sum_{\tau=1}^{t}`: the counter picks an entry even where

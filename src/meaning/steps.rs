@@ -167,3 +167,33 @@ fn settle(out: &mut Vec<(String, SymbolKind)>, table: &SymbolTable, name: &str, 
         out.push((name.to_string(), kind));
     }
 }
+
+/// `L(N) = (N_c / N)^{\alpha_N}`, `T_i` beside `\frac{1}{T}`: a Latin letter that a use or a
+/// declaration made a size names sizes when it carries one subscript (a critical size, the
+/// length of one cycle), so those named after it that only a convention called a number, a
+/// vector or a matrix are sizes too.
+pub(super) fn sizes_named_after_sizes(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    let mut sizes: Vec<(&str, Font)> = Vec::new();
+    let mut named: Vec<&Occurrence> = Vec::new();
+    let mut stack: Vec<&Term> = vec![term];
+    while let Some(term) = stack.pop() {
+        if let Some(o) = term.occurrence() {
+            let latin = o.base_name.len() == 1 && o.base_name.starts_with(|c: char| c.is_ascii_alphabetic());
+            let below = o.scripts.len() == 1 && o.scripts.iter().all(|s| !s.above);
+            let loose = matches!(o.kind, SymbolKind::Scalar | SymbolKind::Vector | SymbolKind::Matrix);
+            if latin && o.scripts.is_empty() && o.kind == SymbolKind::Dimension && o.evidence <= Evidence::Use {
+                sizes.push((o.base_name.as_str(), super::roles::font_of(o.base)));
+            } else if latin && below && loose && o.evidence == Evidence::Convention {
+                named.push(o);
+            }
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
+    let mut out: Vec<(String, SymbolKind)> = Vec::new();
+    for o in named {
+        if sizes.contains(&(o.base_name.as_str(), super::roles::font_of(o.base))) {
+            settle(&mut out, table, o.name.as_str(), SymbolKind::Dimension);
+        }
+    }
+    out
+}

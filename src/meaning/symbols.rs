@@ -175,9 +175,13 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             if relation {
                 child(first)
             } else {
-                std::iter::once(child(first))
-                    .chain(rest.iter().map(|j| child(&j.term)))
+                // `n - k + 1`: a number added takes the kind of what it is added to.
+                let operands = std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term));
+                let numbers = |t: &&Term| matches!(t.kind, TermKind::Number);
+                let kinds = operands.clone().filter(|t| !numbers(t)).map(|t| child(t));
+                kinds
                     .max_by_key(|k| rank(*k))
+                    .or_else(|| operands.map(|t| child(t)).max_by_key(|k| rank(*k)))
                     .unwrap_or(SymbolKind::Unknown)
             }
         }
@@ -185,6 +189,12 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         TermKind::Sqrt { .. } | TermKind::Binom { .. } => SymbolKind::Scalar,
         TermKind::Fenced { open, body } => match open {
             crate::syntax::ast::Delim::Paren | crate::syntax::ast::Delim::Bracket => child(body),
+            // `\lfloor \frac{n - k}{s} \rfloor`: a size rounded is a size.
+            crate::syntax::ast::Delim::Floor | crate::syntax::ast::Delim::Ceil
+                if child(body) == SymbolKind::Dimension =>
+            {
+                SymbolKind::Dimension
+            }
             _ => SymbolKind::Scalar,
         },
         TermKind::Accent { body, .. } | TermKind::Wrapped(body) => child(body),
