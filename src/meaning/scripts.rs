@@ -118,6 +118,12 @@ impl Resolver<'_> {
             // `x_i^a`: an indexed symbol's letter above is a label (anchor, positive), not a power.
             sup_role = Some(ScriptRole::Label);
         }
+        let counted_sup = sup.as_deref().is_some_and(|s| matches!(&s.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 && self.table.recorded(name) == Some(super::SymbolKind::Index)));
+        if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Power) && counted_sup {
+            // `\alpha_{ij}^k` under `\sum_{k=1}^{K}`: an entry's letter above that a sum runs
+            // over picks the member of a family (the head k), not a power.
+            sup_role = Some(ScriptRole::Family);
+        }
         let latin_small = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase()));
         if sub_role == Some(ScriptRole::Label)
             && sup_role == Some(ScriptRole::Power)
