@@ -708,6 +708,13 @@ pub fn has_binding_name(node: &Node) -> bool {
     }
 }
 
+/// The name of a subscript made of symbols, words and numbers side by side (`KL` of `D_{KL}`,
+/// `model`, `ij`).
+pub(crate) fn subscript_name(sub: &Node) -> Option<String> {
+    let mut name = String::new();
+    write_subscript_name(sub, &mut name).then_some(name)
+}
+
 /// Whether a subscript has a name ([`write_subscript_name`] writes one), without building it.
 fn has_subscript_name(sub: &Node) -> bool {
     match &sub.kind {

@@ -107,6 +107,19 @@ impl Resolver<'_> {
     }
 
     /// What the place says.
+    /// Whether an occurrence under an expectation or an entropy is a distribution by its
+    /// letter (`p`, `q`, `\pi`), standing alone, named by a label (`p_{\text{data}}`) or
+    /// numbered (`p_1`).
+    fn names_a_distribution(&self, occurrence: &Occurrence) -> bool {
+        let named = occurrence.scripts.iter().all(|s| {
+            !s.above && (s.role == ScriptRole::Label || matches!(s.term.kind, super::tree::TermKind::Number))
+        });
+        let letter = occurrence.base_name.as_str();
+        // `\pi_1 p_1 + \pi_2 p_2`: a numbered Greek letter is more often a weight.
+        let latin = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_alphabetic());
+        named && (occurrence.scripts.is_empty() || latin) && has(&self.notation.distribution_letters, letter)
+    }
+
     fn kind_at_place(&self, occurrence: &Occurrence, place: Place) -> Option<SymbolKind> {
         let letter = occurrence.base_name.as_str();
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
@@ -128,9 +141,9 @@ impl Resolver<'_> {
             Place::Counter if plain && is_plain_small_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Random if self.is_set_font(occurrence.base) => Some(SymbolKind::Distribution),
             // `\mathbb{E}_\pi`, `\mathbb{E}_{p}`: what the expectation is over is a distribution.
-            Place::Random if plain && has(&self.notation.distribution_letters, letter) => {
-                Some(SymbolKind::Distribution)
-            }
+            // `\mathbb{E}_{p_{\text{data}}}`, `H(p_1)`: so is such a letter named by a label or
+            // numbered as one of several distributions.
+            Place::Random if self.names_a_distribution(occurrence) => Some(SymbolKind::Distribution),
             // Latin letters under an expectation or in a density are its variables; Greek letters
             // and bold capitals there are parameters (`\mathcal{N}(x \mid \mu, \sigma^2)`,
             // `\mathbf{A}x + \mathbf{b}`) and keep their own kind.

@@ -676,7 +676,7 @@ impl Resolver<'_> {
         }
         let name = super::binding_name(base).unwrap_or_default();
         let divergence_sub =
-            sub.and_then(super::binding_name).is_some_and(|s| has(&self.notation.divergences, &s));
+            sub.and_then(super::subscript_name).is_some_and(|s| has(&self.notation.divergences, &s));
         if divergence_sub
             || (matches!(base.kind, NodeKind::Word { .. }) && has(&self.notation.divergences, &name))
         {
