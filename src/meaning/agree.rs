@@ -302,16 +302,21 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
     if !operands.iter().any(|t| sized(t)) {
         return;
     }
+    // `K = \lceil n / s \rceil`: beside a size worked out (not a letter), a capital's spelling
+    // as a matrix gives way too.
+    let computed = operands.iter().any(|t| sized(t) && t.occurrence().is_none());
     for term in operands.iter_mut() {
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
         let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
         let latin = letter.len() == 1
             && letter.starts_with(|c: char| c.is_ascii_alphabetic())
             && super::roles::font_of(occurrence.base) == Font::Normal;
+        let loose = occurrence.kind == super::SymbolKind::Scalar
+            || (computed && occurrence.kind == super::SymbolKind::Matrix && !occurrence.indexed);
         // `\hat{L}_{LN}`: a count may carry a label, never an index.
         if latin
             && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
-            && occurrence.kind == super::SymbolKind::Scalar
+            && loose
             && occurrence.evidence == super::Evidence::Convention
         {
             occurrence.kind = super::SymbolKind::Dimension;
@@ -431,8 +436,9 @@ pub(super) fn counted_is_a_set(body: &mut Term) {
 }
 
 /// `\lfloor \frac{n + 2p - k}{s} \rfloor`, `\lceil n / s \rceil`: what is rounded to a whole
-/// number beside a size is worked out from sizes, so the plain Latin letters there that only a
-/// convention called numbers (or, for a capital, a matrix) are sizes too.
+/// number beside a size is worked out from sizes, so the plain Latin letters added or divided
+/// there that only a convention called numbers (or, for a capital, a matrix) are sizes too;
+/// a factor beside another letter (`\lceil n \cdot p \rceil`) may be a rate and is left alone.
 pub(super) fn sizes_inside_rounding(body: &mut Term) {
     let occurrences = body.occurrences();
     if !occurrences.iter().any(|(_, o)| o.kind == super::SymbolKind::Dimension) {
@@ -455,7 +461,21 @@ fn letters_to_sizes(term: &mut Term) {
         }
         return;
     }
-    term.for_each_child_mut(letters_to_sizes);
+    match &mut term.kind {
+        // `2p`, `n / s`: numbers times a letter, and quotients, are sizes; `n \cdot p` may be a
+        // size times a rate (a share of n), so a product of letters is left alone.
+        TermKind::Product(factors) => {
+            let divided = factors.iter().skip(1).all(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/"));
+            let letters = factors.iter().filter(|f| !matches!(f.term.kind, TermKind::Number)).count();
+            if divided || letters <= 1 {
+                factors.iter_mut().for_each(|f| letters_to_sizes(&mut f.term));
+            }
+        }
+        TermKind::Chain { .. } | TermKind::Frac { .. } | TermKind::Sign { .. } | TermKind::Fenced { .. } => {
+            term.for_each_child_mut(letters_to_sizes);
+        }
+        _ => {}
+    }
 }
 
 /// `\cos \theta_j`, `\cos(\theta_{y_i} + m)`: what a trigonometric function takes is an angle, a
