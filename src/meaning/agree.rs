@@ -306,23 +306,57 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
     // as a matrix gives way too.
     let computed = operands.iter().any(|t| sized(t) && t.occurrence().is_none());
     for term in operands.iter_mut() {
-        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
-        let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
-        let latin = letter.len() == 1
-            && letter.starts_with(|c: char| c.is_ascii_alphabetic())
-            && super::roles::font_of(occurrence.base) == Font::Normal;
-        let loose = occurrence.kind == super::SymbolKind::Scalar
-            || (computed && occurrence.kind == super::SymbolKind::Matrix && !occurrence.indexed);
-        // `\hat{L}_{LN}`: a count may carry a label, never an index.
-        if latin
-            && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
-            && loose
-            && occurrence.evidence == super::Evidence::Convention
-        {
-            occurrence.kind = super::SymbolKind::Dimension;
-            occurrence.evidence = super::Evidence::Use;
+        match &mut term.kind {
+            TermKind::Symbol(occurrence) => letter_to_size(occurrence, computed),
+            // `m' = |\mathcal{B}| = m \cdot p\, q`: a product of plain letters set equal to a
+            // size worked out is a product of sizes.
+            TermKind::Product(factors) if computed && plain_letters(factors) => {
+                for factor in factors.iter_mut() {
+                    if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
+                        letter_to_size(occurrence, false);
+                    }
+                }
+            }
+            _ => {}
         }
     }
+}
+
+/// Makes a plain Latin letter (labels allowed, `\hat{L}_{LN}`: never an index) a size when only
+/// a convention called it a number, or, beside a size worked out (`computed`), a matrix.
+fn letter_to_size(occurrence: &mut super::Occurrence, computed: bool) {
+    let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+    let latin = letter.len() == 1
+        && letter.starts_with(|c: char| c.is_ascii_alphabetic())
+        && super::roles::font_of(occurrence.base) == Font::Normal;
+    let loose = occurrence.kind == super::SymbolKind::Scalar
+        || (computed && occurrence.kind == super::SymbolKind::Matrix && !occurrence.indexed);
+    if latin
+        && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
+        && loose
+        && occurrence.evidence == super::Evidence::Convention
+    {
+        occurrence.kind = super::SymbolKind::Dimension;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// Whether a row is numbers and plain letters (labels allowed) side by side or joined by
+/// `\cdot` or `\times`: `m \cdot p q`, `6 N D`, `2 \times d`.
+fn plain_letters(factors: &[Factor]) -> bool {
+    let joined = factors.iter().skip(1).all(|f| match &f.op {
+        Some(InfixOp::Juxt) => true,
+        Some(InfixOp::Multiplicative(op)) => op == "\\cdot" || op == "\\times",
+        _ => false,
+    });
+    joined
+        && factors.iter().all(|f| match &f.term.kind {
+            TermKind::Number => true,
+            TermKind::Symbol(o) => {
+                super::roles::font_of(o.base) == Font::Normal && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
+            }
+            _ => false,
+        })
 }
 
 /// The factors of a row joined by `\times` (`2 \times d_{\mathrm{model}} \times r`) are counts
@@ -331,20 +365,7 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
 pub(super) fn sizes_times_sizes(factors: &mut [Factor]) {
     let crossed =
         factors.iter().skip(1).any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times"));
-    let letters_only = || {
-        factors.iter().skip(1).all(|f| {
-            matches!(&f.op, Some(InfixOp::Juxt))
-                || matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\cdot")
-        }) && factors.iter().all(|f| match &f.term.kind {
-            TermKind::Number => true,
-            TermKind::Symbol(o) => {
-                super::roles::font_of(o.base) == Font::Normal
-                    && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
-            }
-            _ => false,
-        })
-    };
-    if !crossed && !letters_only() {
+    if !crossed && !plain_letters(factors) {
         return;
     }
     if crossed && letters_only_crossed(factors) {

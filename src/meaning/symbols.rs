@@ -189,6 +189,8 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         TermKind::Sqrt { .. } | TermKind::Binom { .. } => SymbolKind::Scalar,
         TermKind::Fenced { open, body } => match open {
             crate::syntax::ast::Delim::Paren | crate::syntax::ast::Delim::Bracket => child(body),
+            // `|\mathcal{B}|`: how many members a set has is a size.
+            crate::syntax::ast::Delim::Bar if child(body) == SymbolKind::Set => SymbolKind::Dimension,
             // `\lfloor \frac{n - k}{s} \rfloor`: a size rounded is a size.
             crate::syntax::ast::Delim::Floor | crate::syntax::ast::Delim::Ceil
                 if child(body) == SymbolKind::Dimension =>
