@@ -408,17 +408,25 @@ impl Resolver<'_> {
                 let acts_on = self.table.is_indexed_base(name) && name != letter;
                 ((capital && !index_letter) || acts_on) && !summed(name)
             }
-            // `W_{xh}`, `W_{h^{n-1} h^n}`: letters the formula writes with indices of their own,
-            // side by side, name what the matrix maps from and to.
+            // `W_{hh}`, `W_{xh}`, `W_{h^{n-1} h^n}`: letters side by side, none summed over, one
+            // of them written with an index of its own (the state `h_{t-1}`), name what the
+            // matrix maps from and to.
             NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
-                std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).all(|part| {
-                    let letter = match &part.kind {
-                        NodeKind::Scripts { base, sub: None, .. } => base.as_ref(),
-                        _ => part,
-                    };
-                    matches!(&letter.kind, NodeKind::Symbol { name, font: Font::Normal }
-                        if self.table.is_indexed_base(name) && !summed(name))
-                })
+                let letters: Vec<Option<&str>> = std::iter::once(first.as_ref())
+                    .chain(rest.iter().map(|l| &l.operand))
+                    .map(|part| {
+                        let letter = match &part.kind {
+                            NodeKind::Scripts { base, sub: None, .. } => base.as_ref(),
+                            _ => part,
+                        };
+                        match &letter.kind {
+                            NodeKind::Symbol { name, font: Font::Normal } if !summed(name) => Some(name.as_str()),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                letters.iter().all(Option::is_some)
+                    && letters.iter().flatten().any(|name| self.table.is_indexed_base(name))
             }
             _ => false,
         }
