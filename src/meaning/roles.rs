@@ -148,6 +148,15 @@ impl Resolver<'_> {
             // and bold capitals there are parameters (`\mathcal{N}(x \mid \mu, \sigma^2)`,
             // `\mathbf{A}x + \mathbf{b}`) and keep their own kind.
             Place::Random if self.is_parameter_like(occurrence) => None,
+            // `\mathbb{E}_{x, \epsilon, t}`: a letter papers step with, alone among what is
+            // averaged over, is the step drawn (an index), not a random vector.
+            Place::Random
+                if plain
+                    && font_of(occurrence.base) == Font::Normal
+                    && has(&self.notation.bare_index_letters, letter) =>
+            {
+                Some(SymbolKind::Index)
+            }
             Place::Random => Some(SymbolKind::RandomVariable),
             Place::Event if capital && plain => Some(SymbolKind::Set),
             Place::Container if capital && plain && font_of(occurrence.base) == Font::Normal => {
