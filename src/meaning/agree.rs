@@ -142,6 +142,10 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         // `q^T k`: after a transposed vector even a letter papers use for a size is the other
         // vector of the inner product.
         let after_row = transposed && left == super::SymbolKind::Vector;
+        // `W_f [h_{t-1}, x_t]`: a matrix times a bracketed list multiplies the vectors joined.
+        if left == super::SymbolKind::Matrix {
+            concatenated_vectors(&mut factor.term);
+        }
         if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
             let size = after_row && occurrence.kind == super::SymbolKind::Dimension && !occurrence.indexed;
             if (occurrence.kind == super::SymbolKind::Scalar || size)
@@ -154,6 +158,24 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
                 } else {
                     super::SymbolKind::Vector
                 };
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
+    }
+}
+
+/// The items of a bracketed list (`[h_{t-1}, x_t]`, `[x; y]`) that only a convention called
+/// numbers are vectors: the list joins them into one.
+fn concatenated_vectors(term: &mut Term) {
+    let TermKind::Fenced { open: Delim::Bracket, body } = &mut term.kind else { return };
+    let TermKind::Chain { first, rest } = &mut body.kind else { return };
+    if !rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) {
+        return;
+    }
+    for item in std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)) {
+        if let TermKind::Symbol(occurrence) = &mut item.kind {
+            if occurrence.kind == super::SymbolKind::Scalar && occurrence.evidence == super::Evidence::Convention {
+                occurrence.kind = super::SymbolKind::Vector;
                 occurrence.evidence = super::Evidence::Use;
             }
         }
