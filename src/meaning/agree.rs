@@ -117,9 +117,10 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
         // `s \Sigma g`: a letter before a matrix that itself multiplies something is a number.
         let matrix_ends = i + 1 == count;
-        if side_by_side && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
-            // `x W_1`: a lower-case Latin letter multiplying a matrix from the left is a row vector
-            // (a Greek letter there scales it: `\beta_t I`, `\lambda I`).
+        let dotted = matches!(&factor.op, Some(InfixOp::Multiplicative(op)) if op == "\\cdot");
+        if (side_by_side || dotted) && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
+            // `x W_1`, `x \cdot W_g`: a lower-case Latin letter multiplying a matrix from the left
+            // is a row vector (a Greek letter there scales it: `\beta_t I`, `\lambda I`).
             if let Some(TermKind::Symbol(occurrence)) =
                 before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
             {

@@ -31,6 +31,8 @@ pub struct Notation {
     pub callee_member_letters: Names,
     /// Letters for the order of growth (`O(n^2 d)`), whose arguments hold sizes.
     pub order_letters: Names,
+    /// Capitals papers use for weight matrices, whose one-letter subscript names a member.
+    pub weight_capitals: Names,
     /// Letters that range over positions.
     pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
@@ -93,6 +95,7 @@ impl Notation {
             superscript_index_letters: Names::default(),
             callee_member_letters: Names::default(),
             order_letters: Names::default(),
+            weight_capitals: Names::default(),
             axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),

@@ -377,6 +377,9 @@ impl Resolver<'_> {
         if greek_base && matches!(sub.kind, NodeKind::Number { .. }) {
             return ScriptRole::Label;
         }
+        if let Some(role) = self.weight_member(base, sub) {
+            return role;
+        }
         if self.is_label_word(sub) || self.names_member(base, sub) {
             return ScriptRole::Label;
         }
@@ -432,6 +435,20 @@ impl Resolver<'_> {
         }
     }
 
+    /// `W_g`, `W_q`, `U_z`, `W_i`: a small letter below a capital papers use for weights names
+    /// which matrix (a label), or, for a letter that ranges over positions, which member of a
+    /// family; `None` for other capitals and subscripts.
+    fn weight_member(&self, base: &Node, sub: &Node) -> Option<ScriptRole> {
+        let letter = base_letter(base)?;
+        let NodeKind::Symbol { name, font: Font::Normal } = &sub.kind else { return None };
+        let small = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase());
+        if !small || !has(&self.notation.weight_capitals, letter) {
+            return None;
+        }
+        let position = has(&self.notation.bare_index_letters, name) || has(&self.notation.family_letters, name);
+        Some(if position { ScriptRole::Family } else { ScriptRole::Label })
+    }
+
     /// Whether a subscript spells a word papers use as a label: `\eta_{min}`, `x_{out}`.
     fn is_label_word(&self, sub: &Node) -> bool {
         let NodeKind::Chain { first, rest } = &sub.kind else { return false };
@@ -480,8 +497,12 @@ impl Resolver<'_> {
                     && !matches!(recorded, Some(k) if k != super::SymbolKind::Index && k != super::SymbolKind::Dimension))
                     || recorded == Some(super::SymbolKind::Index)
             }
+            // `\mathbf{h}_{\tau+1}`, `\mathbf{z}_{\ell-1}`: a Greek letter papers step with (a
+            // segment, a layer) is an index unless something else records it.
             NodeKind::Symbol { name, font: Font::Normal } => {
-                self.table.recorded(name) == Some(super::SymbolKind::Index)
+                let recorded = self.table.recorded(name);
+                recorded == Some(super::SymbolKind::Index)
+                    || (recorded.is_none() && names::is_greek(name) && has(&self.notation.index_letters, name))
             }
             // `\alpha_{\tau_i}`: a small Greek letter picked by an index is a position of a
             // subsequence, like `t_k`.
