@@ -21,7 +21,10 @@ fn main() {
     let show: Vec<String> = args.iter().filter_map(|a| a.strip_prefix("--show=").map(String::from)).collect();
     let mut files: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     if files.is_empty() {
-        files = ["dev", "heldout", "probes"].iter().map(|f| format!("tests/fixtures/meaning/{f}.jsonl")).collect();
+        files = ["dev", "heldout", "probes"]
+            .iter()
+            .map(|f| format!("tests/fixtures/meaning/{f}.jsonl"))
+            .collect();
     }
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));

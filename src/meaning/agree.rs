@@ -175,7 +175,9 @@ fn concatenated_vectors(term: &mut Term) {
     }
     for item in std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)) {
         if let TermKind::Symbol(occurrence) = &mut item.kind {
-            if occurrence.kind == super::SymbolKind::Scalar && occurrence.evidence == super::Evidence::Convention {
+            if occurrence.kind == super::SymbolKind::Scalar
+                && occurrence.evidence == super::Evidence::Convention
+            {
                 occurrence.kind = super::SymbolKind::Vector;
                 occurrence.evidence = super::Evidence::Use;
             }
@@ -376,7 +378,8 @@ fn plain_letters(factors: &[Factor]) -> bool {
         && factors.iter().all(|f| match &f.term.kind {
             TermKind::Number => true,
             TermKind::Symbol(o) => {
-                super::roles::font_of(o.base) == Font::Normal && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
+                super::roles::font_of(o.base) == Font::Normal
+                    && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
             }
             _ => false,
         })
@@ -426,7 +429,9 @@ fn crossed_letters_are_sizes(factors: &mut [Factor]) {
     }
     for factor in factors.iter_mut() {
         let TermKind::Symbol(occurrence) = &mut factor.term.kind else { continue };
-        if occurrence.evidence == super::Evidence::Convention && occurrence.kind != super::SymbolKind::Dimension {
+        if occurrence.evidence == super::Evidence::Convention
+            && occurrence.kind != super::SymbolKind::Dimension
+        {
             occurrence.kind = super::SymbolKind::Dimension;
             occurrence.evidence = super::Evidence::Use;
         }
@@ -473,7 +478,10 @@ pub(super) fn counted_is_a_set(body: &mut Term) {
     let TermKind::Symbol(occurrence) = &mut body.kind else { return };
     let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
     let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
-    if capital && occurrence.evidence == super::Evidence::Convention && occurrence.kind != super::SymbolKind::Set {
+    if capital
+        && occurrence.evidence == super::Evidence::Convention
+        && occurrence.kind != super::SymbolKind::Set
+    {
         occurrence.kind = super::SymbolKind::Set;
         occurrence.evidence = super::Evidence::Use;
     }
@@ -509,7 +517,10 @@ fn letters_to_sizes(term: &mut Term) {
         // `2p`, `n / s`: numbers times a letter, and quotients, are sizes; `n \cdot p` may be a
         // size times a rate (a share of n), so a product of letters is left alone.
         TermKind::Product(factors) => {
-            let divided = factors.iter().skip(1).all(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/"));
+            let divided = factors
+                .iter()
+                .skip(1)
+                .all(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/"));
             let letters = factors.iter().filter(|f| !matches!(f.term.kind, TermKind::Number)).count();
             if divided || letters <= 1 {
                 factors.iter_mut().for_each(|f| letters_to_sizes(&mut f.term));

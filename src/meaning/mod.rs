@@ -547,7 +547,9 @@ pub fn real_space_dims(set: &Node) -> Option<Vec<Node>> {
 /// The sizes of a space's power: `n \times d` → n, d.
 fn power_dims(sup: &Node) -> Vec<Node> {
     match &sup.kind {
-        NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Multiplicative("\\times".into())) => {
+        NodeKind::Chain { first, rest }
+            if rest.iter().all(|l| l.op == InfixOp::Multiplicative("\\times".into())) =>
+        {
             std::iter::once(first.as_ref().clone()).chain(rest.iter().map(|l| l.operand.clone())).collect()
         }
         _ => vec![sup.clone()],
@@ -573,7 +575,8 @@ fn number_like(node: &Node) -> bool {
         NodeKind::Number { .. } => true,
         NodeKind::Prefix { operand, .. } => number_like(operand),
         NodeKind::Chain { first, rest } => {
-            number_like(first) && rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_)) && number_like(&l.operand))
+            number_like(first)
+                && rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_)) && number_like(&l.operand))
         }
         _ => false,
     }

@@ -15,8 +15,9 @@
 //! in `roles.rs`.
 
 use super::agree::{
-    arrays_around_hadamard, capitals_beside_matrices, count_index, matrices_before_vectors,
-    mean_beside_a_covariance, sizes_times_sizes, counted_is_a_set, sizes_inside_rounding, vectors_after_matrices, vectors_inside,
+    arrays_around_hadamard, capitals_beside_matrices, count_index, counted_is_a_set, matrices_before_vectors,
+    mean_beside_a_covariance, sizes_inside_rounding, sizes_times_sizes, vectors_after_matrices,
+    vectors_inside,
 };
 use super::roles::Place;
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};

@@ -355,8 +355,7 @@ impl Resolver<'_> {
             let full = format!("{}_{s}", crate::meaning::binding_name(base)?);
             let kind = self.table.recorded(&full)?;
             let named = matches!(kind, super::SymbolKind::Index | super::SymbolKind::Dimension);
-            (self.table.is_declared(&full) || named || !self.is_index_like(sub))
-                .then_some(kind)
+            (self.table.is_declared(&full) || named || !self.is_index_like(sub)).then_some(kind)
         });
         // `g_\tau g_\tau^\top` under `\sum_{\tau=1}^{t}`: the counter picks an entry even where
         // the use recorded the whole name.
@@ -423,7 +422,9 @@ impl Resolver<'_> {
                             _ => part,
                         };
                         match &letter.kind {
-                            NodeKind::Symbol { name, font: Font::Normal } if !summed(name) => Some(name.as_str()),
+                            NodeKind::Symbol { name, font: Font::Normal } if !summed(name) => {
+                                Some(name.as_str())
+                            }
                             _ => None,
                         }
                     })
@@ -445,7 +446,8 @@ impl Resolver<'_> {
         if !small || !has(&self.notation.weight_capitals, letter) {
             return None;
         }
-        let position = has(&self.notation.bare_index_letters, name) || has(&self.notation.family_letters, name);
+        let position =
+            has(&self.notation.bare_index_letters, name) || has(&self.notation.family_letters, name);
         Some(if position { ScriptRole::Family } else { ScriptRole::Label })
     }
 
@@ -502,7 +504,9 @@ impl Resolver<'_> {
             NodeKind::Symbol { name, font: Font::Normal } => {
                 let recorded = self.table.recorded(name);
                 recorded == Some(super::SymbolKind::Index)
-                    || (recorded.is_none() && names::is_greek(name) && has(&self.notation.index_letters, name))
+                    || (recorded.is_none()
+                        && names::is_greek(name)
+                        && has(&self.notation.index_letters, name))
             }
             // `\alpha_{\tau_i}`: a small Greek letter picked by an index is a position of a
             // subsequence, like `t_k`.

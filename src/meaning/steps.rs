@@ -181,7 +181,8 @@ pub(super) fn sizes_named_after_sizes(term: &Term, table: &SymbolTable) -> Vec<(
             let latin = o.base_name.len() == 1 && o.base_name.starts_with(|c: char| c.is_ascii_alphabetic());
             let below = o.scripts.len() == 1 && o.scripts.iter().all(|s| !s.above);
             let loose = matches!(o.kind, SymbolKind::Scalar | SymbolKind::Vector | SymbolKind::Matrix);
-            if latin && o.scripts.is_empty() && o.kind == SymbolKind::Dimension && o.evidence <= Evidence::Use {
+            if latin && o.scripts.is_empty() && o.kind == SymbolKind::Dimension && o.evidence <= Evidence::Use
+            {
                 sizes.push((o.base_name.as_str(), super::roles::font_of(o.base)));
             } else if latin && below && loose && o.evidence == Evidence::Convention {
                 named.push(o);
