@@ -10,11 +10,65 @@
 //! scripts) or `$P(…)` (on any parenthesis) would otherwise try at every such operand.
 
 use super::keys::{for_each_key, ChainKeys, Key, KeyMap, RunKeys};
+use super::pattern::metavariable;
 use super::rules::{self, Matcher, Rule};
-use crate::syntax::ast::Node;
+use crate::syntax::ast::{InfixOp, Node};
 
 /// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
 pub(super) type Candidate = (usize, usize, usize);
+
+/// A kind a chain pattern asks of the operand at one position of its run, checked before the
+/// run is matched. See [`kind_checks`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KindCheck {
+    /// The position in the pattern.
+    pub at: usize,
+    /// The index of the rule's condition on the metavariable there.
+    pub condition: usize,
+    /// Whether the position is the pattern's first, where a call before the run may be part
+    /// of what the metavariable stands for.
+    pub first: bool,
+    /// Whether the position is the pattern's last, where the argument after the run may be.
+    pub last: bool,
+}
+
+/// The kinds a chain pattern's run must have, operand by operand, for the rule's conditions
+/// to hold: a metavariable that is a whole operand of the pattern, named nowhere else in it,
+/// with a condition on its kind, matches the run's operand at its position and nothing else,
+/// so the condition is that operand's kind (except at an end of the run that a call straddles,
+/// where the metavariable stands for the whole call: the walk checks no kind there). A
+/// necessary condition of a firing, like a key: most runs of `$A $B` are turned away by it.
+fn kind_checks(rule: &Rule, pattern: &super::pattern::Pattern) -> Vec<KindCheck> {
+    if rule.conditions.is_empty() || pattern.links().any(|(op, _)| matches!(op, Some(InfixOp::Stacked(_)))) {
+        return Vec::new();
+    }
+    let mut named: Vec<&str> = Vec::new();
+    for (_, operand) in pattern.links() {
+        names_in(operand, &mut named, 0);
+    }
+    let once = |name: &str| named.iter().filter(|n| **n == name).count() == 1;
+    let len = pattern.links().count();
+    pattern
+        .links()
+        .enumerate()
+        .filter_map(|(at, (_, operand))| {
+            let name = metavariable(operand).filter(|name| once(name))?;
+            let condition = rule.conditions.iter().position(|(wanted, _)| wanted == name)?;
+            Some(KindCheck { at, condition, first: at == 0, last: at + 1 == len })
+        })
+        .collect()
+}
+
+/// Puts into `out` every metavariable named in `node`, once per occurrence.
+fn names_in<'p>(node: &'p Node, out: &mut Vec<&'p str>, depth: usize) {
+    if depth > crate::syntax::depth::WALK_GUARD {
+        return;
+    }
+    if let Some(name) = metavariable(node) {
+        out.push(name);
+    }
+    node.for_each_child(|child| names_in(child, out, depth + 1));
+}
 
 /// Chain patterns as the index files them: those under one key with the same anchor and the
 /// same keys of a run (`$P($A \mid $B)`, `$P($A, $B \mid $C)`, …) share one test.
@@ -70,6 +124,8 @@ pub struct RuleSet {
     pub(super) environment_rules: Vec<usize>,
     /// The rules that fire where the meaning layer found the evidence balanced, by index.
     pub(super) ambiguity_rules: Vec<usize>,
+    /// The [`kind_checks`] of each chain pattern, by rule and pattern (empty for others).
+    kind_checks: Vec<Vec<Vec<KindCheck>>>,
 }
 
 impl RuleSet {
@@ -85,6 +141,7 @@ impl RuleSet {
             operator_rules: Vec::new(),
             environment_rules: Vec::new(),
             ambiguity_rules: Vec::new(),
+            kind_checks: Vec::new(),
         };
         for (rule_index, rule) in rules.iter().enumerate() {
             let patterns = match &rule.matcher {
@@ -107,6 +164,9 @@ impl RuleSet {
                     continue;
                 }
             };
+            let checks = patterns.iter().map(|p| if p.is_chain() { kind_checks(rule, p) } else { Vec::new() });
+            set.kind_checks.resize(rule_index, Vec::new());
+            set.kind_checks.push(checks.collect());
             for (pattern_index, pattern) in patterns.iter().enumerate() {
                 if !pattern.is_chain() {
                     set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index));
@@ -124,6 +184,12 @@ impl RuleSet {
         set.anywhere = set.by_key.remove(Key::ANY).unwrap_or_default();
         set.rules = rules;
         set
+    }
+
+    /// The kinds the run of the chain pattern `pattern` of rule `rule` must have, operand by
+    /// operand ([`kind_checks`]).
+    pub(super) fn kind_checks(&self, rule: usize, pattern: usize) -> &[KindCheck] {
+        self.kind_checks.get(rule).and_then(|patterns| patterns.get(pattern)).map_or(&[], Vec::as_slice)
     }
 
     /// The shipped rules.

@@ -19,7 +19,7 @@ mod keys_tests;
 
 use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span};
-use index::Candidate;
+use index::{Candidate, KindCheck};
 pub use index::RuleSet;
 use keys::ChainKeys;
 use pattern::{Bindings, ChainView, Match};
@@ -165,6 +165,9 @@ struct Walker<'a> {
     /// Rules that fired on the node being walked through its base or operand (`\hat{y}_i` by
     /// `\hat{y}`): not fired again on that base or operand, so a slot is not listed twice.
     fired_around: Vec<usize>,
+    /// The kind of each operand of the chain whose runs are being tried, once asked: the runs
+    /// of many patterns ask for the same operands' kinds ([`Walker::run_kinds_hold`]).
+    operand_kinds: Vec<Option<SymbolKind>>,
 }
 
 impl<'a> Walker<'a> {
@@ -178,6 +181,7 @@ impl<'a> Walker<'a> {
             view: ChainView::default(),
             chain_keys: SPARE_CHAIN_KEYS.with(|spare| spare.take()),
             fired_around: Vec::new(),
+            operand_kinds: Vec::new(),
         }
     }
 
@@ -227,6 +231,36 @@ impl<'a> Walker<'a> {
             && rule.without.iter().all(without)
     }
 
+    /// Whether the operands of the run of `view` at `offset` have the kinds that `checks` (of a
+    /// chain pattern of `rule`) ask: a necessary condition of [`Walker::conditions_hold`] on
+    /// that run's bindings, tested before the run is matched.
+    fn run_kinds_hold(&mut self, rule: &Rule, checks: &[KindCheck], view: &ChainView<'a>, offset: usize) -> bool {
+        for check in checks {
+            let position = offset + check.at;
+            // Where a call straddles the run's end, the metavariable stands for the whole call.
+            let straddled = (check.first && offset > 0 && view.joined(offset - 1))
+                || (check.last && view.joined(position));
+            let Some((_, kinds)) = rule.conditions.get(check.condition).filter(|_| !straddled) else {
+                continue;
+            };
+            let kind = match self.operand_kinds.get(position).copied().flatten() {
+                Some(kind) => kind,
+                None => {
+                    let Some((_, operand)) = view.links().nth(position) else { continue };
+                    let kind = self.kind(operand);
+                    if let Some(known) = self.operand_kinds.get_mut(position) {
+                        *known = Some(kind);
+                    }
+                    kind
+                }
+            };
+            if !kinds.contains(&kind) {
+                return false;
+            }
+        }
+        true
+    }
+
     fn walk(&mut self, node: &'a Node, in_script: bool, depth: usize) {
         self.walk_keyed(node, in_script, depth, None);
     }
@@ -246,6 +280,8 @@ impl<'a> Walker<'a> {
             if is_chain { self.chain_keys.pop().unwrap_or_default() } else { ChainKeys::default() };
         if is_chain {
             chain_keys.fill(&view);
+            self.operand_kinds.clear();
+            self.operand_kinds.resize(chain_keys.len(), None);
         }
         let mut candidates = std::mem::take(&mut self.candidates);
         self.rules.candidates(node, keys, is_chain.then_some(&chain_keys), &mut candidates);
@@ -257,7 +293,8 @@ impl<'a> Walker<'a> {
             let Some(pattern) = patterns.get(pattern_index) else { continue };
             let mut bindings = Bindings::new();
             let span = if pattern.is_chain() {
-                if !is_chain {
+                let checks = self.rules.kind_checks(index, pattern_index);
+                if !is_chain || !self.run_kinds_hold(rule, checks, &view, offset) {
                     continue;
                 }
                 pattern.window_bindings(&view, offset, &mut bindings)
