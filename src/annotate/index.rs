@@ -84,11 +84,19 @@ struct ChainGroup {
 
 impl ChainGroup {
     /// Puts into `found` the candidates of these patterns for the run that has their anchor
-    /// at `position`, if the run could match.
-    fn add_candidates(&self, chain: &ChainKeys, position: usize, found: &mut Vec<Candidate>) {
+    /// at `position`, if the run could match and its operands have the kinds the pattern's rule
+    /// asks (`kinds_hold(rule, pattern, offset)`).
+    fn add_candidates(
+        &self,
+        chain: &ChainKeys,
+        position: usize,
+        kinds_hold: &mut impl FnMut(usize, usize, usize) -> bool,
+        found: &mut Vec<Candidate>,
+    ) {
         let Some(offset) = position.checked_sub(self.at) else { return };
         if self.run.admits(chain, offset) {
-            found.extend(self.patterns.iter().map(|&(rule, pattern)| (rule, pattern, offset)));
+            let admitted = self.patterns.iter().filter(|&&(rule, pattern)| kinds_hold(rule, pattern, offset));
+            found.extend(admitted.map(|&(rule, pattern)| (rule, pattern, offset)));
         }
     }
 }
@@ -198,12 +206,15 @@ impl RuleSet {
     }
 
     /// Puts into `found`, in rule order, the patterns that could match `node` (whose keys
-    /// are `keys`, when known already, and whose chain's keys are `chain`, if it is a chain).
+    /// are `keys`, when known already, and whose chain's keys are `chain`, if it is a chain);
+    /// a chain pattern's run only where `kinds_hold(rule, pattern, offset)` (the walk's test of
+    /// [`RuleSet::kind_checks`]).
     pub(super) fn candidates(
         &self,
         node: &Node,
         keys: Option<&[Key]>,
         chain: Option<&ChainKeys>,
+        kinds_hold: &mut impl FnMut(usize, usize, usize) -> bool,
         found: &mut Vec<Candidate>,
     ) {
         found.clear();
@@ -221,7 +232,7 @@ impl RuleSet {
             for position in 0..chain.len() {
                 let mut add_runs = |key: Key| {
                     for group in self.chains_by_anchor.get(key).into_iter().flatten() {
-                        group.add_candidates(chain, position, found);
+                        group.add_candidates(chain, position, kinds_hold, found);
                     }
                 };
                 chain.operand(position).iter().copied().for_each(&mut add_runs);
@@ -229,7 +240,7 @@ impl RuleSet {
                     add_runs(op);
                 }
                 for group in &self.chains_free {
-                    group.add_candidates(chain, position, found);
+                    group.add_candidates(chain, position, kinds_hold, found);
                 }
             }
         }
