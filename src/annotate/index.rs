@@ -7,7 +7,10 @@
 //! ([`RunKeys::admits`]): the run fits in the chain, its operators are the pattern's, and each
 //! operand has the key of the pattern's operand there. The test is a necessary condition of a
 //! match, like a key: it turns away the runs that `$H_{$T} = …` (anchored on any operand with
-//! scripts) or `$P(…)` (on any parenthesis) would otherwise try at every such operand.
+//! scripts) or `$P(…)` (on any parenthesis) would otherwise try at every such operand. The walk
+//! also tests, before a run is a candidate, the kinds the rule asks of the pattern's operands
+//! that are whole metavariables ([`RuleSet::kind_checks`]): `$A $B` with a matrix and a vector
+//! is not tried at every pair of letters side by side.
 
 use super::keys::{for_each_key, ChainKeys, Key, KeyMap, RunKeys};
 use super::pattern::metavariable;
