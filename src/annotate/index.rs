@@ -7,14 +7,71 @@
 //! ([`RunKeys::admits`]): the run fits in the chain, its operators are the pattern's, and each
 //! operand has the key of the pattern's operand there. The test is a necessary condition of a
 //! match, like a key: it turns away the runs that `$H_{$T} = …` (anchored on any operand with
-//! scripts) or `$P(…)` (on any parenthesis) would otherwise try at every such operand.
+//! scripts) or `$P(…)` (on any parenthesis) would otherwise try at every such operand. The walk
+//! also tests, before a run is a candidate, the kinds the rule asks of the pattern's operands
+//! that are whole metavariables ([`RuleSet::kind_checks`]): `$A $B` with a matrix and a vector
+//! is not tried at every pair of letters side by side.
 
 use super::keys::{for_each_key, ChainKeys, Key, KeyMap, RunKeys};
+use super::pattern::metavariable;
 use super::rules::{self, Matcher, Rule};
-use crate::syntax::ast::Node;
+use crate::syntax::ast::{InfixOp, Node};
 
 /// A pattern to try: (rule index, pattern index, run offset; 0 for a non-chain pattern).
 pub(super) type Candidate = (usize, usize, usize);
+
+/// A kind a chain pattern asks of the operand at one position of its run, checked before the
+/// run is matched. See [`kind_checks`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KindCheck {
+    /// The position in the pattern.
+    pub at: usize,
+    /// The index of the rule's condition on the metavariable there.
+    pub condition: usize,
+    /// Whether the position is the pattern's first, where a call before the run may be part
+    /// of what the metavariable stands for.
+    pub first: bool,
+    /// Whether the position is the pattern's last, where the argument after the run may be.
+    pub last: bool,
+}
+
+/// The kinds a chain pattern's run must have, operand by operand, for the rule's conditions
+/// to hold: a metavariable that is a whole operand of the pattern, named nowhere else in it,
+/// with a condition on its kind, matches the run's operand at its position and nothing else,
+/// so the condition is that operand's kind (except at an end of the run that a call straddles,
+/// where the metavariable stands for the whole call: the walk checks no kind there). A
+/// necessary condition of a firing, like a key: most runs of `$A $B` are turned away by it.
+fn kind_checks(rule: &Rule, pattern: &super::pattern::Pattern) -> Vec<KindCheck> {
+    if rule.conditions.is_empty() || pattern.links().any(|(op, _)| matches!(op, Some(InfixOp::Stacked(_)))) {
+        return Vec::new();
+    }
+    let mut named: Vec<&str> = Vec::new();
+    for (_, operand) in pattern.links() {
+        names_in(operand, &mut named, 0);
+    }
+    let once = |name: &str| named.iter().filter(|n| **n == name).count() == 1;
+    let len = pattern.links().count();
+    pattern
+        .links()
+        .enumerate()
+        .filter_map(|(at, (_, operand))| {
+            let name = metavariable(operand).filter(|name| once(name))?;
+            let condition = rule.conditions.iter().position(|(wanted, _)| wanted == name)?;
+            Some(KindCheck { at, condition, first: at == 0, last: at + 1 == len })
+        })
+        .collect()
+}
+
+/// Puts into `out` every metavariable named in `node`, once per occurrence.
+fn names_in<'p>(node: &'p Node, out: &mut Vec<&'p str>, depth: usize) {
+    if depth > crate::syntax::depth::WALK_GUARD {
+        return;
+    }
+    if let Some(name) = metavariable(node) {
+        out.push(name);
+    }
+    node.for_each_child(|child| names_in(child, out, depth + 1));
+}
 
 /// Chain patterns as the index files them: those under one key with the same anchor and the
 /// same keys of a run (`$P($A \mid $B)`, `$P($A, $B \mid $C)`, …) share one test.
@@ -30,11 +87,19 @@ struct ChainGroup {
 
 impl ChainGroup {
     /// Puts into `found` the candidates of these patterns for the run that has their anchor
-    /// at `position`, if the run could match.
-    fn add_candidates(&self, chain: &ChainKeys, position: usize, found: &mut Vec<Candidate>) {
+    /// at `position`, if the run could match and its operands have the kinds the pattern's rule
+    /// asks (`kinds_hold(rule, pattern, offset)`).
+    fn add_candidates(
+        &self,
+        chain: &ChainKeys,
+        position: usize,
+        kinds_hold: &mut impl FnMut(usize, usize, usize) -> bool,
+        found: &mut Vec<Candidate>,
+    ) {
         let Some(offset) = position.checked_sub(self.at) else { return };
         if self.run.admits(chain, offset) {
-            found.extend(self.patterns.iter().map(|&(rule, pattern)| (rule, pattern, offset)));
+            let admitted = self.patterns.iter().filter(|&&(rule, pattern)| kinds_hold(rule, pattern, offset));
+            found.extend(admitted.map(|&(rule, pattern)| (rule, pattern, offset)));
         }
     }
 }
@@ -70,6 +135,8 @@ pub struct RuleSet {
     pub(super) environment_rules: Vec<usize>,
     /// The rules that fire where the meaning layer found the evidence balanced, by index.
     pub(super) ambiguity_rules: Vec<usize>,
+    /// The [`kind_checks`] of each chain pattern, by rule and pattern (empty for others).
+    kind_checks: Vec<Vec<Vec<KindCheck>>>,
 }
 
 impl RuleSet {
@@ -85,6 +152,7 @@ impl RuleSet {
             operator_rules: Vec::new(),
             environment_rules: Vec::new(),
             ambiguity_rules: Vec::new(),
+            kind_checks: Vec::new(),
         };
         for (rule_index, rule) in rules.iter().enumerate() {
             let patterns = match &rule.matcher {
@@ -107,6 +175,9 @@ impl RuleSet {
                     continue;
                 }
             };
+            let checks = patterns.iter().map(|p| if p.is_chain() { kind_checks(rule, p) } else { Vec::new() });
+            set.kind_checks.resize(rule_index, Vec::new());
+            set.kind_checks.push(checks.collect());
             for (pattern_index, pattern) in patterns.iter().enumerate() {
                 if !pattern.is_chain() {
                     set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index));
@@ -126,18 +197,27 @@ impl RuleSet {
         set
     }
 
+    /// The kinds the run of the chain pattern `pattern` of rule `rule` must have, operand by
+    /// operand ([`kind_checks`]).
+    pub(super) fn kind_checks(&self, rule: usize, pattern: usize) -> &[KindCheck] {
+        self.kind_checks.get(rule).and_then(|patterns| patterns.get(pattern)).map_or(&[], Vec::as_slice)
+    }
+
     /// The shipped rules.
     pub fn shipped() -> Result<RuleSet, rules::RuleError> {
         Ok(RuleSet::new(rules::load_rules(rules::DEFAULT_RULES)?))
     }
 
     /// Puts into `found`, in rule order, the patterns that could match `node` (whose keys
-    /// are `keys`, when known already, and whose chain's keys are `chain`, if it is a chain).
+    /// are `keys`, when known already, and whose chain's keys are `chain`, if it is a chain);
+    /// a chain pattern's run only where `kinds_hold(rule, pattern, offset)` (the walk's test of
+    /// [`RuleSet::kind_checks`]).
     pub(super) fn candidates(
         &self,
         node: &Node,
         keys: Option<&[Key]>,
         chain: Option<&ChainKeys>,
+        kinds_hold: &mut impl FnMut(usize, usize, usize) -> bool,
         found: &mut Vec<Candidate>,
     ) {
         found.clear();
@@ -155,7 +235,7 @@ impl RuleSet {
             for position in 0..chain.len() {
                 let mut add_runs = |key: Key| {
                     for group in self.chains_by_anchor.get(key).into_iter().flatten() {
-                        group.add_candidates(chain, position, found);
+                        group.add_candidates(chain, position, kinds_hold, found);
                     }
                 };
                 chain.operand(position).iter().copied().for_each(&mut add_runs);
@@ -163,7 +243,7 @@ impl RuleSet {
                     add_runs(op);
                 }
                 for group in &self.chains_free {
-                    group.add_candidates(chain, position, found);
+                    group.add_candidates(chain, position, kinds_hold, found);
                 }
             }
         }

@@ -19,7 +19,7 @@ mod keys_tests;
 
 use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span};
-use index::Candidate;
+use index::{Candidate, KindCheck};
 pub use index::RuleSet;
 use keys::ChainKeys;
 use pattern::{Bindings, ChainView, Match};
@@ -165,6 +165,9 @@ struct Walker<'a> {
     /// Rules that fired on the node being walked through its base or operand (`\hat{y}_i` by
     /// `\hat{y}`): not fired again on that base or operand, so a slot is not listed twice.
     fired_around: Vec<usize>,
+    /// The kind of each operand of the chain whose runs are being tried, once asked: the runs
+    /// of many patterns ask for the same operands' kinds ([`run_kinds_hold`]).
+    operand_kinds: Vec<Option<SymbolKind>>,
 }
 
 impl<'a> Walker<'a> {
@@ -178,6 +181,7 @@ impl<'a> Walker<'a> {
             view: ChainView::default(),
             chain_keys: SPARE_CHAIN_KEYS.with(|spare| spare.take()),
             fired_around: Vec::new(),
+            operand_kinds: Vec::new(),
         }
     }
 
@@ -246,9 +250,18 @@ impl<'a> Walker<'a> {
             if is_chain { self.chain_keys.pop().unwrap_or_default() } else { ChainKeys::default() };
         if is_chain {
             chain_keys.fill(&view);
+            self.operand_kinds.clear();
+            self.operand_kinds.resize(chain_keys.len(), None);
         }
         let mut candidates = std::mem::take(&mut self.candidates);
-        self.rules.candidates(node, keys, is_chain.then_some(&chain_keys), &mut candidates);
+        let (rules, known) = (self.rules, &mut self.operand_kinds);
+        let mut kinds_hold = |rule: usize, pattern: usize, offset: usize| {
+            let checks = rules.kind_checks(rule, pattern);
+            checks.is_empty()
+                || rules.rules.get(rule).is_none_or(|r| run_kinds_hold(meaning, known, r, checks, &view, offset))
+        };
+        let chain = is_chain.then_some(&chain_keys);
+        rules.candidates(node, keys, chain, &mut kinds_hold, &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {
@@ -382,6 +395,44 @@ impl<'a> Walker<'a> {
             _ => node.for_each_child(|child| self.walk(child, in_script, depth + 1)),
         }
     }
+}
+
+/// Whether the operands of the run of `view` at `offset` have the kinds that `checks` (of a
+/// chain pattern of `rule`) ask: a necessary condition of [`Walker::conditions_hold`] on that
+/// run's bindings, tested before the run is a candidate. `known` holds the kinds of the chain's
+/// operands asked so far (the runs of many patterns ask for the same ones).
+fn run_kinds_hold(
+    meaning: &TermIndex,
+    known: &mut [Option<SymbolKind>],
+    rule: &Rule,
+    checks: &[KindCheck],
+    view: &ChainView,
+    offset: usize,
+) -> bool {
+    for check in checks {
+        let position = offset + check.at;
+        // Where a call straddles the run's end, the metavariable stands for the whole call.
+        let straddled =
+            (check.first && offset > 0 && view.joined(offset - 1)) || (check.last && view.joined(position));
+        let Some((_, kinds)) = rule.conditions.get(check.condition).filter(|_| !straddled) else {
+            continue;
+        };
+        let kind = match known.get(position).copied().flatten() {
+            Some(kind) => kind,
+            None => {
+                let Some((_, operand)) = view.links().nth(position) else { continue };
+                let kind = meaning.kind(operand).unwrap_or(SymbolKind::Unknown);
+                if let Some(slot) = known.get_mut(position) {
+                    *slot = Some(kind);
+                }
+                kind
+            }
+        };
+        if !kinds.contains(&kind) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether `pattern` matches `node` only through the leniencies (by the base of its scripts

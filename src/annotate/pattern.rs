@@ -63,7 +63,7 @@ impl<'t> ChainView<'t> {
     }
 
     /// Whether operands `left` and `left + 1` are a call and its argument.
-    fn joined(&self, left: usize) -> bool {
+    pub(super) fn joined(&self, left: usize) -> bool {
         self.joined.get(left).copied().unwrap_or(false)
     }
 }
@@ -256,7 +256,12 @@ impl Pattern {
 
     /// What a run must have, in keys, for this chain pattern to match it ([`RunKeys::admits`]).
     pub fn run_keys(&self) -> RunKeys {
-        RunKeys::new(self.operands.iter().map(|(op, node)| (op.as_ref(), node)))
+        RunKeys::new(self.links())
+    }
+
+    /// A chain pattern's operands with the operator before each (none before the first).
+    pub(super) fn links(&self) -> impl Iterator<Item = (Option<&InfixOp>, &Node)> {
+        self.operands.iter().map(|(op, node)| (op.as_ref(), node))
     }
 
     /// The match of this non-chain pattern on the whole of `node`, if any.

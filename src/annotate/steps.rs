@@ -37,7 +37,10 @@ fn search(within: &Node, later: &Node, depth: usize) -> bool {
     if one_step_before(later, within) || earlier_call_in_chain(within, later) {
         return true;
     }
-    within.children().into_iter().any(|child| search(child, later, depth + 1))
+    // The children in turn, without a list of them (most of what is searched holds no step).
+    let mut found = false;
+    within.for_each_child(|child| found = found || search(child, later, depth + 1));
+    found
 }
 
 /// Whether `earlier` is `later` one step before: the same letter, scripts or call, advanced by
@@ -56,14 +59,12 @@ fn earlier_call_in_chain(within: &Node, later: &Node) -> bool {
     let NodeKind::Chain { rest: call, first: callee } = &later.kind else { return false };
     let [Link { op: InfixOp::Juxt, operand: argument, .. }] = call.as_slice() else { return false };
     let NodeKind::Chain { first, rest } = &within.kind else { return false };
-    let operands: Vec<(&InfixOp, &Node)> = std::iter::once((&InfixOp::Juxt, first.as_ref()))
-        .chain(rest.iter().map(|l| (&l.op, &l.operand)))
-        .collect();
-    operands.windows(2).any(|pair| match pair {
-        [(_, name), (InfixOp::Juxt, parenthesis)] => {
-            *name == callee.as_ref() && differs_by_a_step(argument, parenthesis, 1)
-        }
-        _ => false,
+    // Each operand with the one before it, without a list of them.
+    let names = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
+    names.zip(rest).any(|(name, next)| {
+        matches!(next.op, InfixOp::Juxt)
+            && name == callee.as_ref()
+            && differs_by_a_step(argument, &next.operand, 1)
     })
 }
 

@@ -298,13 +298,17 @@ pub struct TermIndex<'t, 'n> {
 impl<'t, 'n> TermIndex<'t, 'n> {
     /// Indexes every term of `root`.
     pub fn new(root: &'t Term<'n>) -> Self {
+        // Sized once for a term every two bytes of the formula (a letter and a space, in the
+        // densest text), not grown and rehashed term by term.
+        let expected = root.span.end.saturating_sub(root.span.start) / 2 + 8;
+        let hasher = rustc_hash::FxBuildHasher;
         let mut index = TermIndex {
-            by_span: Default::default(),
+            by_span: rustc_hash::FxHashMap::with_capacity_and_hasher(expected, hasher),
             bases: Default::default(),
             callees: Default::default(),
             operators: Default::default(),
             balanced: Vec::new(),
-            kinds: Default::default(),
+            kinds: std::cell::RefCell::new(rustc_hash::FxHashMap::with_capacity_and_hasher(expected, hasher)),
         };
         let mut stack = vec![root];
         while let Some(term) = stack.pop() {
