@@ -175,7 +175,8 @@ impl RuleSet {
                     continue;
                 }
             };
-            let checks = patterns.iter().map(|p| if p.is_chain() { kind_checks(rule, p) } else { Vec::new() });
+            let checks =
+                patterns.iter().map(|p| if p.is_chain() { kind_checks(rule, p) } else { Vec::new() });
             set.kind_checks.resize(rule_index, Vec::new());
             set.kind_checks.push(checks.collect());
             for (pattern_index, pattern) in patterns.iter().enumerate() {

@@ -19,8 +19,8 @@ mod keys_tests;
 
 use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span};
-use index::{Candidate, KindCheck};
 pub use index::RuleSet;
+use index::{Candidate, KindCheck};
 use keys::ChainKeys;
 use pattern::{Bindings, ChainView, Match};
 use rules::{Focus, Matcher, Rule};
@@ -258,7 +258,10 @@ impl<'a> Walker<'a> {
         let mut kinds_hold = |rule: usize, pattern: usize, offset: usize| {
             let checks = rules.kind_checks(rule, pattern);
             checks.is_empty()
-                || rules.rules.get(rule).is_none_or(|r| run_kinds_hold(meaning, known, r, checks, &view, offset))
+                || rules
+                    .rules
+                    .get(rule)
+                    .is_none_or(|r| run_kinds_hold(meaning, known, r, checks, &view, offset))
         };
         let chain = is_chain.then_some(&chain_keys);
         rules.candidates(node, keys, chain, &mut kinds_hold, &mut candidates);

@@ -178,10 +178,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 // `n - k + 1`: a number added takes the kind of what it is added to.
                 let operands = std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term));
                 let numbers = |t: &&Term| matches!(t.kind, TermKind::Number);
-                let kinds = operands.clone().filter(|t| !numbers(t)).map(|t| child(t));
+                let kinds = operands.clone().filter(|t| !numbers(t)).map(child);
                 kinds
                     .max_by_key(|k| rank(*k))
-                    .or_else(|| operands.map(|t| child(t)).max_by_key(|k| rank(*k)))
+                    .or_else(|| operands.map(child).max_by_key(|k| rank(*k)))
                     .unwrap_or(SymbolKind::Unknown)
             }
         }
