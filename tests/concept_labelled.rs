@@ -28,16 +28,17 @@ fn holds_floor(file: &str, recall: f64, precision: f64, precision_math: f64) {
 fn the_development_half_holds_its_floor() {
     // Measured (session 18): recall 86.7%, precision 99.6%, 99.4% without symbol-kind rows;
     // session 19 (rules over structure): 87.9%, 99.7%, 99.6%; session 21: 92.9%, 100%, 100%;
-    // session 22 (the 49 missing concepts added and renamed): 95.5%, 100%, 100%.
-    holds_floor("dev.jsonl", 0.95, 0.99, 0.99);
+    // session 22 (the 49 missing concepts added and renamed): 95.5%, 100%, 100%; session 24
+    // (rules over forms papers vary): 96.3%, 100%, 100%.
+    holds_floor("dev.jsonl", 0.955, 0.99, 0.99);
 }
 
 #[test]
 fn the_held_out_half_holds_its_floor() {
     // Measured (session 18): recall 67.3%, precision 99.0%, 98.6% without symbol-kind rows;
     // session 19: 68.1%, 99.2%, 98.8%; session 21: 75.0%, 99.3%, 99.1%; session 22: 81.6%,
-    // 99.4%.
-    holds_floor("heldout.jsonl", 0.81, 0.98, 0.98);
+    // 99.4%; session 24: 83.0%, 99.4%.
+    holds_floor("heldout.jsonl", 0.82, 0.98, 0.98);
 }
 
 #[test]
@@ -48,8 +49,10 @@ fn the_probes_hold_their_floor() {
     // Session 21 added 114 in two batches written before their rules (139 of 180 concepts found
     // before, then 53 of 84) and 10 after them; all 247 now 97.4%, precision 99.9%. Session 22
     // added 257 in six batches, each written before its rules (357 of their 556 concepts found
-    // before); all 504 now 93.9%, precision 99.8%.
-    holds_floor("probes.jsonl", 0.93, 0.99, 0.99);
+    // before); all 504 now 93.9%, precision 99.8%. Session 24 added 120 in two batches, each
+    // before its rules (214 of the first batch's 237 concepts found before, 89 of the second's
+    // 100); all 624 now 94.3%, precision 99.9%.
+    holds_floor("probes.jsonl", 0.935, 0.99, 0.99);
 }
 
 /// The concepts of `data/concepts.toml`, by id.

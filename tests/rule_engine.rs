@@ -1,5 +1,5 @@
 //! The rule engine's matching, on rules written for the test: what a metavariable stands for,
-//! metavariables that must be one symbol, conditions a pattern does not name, and one question
+//! metavariables that must be one symbol or a number, conditions a pattern does not name, and one question
 //! asked once; `earlier`, `within` and `without`; chains after operators with limits.
 
 use eqmap::annotate::{fired_rules, rules::load_rules, RuleSet};
@@ -28,6 +28,23 @@ examples = ['W x + b']
     );
     assert!(fires(r"\mathbf{W}\mathbf{x} + \mathbf{c}", &rules));
     assert!(!fires(r"\mathbf{W}\mathbf{x} + \mathbf{U}\mathbf{h}", &rules));
+}
+
+#[test]
+fn a_metavariable_required_to_be_a_number_refuses_a_letter() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "constant-weights"
+patterns = ['$N = $A $P + $B $G']
+numbers = ["A", "B"]
+earlier = { P = "N" }
+concepts = ["opt.moving-average"]
+examples = ['v_t = 0.9 v_{t-1} + 0.1 g_t']
+"#,
+    );
+    assert!(fires(r"v_t = 0.9 v_{t-1} + 0.1 g_t^2", &rules));
+    assert!(!fires(r"h_t = W h_{t-1} + U x_t", &rules));
+    assert!(!fires(r"v_t = \beta v_{t-1} + 0.1 g_t", &rules));
 }
 
 #[test]

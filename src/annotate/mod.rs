@@ -215,7 +215,11 @@ impl<'a> Walker<'a> {
         let without = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
             bindings.get(name).is_none_or(|node| !holds(node, patterns))
         };
+        let number = |name: &String| {
+            bindings.get(name.as_str()).is_none_or(|node| matches!(node.kind, NodeKind::Number { .. }))
+        };
         rule.symbols.iter().all(one_symbol)
+            && rule.numbers.iter().all(number)
             && rule.conditions.iter().all(|(name, kinds)| {
                 bindings.get(name.as_str()).is_none_or(|node| {
                     // What the metavariable stands for, when the meaning layer reads it as one term

@@ -60,6 +60,8 @@ struct RuleSpec {
     #[serde(default)]
     symbols: Vec<String>,
     #[serde(default)]
+    numbers: Vec<String>,
+    #[serde(default)]
     earlier: BTreeMap<String, String>,
     #[serde(default)]
     within: BTreeMap<String, OneOrMany>,
@@ -131,6 +133,9 @@ pub struct Rule {
     pub conditions: Vec<(String, Vec<SymbolKind>)>,
     /// Metavariables that must match one symbol (a letter with its scripts), not a product.
     pub symbols: Vec<String>,
+    /// Metavariables that must match a number as written (`0.9`, `1`), not a letter: the
+    /// constant weights of a running mean (`0.9\, v_{t-1} + 0.1\, g_t^2`).
+    pub numbers: Vec<String>,
     /// Pairs `(holder, later)`: what `holder` matched holds the letter `later` matched, one
     /// step before (`m_{t-1}` of `m_t`).
     pub earlier: Vec<(String, String)>,
@@ -240,6 +245,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         matcher,
         conditions,
         symbols: spec.symbols,
+        numbers: spec.numbers,
         earlier: spec.earlier.into_iter().collect(),
         within,
         without,
