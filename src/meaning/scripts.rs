@@ -634,6 +634,13 @@ impl Resolver<'_> {
         if calligraphic || parameter_label || primed {
             return true;
         }
+        // `(\mathbf{x}-\mathbf{x}_0)^\top \boldsymbol{H} (\mathbf{x}-\mathbf{x}_0)`: a bold capital before a
+        // sum or a difference is a matrix multiplying it (`\mathbf{F}_{sq}(\mathbf{u}_c)` of one
+        // symbol stays a function).
+        let summed = matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().all(|l| matches!(l.op, InfixOp::Additive(_))));
+        if capital && font_of_name(base) == Font::Bold && summed {
+            return false;
+        }
         function_letter && (!capital || !self.holds_matrix(body))
     }
 
