@@ -178,6 +178,18 @@ impl Layout<'_> {
             if self.fraction_beside_raised(*numerator, *denominator, *line) {
                 return;
             }
+            if let Some(power) = self.denominator_power(*denominator, *line) {
+                self.push_text((line.0, power.0));
+                self.push_fraction(*numerator, *denominator);
+                if let Some(Item::Fraction { power: set, .. }) = self.items.last_mut() {
+                    *set = Some(power);
+                }
+                let found = format!("{} … {}", self.get(*denominator), self.get(power));
+                let read = format!("{}^{{{}}}", self.get(*denominator), self.get(power));
+                self.note(power, found, read, PdfWhy::Exponent);
+                self.push_text((power.1, line.1));
+                return;
+            }
             if let Some(slot) = self.term_slot(*numerator, *line) {
                 self.push_text((line.0, slot));
                 self.push_fraction(*numerator, *denominator);
@@ -372,6 +384,27 @@ impl Layout<'_> {
         Some(((numerator.0, over_end), raised, first.1))
     }
 
+    /// `1` / `exp − 2 ∥x − y∥2 .` / `2ℓ`: a denominator that ends with a letter whose power
+    /// TeX raises to the height of the baseline (`\frac{1}{2\ell^2}`), so that pdftotext gives
+    /// the power on the baseline's line, where the fraction stands: a lone number of a digit or
+    /// two right after a sign and before a term (no display sets `− 2 x` so: a number is set
+    /// tight to its factor). The power's range; the fraction goes in its place.
+    fn denominator_power(&self, denominator: Range, line: Range) -> Option<Range> {
+        if !self.get(denominator).chars().next_back().is_some_and(char::is_alphabetic) {
+            return None;
+        }
+        let words = self.words(line);
+        let found = words.windows(3).find(|w| {
+            let [sign, power, next] = w else { return false };
+            let digits = self.get(*power);
+            BASELINE_SIGNS.contains(&self.get(*sign))
+                && (1..=2).contains(&digits.len())
+                && digits.chars().all(|c| c.is_ascii_digit())
+                && !self.signs_only(*next)
+        });
+        found.and_then(|w| w.get(1).copied())
+    }
+
     /// `1` / `f (x) = f (0) + x⊤ Hx.` / `2`: where one fraction goes in a baseline line that
     /// holds a relation with a left-hand side before it: after the last sign right of the
     /// relation (the relation itself included) that stands outside brackets and norms and
@@ -473,6 +506,10 @@ mod tests {
         assert_eq!(read("1\nf (x) = a + b · x + x⊤ Hx.\n2").text, "f (x) = a + b · x + \\frac{1}{2} x⊤ Hx.");
         assert_eq!(read("1\ny = exp(x).\n2").text, "y = \\frac{1}{2} exp(x).");
         assert_eq!(read("d\nf (x) = 2x.\ndx").text, "\\frac{d}{dx} f (x) = 2x.");
+        // A denominator's power on the baseline's line, after a sign, is where the fraction stands.
+        assert_eq!(read("1\nk = a exp − 2 ∥x∥2 .\n2ℓ").text, "k = a exp − \\frac{1}{2ℓ^{2}} ∥x∥2 .");
+        // A number before a sign is a factor, no power.
+        assert_eq!(read("1\nk = a − 2 · x\n2ℓ").text, "k = a − \\frac{1}{2ℓ} 2 · x");
         // A superscript ending the numerator's line is the baseline's first letter's.
         assert_eq!(read("1 ^{\\top}\nx Qx + c.\n2").text, "\\frac{1}{2} x ^{\\top} Qx + c.");
         let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");

@@ -38,8 +38,9 @@ pub(super) enum Item {
     Text(Range),
     /// A big operator with its limits.
     Operator { latex: String, sign: Range, lower: Option<Range>, upper: Option<Range> },
-    /// A fraction.
-    Fraction { numerator: Range, denominator: Range, root: Option<Range> },
+    /// A fraction; its denominator under a root sign, or with its last letter's power set
+    /// apart (on the baseline's line).
+    Fraction { numerator: Range, denominator: Range, root: Option<Range>, power: Option<Range> },
     /// A fraction over a big operator with its limits and what it applies to.
     OverSum { numerator: Range, latex: String, sign: Range, lower: Range, upper: Option<Range>, rest: Range },
     /// A big delimiter given on a line of its own, where it was set.
@@ -489,7 +490,7 @@ impl Layout<'_> {
             kind: WarningKind::PdfText { found, read, why: PdfWhy::Fraction },
             span: Span::new(numerator.0, denominator.1.max(numerator.1)),
         });
-        self.items.push(Item::Fraction { numerator, denominator, root });
+        self.items.push(Item::Fraction { numerator, denominator, root, power: None });
     }
 
     /// Notes that `range`, given as `found`, was read as `read`.
@@ -629,7 +630,7 @@ impl Layout<'_> {
                         }
                     }
                 }
-                Item::Fraction { numerator: (a, b), denominator: (c, d), root } => {
+                Item::Fraction { numerator: (a, b), denominator: (c, d), root, power } => {
                     out.write("\\frac{", *a, *a);
                     out.copy(*a, *b);
                     out.write("}{", *b, *b);
@@ -637,6 +638,11 @@ impl Layout<'_> {
                         out.write("\\sqrt{", *r, *s);
                     }
                     out.copy(*c, *d);
+                    if let Some((p, q)) = power {
+                        out.write("^{", *p, *p);
+                        out.copy(*p, *q);
+                        out.write("}", *q, *q);
+                    }
                     out.write(if root.is_some() { "}}" } else { "}" }, *d, *d);
                 }
                 Item::OverSum { numerator: (a, b), latex, sign, lower, upper, rest: (c, d) } => {
