@@ -249,7 +249,7 @@ impl Layout<'_> {
     }
 
     /// Pushes a part of a line without the spaces around it, if anything is left.
-    fn push_text(&mut self, (start, end): Range) {
+    pub(super) fn push_text(&mut self, (start, end): Range) {
         let text = self.get((start, end));
         let start = start + (text.len() - text.trim_start().len());
         let end = start + text.trim().len();
@@ -467,7 +467,7 @@ impl Layout<'_> {
     }
 
     /// The words of `line`, apart by spaces.
-    fn words(&self, line: Range) -> Vec<Range> {
+    pub(super) fn words(&self, line: Range) -> Vec<Range> {
         super::layout::words_in(self.text, line)
     }
 }

@@ -23,6 +23,7 @@ mod big_delimiters;
 mod cases;
 mod flat;
 mod fraction_rows;
+mod fraction_sums;
 mod layout;
 mod limits_below;
 pub mod lines;
