@@ -40,7 +40,10 @@ impl Layout<'_> {
             }
         }
         let placeable = rows.iter().zip(&columns).all(|(row, c)| {
-            self.between(row, c) || row.middle.len() == c.len() || self.baseline(&row.middle).is_some()
+            self.between(row, c)
+                || row.middle.len() == c.len()
+                || self.baseline(&row.middle).is_some()
+                || self.open_end(row, c).is_some()
         });
         if !placeable {
             return false;
@@ -196,6 +199,16 @@ impl Layout<'_> {
                 self.push_text((slot, line.1));
                 return;
             }
+        }
+        if let Some((first, rest)) = self.open_end(row, &columns) {
+            // `g ← min 1,` / `g.`: the fraction ends the first line, what follows the closing
+            // of its group comes on the next.
+            self.items.push(Item::Text(first));
+            for group in columns {
+                self.push_group(group);
+            }
+            self.items.push(Item::Text(rest));
+            return;
         }
         if row.middle.len() == columns.len() {
             for (group, &line) in columns.into_iter().zip(&row.middle) {
@@ -439,6 +452,16 @@ impl Layout<'_> {
         slot.filter(|_| related)
     }
 
+    /// `θ` / `g ← min 1,` / `g.` / `∥g∥`: one fraction and two baseline lines, the first
+    /// ending with a comma (a list's item is to follow), the second text after it: the
+    /// fraction ends the first (pdftotext gives what follows a big delimiter's closing on a
+    /// line of its own). The two lines.
+    fn open_end(&self, row: &Row, groups: &[Group]) -> Option<(Range, Range)> {
+        let ([first, second], [group]) = (row.middle.as_slice(), groups) else { return None };
+        let ends_open = self.get(*first).ends_with(',') && group.len() == 1;
+        (ends_open && !self.signs_only(*second) && !self.continues(*second)).then_some((*first, *second))
+    }
+
     /// `+ c.`: whether `line` is the rest of a baseline from a sign on, given on a line of its
     /// own after it (not `−`, which may start a numerator: `− log x` over `2`).
     fn continues(&self, line: Range) -> bool {
@@ -451,13 +474,15 @@ impl Layout<'_> {
 
     /// Whether `line` may be a whole numerator or denominator: its brackets balanced, and it
     /// neither starts with punctuation or a closing bracket nor ends with a comma (`, qSt−2`
-    /// over `u` is a baseline's piece under a superscript, not a denominator).
+    /// over `u` is a baseline's piece under a superscript, not a denominator) or a full stop
+    /// glued to it (`g.`: the display's, which stands on the baseline).
     fn whole(&self, line: Range) -> bool {
         let text = self.get(line);
         let opened = text.matches(['(', '[', '{']).count();
         let closed = text.matches([')', ']', '}']).count();
         let starts = text.starts_with([',', '.', ';', ')', ']', '}']);
-        opened == closed && !starts && !text.ends_with([',', '(', '['])
+        let glued_stop = text.ends_with('.') && !text.ends_with(" .") && !text.ends_with("..");
+        opened == closed && !starts && !text.ends_with([',', '(', '[']) && !glued_stop
     }
 
     /// Whether `line` holds signs, punctuation and delimiters only (`=`, `+`, `.`, a big `)`):
@@ -510,6 +535,8 @@ mod tests {
         assert_eq!(read("1\nk = a exp − 2 ∥x∥2 .\n2ℓ").text, "k = a exp − \\frac{1}{2ℓ^{2}} ∥x∥2 .");
         // A number before a sign is a factor, no power.
         assert_eq!(read("1\nk = a − 2 · x\n2ℓ").text, "k = a − \\frac{1}{2ℓ} 2 · x");
+        // A fraction after a comma ending the baseline's first line, its rest on the next.
+        assert_eq!(read("θ\ng ← min 1,\ng.\n∥g∥").text, "g ← min 1, \\frac{θ}{∥g∥} g.");
         // A superscript ending the numerator's line is the baseline's first letter's.
         assert_eq!(read("1 ^{\\top}\nx Qx + c.\n2").text, "\\frac{1}{2} x ^{\\top} Qx + c.");
         let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");

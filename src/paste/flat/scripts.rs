@@ -46,7 +46,9 @@ impl Scan<'_> {
             return None;
         }
         let base = word.chars().next_back()?;
-        if !(word.chars().count() == 1 || word.chars().all(char::is_uppercase)) || !base.is_alphabetic() {
+        // A capital after a letter or two is a factor's (`λW(2)`, `XW(1)`: λ W^{(2)}).
+        let factored = word.chars().count() <= 3 && base.is_uppercase() && word.chars().all(char::is_alphabetic);
+        if !(word.chars().count() == 1 || word.chars().all(char::is_uppercase) || factored) || !base.is_alphabetic() {
             return None;
         }
         let notation = Notation::shipped();
@@ -255,6 +257,7 @@ mod tests {
     fn a_parenthesized_index_right_after_its_letter_is_a_superscript() {
         assert_eq!(read("z = W(1) x,"), "z = W^{(1)} x,");
         assert_eq!(read("O = XW(1) + b(1)"), "O = XW^{(1)} + b^{(1)}");
+        assert_eq!(read("h + λW(2) ."), "h + λW^{(2)} .");
         assert_eq!(read("l(i) (w, b) = z(l−1) + (e(k) )2"), "l^{(i)} (w, b) = z^{(l−1)} + (e^{(k)} )^{2}");
         // Functions and densities are applied; a spaced or glued group is no index.
         assert_eq!(read("X (N ) = W (l) x"), "X^{(N)} = W^{(l)} x");
