@@ -19,6 +19,10 @@ use std::collections::VecDeque;
 /// that has one is the limit.
 const LIMIT_RELATIONS: &[char] = &['=', '∈', '≤', '<', '∼'];
 
+/// The most fractions before sums read side by side on one baseline: looking no further
+/// keeps the reading linear in the lines of a long text.
+const SIDE_BY_SIDE: usize = 4;
+
 /// One fraction before a sum, and what its lines hold besides.
 pub(super) struct FractionSum {
     numerator: Range,
@@ -53,8 +57,12 @@ impl Layout<'_> {
         index: usize,
         rest: &VecDeque<Vec<Range>>,
     ) -> Option<Found> {
-        let tops: Vec<(Range, Range, Vec<Range>)> =
-            lines.get(index..)?.iter().map_while(|&l| self.numerator_and_sign(l)).collect();
+        let tops: Vec<(Range, Range, Vec<Range>)> = lines
+            .get(index..)?
+            .iter()
+            .take(SIDE_BY_SIDE)
+            .map_while(|&l| self.numerator_and_sign(l))
+            .collect();
         let mut found = (1..=tops.len()).rev().find_map(|k| self.sums_of(lines, index, rest, tops.get(..k)?))?;
         // `)2` on the line above, a big closing delimiter and its power: the one of a big
         // opening delimiter above the summand.
