@@ -244,6 +244,9 @@ impl Scan<'_> {
         if let Some(done) = self.distribution(at, end, word, after) {
             return done;
         }
+        if let Some(done) = self.primed_script(at, end, word, after) {
+            return done;
+        }
         if let Some(done) = self.signed_script(at) {
             return done;
         }

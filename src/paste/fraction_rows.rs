@@ -40,7 +40,10 @@ impl Layout<'_> {
             }
         }
         let placeable = rows.iter().zip(&columns).all(|(row, c)| {
-            self.between(row, c) || row.middle.len() == c.len() || self.baseline(&row.middle).is_some()
+            self.between(row, c)
+                || row.middle.len() == c.len()
+                || self.baseline(&row.middle).is_some()
+                || self.open_end(row, c).is_some()
         });
         if !placeable {
             return false;
@@ -178,12 +181,34 @@ impl Layout<'_> {
             if self.fraction_beside_raised(*numerator, *denominator, *line) {
                 return;
             }
+            if let Some(power) = self.denominator_power(*denominator, *line) {
+                self.push_text((line.0, power.0));
+                self.push_fraction(*numerator, *denominator);
+                if let Some(Item::Fraction { power: set, .. }) = self.items.last_mut() {
+                    *set = Some(power);
+                }
+                let found = format!("{} … {}", self.get(*denominator), self.get(power));
+                let read = format!("{}^{{{}}}", self.get(*denominator), self.get(power));
+                self.note(power, found, read, PdfWhy::Exponent);
+                self.push_text((power.1, line.1));
+                return;
+            }
             if let Some(slot) = self.term_slot(*numerator, *line) {
                 self.push_text((line.0, slot));
                 self.push_fraction(*numerator, *denominator);
                 self.push_text((slot, line.1));
                 return;
             }
+        }
+        if let Some((first, rest)) = self.open_end(row, &columns) {
+            // `g ← min 1,` / `g.`: the fraction ends the first line, what follows the closing
+            // of its group comes on the next.
+            self.items.push(Item::Text(first));
+            for group in columns {
+                self.push_group(group);
+            }
+            self.items.push(Item::Text(rest));
+            return;
         }
         if row.middle.len() == columns.len() {
             for (group, &line) in columns.into_iter().zip(&row.middle) {
@@ -237,7 +262,7 @@ impl Layout<'_> {
     }
 
     /// Pushes a part of a line without the spaces around it, if anything is left.
-    fn push_text(&mut self, (start, end): Range) {
+    pub(super) fn push_text(&mut self, (start, end): Range) {
         let text = self.get((start, end));
         let start = start + (text.len() - text.trim_start().len());
         let end = start + text.trim().len();
@@ -372,6 +397,27 @@ impl Layout<'_> {
         Some(((numerator.0, over_end), raised, first.1))
     }
 
+    /// `1` / `exp − 2 ∥x − y∥2 .` / `2ℓ`: a denominator that ends with a letter whose power
+    /// TeX raises to the height of the baseline (`\frac{1}{2\ell^2}`), so that pdftotext gives
+    /// the power on the baseline's line, where the fraction stands: a lone number of a digit or
+    /// two right after a sign and before a term (no display sets `− 2 x` so: a number is set
+    /// tight to its factor). The power's range; the fraction goes in its place.
+    fn denominator_power(&self, denominator: Range, line: Range) -> Option<Range> {
+        if !self.get(denominator).chars().next_back().is_some_and(char::is_alphabetic) {
+            return None;
+        }
+        let words = self.words(line);
+        let found = words.windows(3).find(|w| {
+            let [sign, power, next] = w else { return false };
+            let digits = self.get(*power);
+            BASELINE_SIGNS.contains(&self.get(*sign))
+                && (1..=2).contains(&digits.len())
+                && digits.chars().all(|c| c.is_ascii_digit())
+                && !self.signs_only(*next)
+        });
+        found.and_then(|w| w.get(1).copied())
+    }
+
     /// `1` / `f (x) = f (0) + x⊤ Hx.` / `2`: where one fraction goes in a baseline line that
     /// holds a relation with a left-hand side before it: after the last sign right of the
     /// relation (the relation itself included) that stands outside brackets and norms and
@@ -406,6 +452,16 @@ impl Layout<'_> {
         slot.filter(|_| related)
     }
 
+    /// `θ` / `g ← min 1,` / `g.` / `∥g∥`: one fraction and two baseline lines, the first
+    /// ending with a comma (a list's item is to follow), the second text after it: the
+    /// fraction ends the first (pdftotext gives what follows a big delimiter's closing on a
+    /// line of its own). The two lines.
+    fn open_end(&self, row: &Row, groups: &[Group]) -> Option<(Range, Range)> {
+        let ([first, second], [group]) = (row.middle.as_slice(), groups) else { return None };
+        let ends_open = self.get(*first).ends_with(',') && group.len() == 1;
+        (ends_open && !self.signs_only(*second) && !self.continues(*second)).then_some((*first, *second))
+    }
+
     /// `+ c.`: whether `line` is the rest of a baseline from a sign on, given on a line of its
     /// own after it (not `−`, which may start a numerator: `− log x` over `2`).
     fn continues(&self, line: Range) -> bool {
@@ -418,13 +474,15 @@ impl Layout<'_> {
 
     /// Whether `line` may be a whole numerator or denominator: its brackets balanced, and it
     /// neither starts with punctuation or a closing bracket nor ends with a comma (`, qSt−2`
-    /// over `u` is a baseline's piece under a superscript, not a denominator).
+    /// over `u` is a baseline's piece under a superscript, not a denominator) or a full stop
+    /// glued to it (`g.`: the display's, which stands on the baseline).
     fn whole(&self, line: Range) -> bool {
         let text = self.get(line);
         let opened = text.matches(['(', '[', '{']).count();
         let closed = text.matches([')', ']', '}']).count();
         let starts = text.starts_with([',', '.', ';', ')', ']', '}']);
-        opened == closed && !starts && !text.ends_with([',', '(', '['])
+        let glued_stop = text.ends_with('.') && !text.ends_with(" .") && !text.ends_with("..");
+        opened == closed && !starts && !text.ends_with([',', '(', '[']) && !glued_stop
     }
 
     /// Whether `line` holds signs, punctuation and delimiters only (`=`, `+`, `.`, a big `)`):
@@ -434,7 +492,7 @@ impl Layout<'_> {
     }
 
     /// The words of `line`, apart by spaces.
-    fn words(&self, line: Range) -> Vec<Range> {
+    pub(super) fn words(&self, line: Range) -> Vec<Range> {
         super::layout::words_in(self.text, line)
     }
 }
@@ -473,6 +531,12 @@ mod tests {
         assert_eq!(read("1\nf (x) = a + b · x + x⊤ Hx.\n2").text, "f (x) = a + b · x + \\frac{1}{2} x⊤ Hx.");
         assert_eq!(read("1\ny = exp(x).\n2").text, "y = \\frac{1}{2} exp(x).");
         assert_eq!(read("d\nf (x) = 2x.\ndx").text, "\\frac{d}{dx} f (x) = 2x.");
+        // A denominator's power on the baseline's line, after a sign, is where the fraction stands.
+        assert_eq!(read("1\nk = a exp − 2 ∥x∥2 .\n2ℓ").text, "k = a exp − \\frac{1}{2ℓ^{2}} ∥x∥2 .");
+        // A number before a sign is a factor, no power.
+        assert_eq!(read("1\nk = a − 2 · x\n2ℓ").text, "k = a − \\frac{1}{2ℓ} 2 · x");
+        // A fraction after a comma ending the baseline's first line, its rest on the next.
+        assert_eq!(read("θ\ng ← min 1,\ng.\n∥g∥").text, "g ← min 1, \\frac{θ}{∥g∥} g.");
         // A superscript ending the numerator's line is the baseline's first letter's.
         assert_eq!(read("1 ^{\\top}\nx Qx + c.\n2").text, "\\frac{1}{2} x ^{\\top} Qx + c.");
         let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");

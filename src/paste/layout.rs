@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 pub(super) type Range = (usize, usize);
 
 /// The longest limit, in characters, that a line of its own is taken for.
-const LIMIT_CHARACTERS: usize = 16;
+pub(super) const LIMIT_CHARACTERS: usize = 16;
 
 /// Relations (an update's `←` among them): a line with one is not a numerator or a
 /// denominator.
@@ -38,36 +38,29 @@ pub(super) enum Item {
     Text(Range),
     /// A big operator with its limits.
     Operator { latex: String, sign: Range, lower: Option<Range>, upper: Option<Range> },
-    /// A fraction.
-    Fraction { numerator: Range, denominator: Range, root: Option<Range> },
+    /// A fraction; its denominator under a root sign, or with its last letter's power set
+    /// apart (on the baseline's line).
+    Fraction { numerator: Range, denominator: Range, root: Option<Range>, power: Option<Range> },
     /// A fraction over a big operator with its limits and what it applies to.
     OverSum { numerator: Range, latex: String, sign: Range, lower: Range, upper: Option<Range>, rest: Range },
     /// A big delimiter given on a line of its own, where it was set.
     Delimiter { glyph: Range, latex: String },
     /// A limit set under the word the item before ends with: `_{…}`.
     Under(Range),
+    /// A script of the word the item before ends with, set apart from it: `^{…}` (as it is
+    /// when the line pass wrote it so) or `_{…}`.
+    Script { range: Range, raised: bool },
     /// A line taken as a limit of something after it: written there.
     Moved,
 }
 
-/// A fraction set before a sum whose sign ends the numerator's line ([`Layout::fraction_sum`]).
-struct FractionSum {
-    numerator: Range,
-    sign: Range,
-    body: Range,
-    denominator: Range,
-    lower: Range,
-    /// How many lines it takes, the numerator's first.
-    lines: usize,
-}
-
 /// An operator sign on a line of its own.
 #[derive(Debug)]
-struct Sign {
-    latex: String,
-    sign: Range,
-    upper: Option<Range>,
-    integral: bool,
+pub(super) struct Sign {
+    pub(super) latex: String,
+    pub(super) sign: Range,
+    pub(super) upper: Option<Range>,
+    pub(super) integral: bool,
 }
 
 /// Reads the lines of `text` as one formula.
@@ -137,7 +130,7 @@ pub(super) struct Layout<'a> {
     pending: VecDeque<usize>,
     /// Lines of their own that may be a sum's upper limit set far before it (indices into
     /// `items`).
-    lone: Vec<usize>,
+    pub(super) lone: Vec<usize>,
 }
 
 impl Layout<'_> {
@@ -153,7 +146,7 @@ impl Layout<'_> {
         let has_sign = lines
             .iter()
             .enumerate()
-            .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sum(&lines, n).is_some());
+            .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sums(&lines, n, rest).is_some());
         if !has_sign && (self.fraction_rows(&lines) || self.fraction(&lines) || self.opening_after(&lines)) {
             return;
         }
@@ -161,9 +154,9 @@ impl Layout<'_> {
         let mut i = 0;
         while let Some(&line) = lines.get(i) {
             i += 1;
-            if let Some(found) = self.fraction_sum(&lines, i - 1) {
+            if let Some(found) = self.fraction_sums(&lines, i - 1, rest) {
                 i += found.lines - 1;
-                self.fraction_then_sum(found);
+                self.fraction_then_sums(found, rest);
                 continue;
             }
             let Some(signs) = self.signs(line) else {
@@ -239,7 +232,7 @@ impl Layout<'_> {
     }
 
     /// The last line of its own that may be a limit and was not taken, taken.
-    fn take_lone(&mut self) -> Option<Range> {
+    pub(super) fn take_lone(&mut self) -> Option<Range> {
         let index = self.lone.pop()?;
         match self.items.get_mut(index) {
             Some(item @ Item::Text(_)) => match std::mem::replace(item, Item::Moved) {
@@ -248,50 +241,6 @@ impl Layout<'_> {
             },
             _ => None,
         }
-    }
-
-    /// `1X` / `l(f (xi ), yi ),` / `n i=1`: a fraction set before a sum, the numerator and the
-    /// sum's sign on one line, the denominator and the lower limit on another, the summand
-    /// between (`\frac{1}{n}\sum_{i=1}^{n} l(…)`); or the denominator and the lower limit on
-    /// lines of their own, the limit last (`1 X` / `f (xi )` / `|B|` / `i∈B`).
-    fn fraction_sum(&self, lines: &[Range], index: usize) -> Option<FractionSum> {
-        let (&line, &body, &last) = (lines.get(index)?, lines.get(index + 1)?, lines.get(index + 2)?);
-        let text = self.get(line);
-        let sign =
-            text.chars().next_back().filter(|c| self.table.big_operators.contains_key(&c.to_string()))?;
-        let numerator = text.get(..text.len() - sign.len_utf8())?.trim_end();
-        let short = |t: &str| !t.is_empty() && t.chars().count() <= LIMIT_CHARACTERS;
-        if !short(numerator) || !self.relation_free(line) {
-            return None;
-        }
-        let sign = (line.1 - sign.len_utf8(), line.1);
-        let numerator = (line.0, line.0 + numerator.len());
-        let below = lines.get(index + 3).copied().filter(|&l| self.limit_like(l));
-        if let Some(lower) = below.filter(|_| short(self.get(last)) && self.relation_free(last)) {
-            return Some(FractionSum { numerator, sign, body, denominator: last, lower, lines: 4 });
-        }
-        let (denominator, lower) = self.get(last).split_once(' ')?;
-        let lower_start = last.0 + denominator.len() + 1;
-        let fits = short(denominator) && !lower.contains(' ') && self.limit_like((lower_start, last.1));
-        fits.then_some(FractionSum {
-            numerator,
-            sign,
-            body,
-            denominator: (last.0, last.0 + denominator.len()),
-            lower: (lower_start, last.1),
-            lines: 3,
-        })
-    }
-
-    /// Pushes what [`Layout::fraction_sum`] found.
-    fn fraction_then_sum(&mut self, found: FractionSum) {
-        self.push_fraction(found.numerator, found.denominator);
-        let latex = self.table.big_operators.get(self.get(found.sign)).cloned().unwrap_or_default();
-        // A lower limit that starts a count (`i=1`) has an upper one, left on a line before.
-        let upper = if self.get(found.lower).contains('=') { self.take_lone() } else { None };
-        let sign = Sign { latex, sign: found.sign, upper: None, integral: false };
-        self.operators(vec![sign], &[found.lower], upper);
-        self.items.push(Item::Text(found.body));
     }
 
     /// Integral signs on the line before `i`: the lower limit is the next line, or the last
@@ -324,7 +273,7 @@ impl Layout<'_> {
 
     /// Pushes operator signs: the first with `lower` and `upper` (or its own upper limit),
     /// the others waiting for their lower limit.
-    fn operators(&mut self, signs: Vec<Sign>, lowers: &[Range], upper: Option<Range>) {
+    pub(super) fn operators(&mut self, signs: Vec<Sign>, lowers: &[Range], upper: Option<Range>) {
         for (n, sign) in signs.into_iter().enumerate() {
             let lower = lowers.get(n).copied();
             let found = self.get(sign.sign).to_string();
@@ -489,7 +438,7 @@ impl Layout<'_> {
             kind: WarningKind::PdfText { found, read, why: PdfWhy::Fraction },
             span: Span::new(numerator.0, denominator.1.max(numerator.1)),
         });
-        self.items.push(Item::Fraction { numerator, denominator, root });
+        self.items.push(Item::Fraction { numerator, denominator, root, power: None });
     }
 
     /// Notes that `range`, given as `found`, was read as `read`.
@@ -604,7 +553,7 @@ impl Layout<'_> {
         let items: Vec<&Item> = self.items.iter().filter(|item| !matches!(item, Item::Moved)).collect();
         for (n, item) in items.iter().enumerate() {
             let start = match item {
-                Item::Text(r) | Item::Under(r) => r.0,
+                Item::Text(r) | Item::Under(r) | Item::Script { range: r, .. } => r.0,
                 Item::Operator { sign, .. } => sign.0,
                 Item::Delimiter { glyph, .. } => glyph.0,
                 Item::Fraction { numerator, .. } | Item::OverSum { numerator, .. } => numerator.0,
@@ -614,7 +563,7 @@ impl Layout<'_> {
             let after_under = n >= 2
                 && matches!(items.get(n - 1), Some(Item::Under(_)))
                 && matches!((items.get(n - 2), item), (Some(Item::Text(p)), Item::Text(r)) if p.1 == r.0);
-            if n > 0 && !matches!(item, Item::Under(_)) && !after_under {
+            if n > 0 && !matches!(item, Item::Under(_) | Item::Script { .. }) && !after_under {
                 out.write(" ", start, start);
             }
             match item {
@@ -629,7 +578,7 @@ impl Layout<'_> {
                         }
                     }
                 }
-                Item::Fraction { numerator: (a, b), denominator: (c, d), root } => {
+                Item::Fraction { numerator: (a, b), denominator: (c, d), root, power } => {
                     out.write("\\frac{", *a, *a);
                     out.copy(*a, *b);
                     out.write("}{", *b, *b);
@@ -637,6 +586,11 @@ impl Layout<'_> {
                         out.write("\\sqrt{", *r, *s);
                     }
                     out.copy(*c, *d);
+                    if let Some((p, q)) = power {
+                        out.write("^{", *p, *p);
+                        out.copy(*p, *q);
+                        out.write("}", *q, *q);
+                    }
                     out.write(if root.is_some() { "}}" } else { "}" }, *d, *d);
                 }
                 Item::OverSum { numerator: (a, b), latex, sign, lower, upper, rest: (c, d) } => {
@@ -656,6 +610,15 @@ impl Layout<'_> {
                     out.write("}", *d, *d);
                 }
                 Item::Delimiter { glyph, latex } => out.write(latex, glyph.0, glyph.1),
+                Item::Script { range: (a, b), raised } => {
+                    if self.get((*a, *b)).starts_with("^{") {
+                        out.copy(*a, *b);
+                    } else {
+                        out.write(if *raised { "^{" } else { "_{" }, *a, *a);
+                        out.copy(*a, *b);
+                        out.write("}", *b, *b);
+                    }
+                }
                 Item::Under((a, b)) => {
                     out.write("_{", *a, *a);
                     out.copy(*a, *b);

@@ -57,7 +57,10 @@ impl Layout<'_> {
         let ends_line = text.get(line.1..).is_none_or(|a| {
             a.trim_start_matches(' ').is_empty() || a.trim_start_matches(' ').starts_with('\n')
         });
-        starts_line && ends_line && self.limit_like(line)
+        // The display's full stop stands on the baseline: a line that ends with it (`g.`) is
+        // the baseline's rest, no limit.
+        let stop = self.get(line).ends_with('.');
+        starts_line && ends_line && self.limit_like(line) && !stop
     }
 
     /// The limit operators without a limit in the text items before `before`, in order: each

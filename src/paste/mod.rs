@@ -4,7 +4,8 @@
 //! `\begin{equation}…\end{equation}`), a PDF gives `softmax(QKᵀ/√dₖ)V` with names as plain
 //! letters, combining accents (`x̂`) and ligatures, and a typo leaves a `(` open. [`prepare`]
 //! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`); text with
-//! no LaTeX in it (no `\`, `^` or `_`) is read for `cases` and a matrix laid out in rows (`cases.rs`, `matrix.rs`), for
+//! no LaTeX in it (no `\`, `^` or `_`) is read for `cases` and a matrix laid out in rows (`cases.rs`, `matrix.rs`), for a
+//! tall root sign's pieces (`radical.rs`), for
 //! what a PDF's text flattens within a line
 //! (`flat.rs`: `pi` is p_i, `e−λ` is e^{-λ}) and for its lines (`layout.rs`: a display sum
 //! given as `n` / `X` / `i=1`, a fraction as two lines); then the plain text is read as LaTeX
@@ -23,12 +24,14 @@ mod big_delimiters;
 mod cases;
 mod flat;
 mod fraction_rows;
+mod fraction_sums;
 mod layout;
 mod limits_below;
 pub mod lines;
 mod matrix;
 mod over_sum;
 mod plain;
+mod radical;
 pub mod spans;
 mod sum_body;
 mod table;
@@ -93,10 +96,19 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         pasted.push(cases.text, cases.map, cases.notes);
         let matrix = matrix::read(&pasted.text);
         pasted.push(matrix.text, matrix.map, matrix.notes);
+        let root = radical::pieces(&pasted.text);
+        let rooted = root.is_some();
+        if let Some(root) = root {
+            pasted.push(root.text, root.map, root.notes);
+        }
         let flat = flat::in_lines(&pasted.text);
         pasted.push(flat.text, flat.map, flat.notes);
         let laid = layout::read(&pasted.text);
         pasted.push(laid.text, laid.map, laid.notes);
+        if rooted {
+            let closed = radical::close(&pasted.text);
+            pasted.push(closed.text, closed.map, closed.notes);
+        }
     }
     let plain = plain::as_latex(&pasted.text);
     pasted.push(plain.text, plain.map, plain.notes);

@@ -3,7 +3,9 @@
 //! its end (`ŷi = P`, with an upper limit glued when there is one: `Pq`), then the
 //! denominator's line with the sum's lower limit first (`j exp(oj )`, `k=1 exp(ok )`). The sign
 //! is taller than the text beside it, so it stands on the baseline's line though it belongs
-//! to the denominator. Lines of signs only (a display's full stop) between the numerator and
+//! to the denominator. A sign alone on its line (`PT`, read by the line pass as `P_{T}`) may
+//! come after the baseline's rest (`hs .`): the numerator is then the block's first line
+//! without a relation. Lines of signs only (a display's full stop) between the numerator and
 //! the baseline, and lines between the baseline and the denominator, follow the fraction.
 //! Each fraction read so is a warning: the text says what was on which line, not where.
 
@@ -26,7 +28,14 @@ impl Layout<'_> {
     pub(super) fn fraction_over_sum(&mut self, lines: &[Range]) -> bool {
         for (b, &line) in lines.iter().enumerate() {
             let Some(end) = self.end_sign(line) else { continue };
-            let numerator = (0..b).rev().find(|&k| lines.get(k).is_some_and(|&l| !self.signs_only(l)));
+            // Above a sign alone on its line (`PT`), pdftotext may give the baseline's rest
+            // (`hs .`) after the numerator: the numerator is then the block's first line
+            // without a relation.
+            let content = |k: &usize| lines.get(*k).is_some_and(|&l| !self.signs_only(l));
+            let numerator = match end.before.1 > end.before.0 {
+                true => (0..b).rev().find(content),
+                false => (0..b).find(|k| content(k) && lines.get(*k).is_some_and(|&l| self.relation_free(l))),
+            };
             let Some(n) = numerator else { continue };
             let Some(&over) = lines.get(n) else { continue };
             if !self.relation_free(over) || self.end_sign(over).is_some() {
@@ -83,7 +92,11 @@ impl Layout<'_> {
         if !self.table.text_style_operators.contains(&letter.to_string()) {
             return None;
         }
-        let upper_text = chars.as_str();
+        // The line pass may have read a glued upper limit as a subscript (`Pn` as `P_{n}`).
+        let (upper_text, braced) = match chars.as_str().strip_prefix("_{").and_then(|u| u.strip_suffix('}')) {
+            Some(inner) => (inner, true),
+            None => (chars.as_str(), false),
+        };
         let upper_ok =
             upper_text.chars().count() <= UPPER_CHARACTERS && upper_text.chars().all(char::is_alphanumeric);
         if !upper_ok {
@@ -91,7 +104,10 @@ impl Layout<'_> {
         }
         let sign_start = line.0 + word_start + letter_at;
         let sign = (sign_start, sign_start + letter.len_utf8());
-        let upper = (!upper_text.is_empty()).then_some((sign.1, line.1));
+        let upper = match braced {
+            true => Some((sign.1 + 2, line.1 - 1)),
+            false => (!upper_text.is_empty()).then_some((sign.1, line.1)),
+        };
         let before_end = line.0 + text.get(..word_start + letter_at)?.trim_end().len();
         Some(EndSign { before: (line.0, before_end), sign, upper })
     }
@@ -122,12 +138,20 @@ mod tests {
     #[test]
     fn a_fraction_over_a_text_sum_takes_the_sign_from_the_baseline() {
         assert_eq!(
+            read("c =\n\nT\nX\n\nexp(ats )\nhs .\nPT\ns=1\nr=1 exp(atr )").text,
+            "c = \\sum_{s=1}^{T} \\frac{exp(ats )}{\\sum_{r=1}^{T} exp(atr )} hs ."
+        );
+        assert_eq!(
             read("exp(oi )\n.\nyi = P\nj exp(oj )").text,
             "yi = \\frac{exp(oi )}{\\sum_{j} exp(oj )} ."
         );
         assert_eq!(
             read("exp(oj )\n∂l = Pq\n− yj .\nk=1 exp(ok )").text,
             "∂l = \\frac{exp(oj )}{\\sum_{k=1}^{q} exp(ok )} − yj ."
+        );
+        assert_eq!(
+            read("β =\n\nn\nX\n\nexp(eij )\nP_{n}\nbj .\nk=1 exp(eik )\nj=1").text,
+            "β = \\sum_{j=1}^{n} \\frac{exp(eij )}{\\sum_{k=1}^{n} exp(eik )} bj ."
         );
     }
 }

@@ -52,7 +52,12 @@ impl Scan<'_> {
                     .get(next..)
                     .and_then(|a| a.chars().next())
                     .is_some_and(|m| self.table.combining.contains_key(&m.to_string()));
-                if let Some(accent) = self.table.combining.get(&key) {
+                let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
+                // A ligature starts a word or goes on with one (`\u{1c}nite`, `signi\u{1c}cance`).
+                let in_word = letter(self.text.get(next..).and_then(|a| a.chars().next()));
+                if let Some(letters) = self.table.ligature_codes.get(&key).filter(|_| in_word) {
+                    self.out.replace(at, next, letters);
+                } else if let Some(accent) = self.table.combining.get(&key) {
                     self.accent(at, c, accent);
                 } else if let Some(plain) = self.table.characters.get(&key).filter(|_| !accented) {
                     self.out.replace(at, next, plain);
@@ -264,6 +269,9 @@ mod tests {
         assert_eq!(latex("f(x|y)"), "f(x|y)");
         assert_eq!(latex("p(|x|)"), "p(|x|)");
         assert_eq!(latex("ﬁ"), "fi");
+        assert_eq!(latex("signi\u{1c}cance = 1 − α for \u{1c}nite"), "significance = 1 − α for finite");
+        // Not inside a word: no ligature.
+        assert_eq!(latex("a \u{1c} b"), "a \u{1c} b");
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub struct Table {
     pub combining: BTreeMap<String, String>,
     /// Characters replaced by plain text.
     pub characters: BTreeMap<String, String>,
+    /// A text font's ligatures given as control codes, read as letters inside a word.
+    pub ligature_codes: BTreeMap<String, String>,
     /// Operators whose limit a PDF sets on a line of its own.
     pub limit_operators: Vec<String>,
     /// Letters read as a subscript when set right after a letter in a PDF's text.

@@ -46,7 +46,9 @@ impl Scan<'_> {
             return None;
         }
         let base = word.chars().next_back()?;
-        if !(word.chars().count() == 1 || word.chars().all(char::is_uppercase)) || !base.is_alphabetic() {
+        // A capital after a letter or two is a factor's (`λW(2)`, `XW(1)`: λ W^{(2)}).
+        let factored = word.chars().count() <= 3 && base.is_uppercase() && word.chars().all(char::is_alphabetic);
+        if !(word.chars().count() == 1 || word.chars().all(char::is_uppercase) || factored) || !base.is_alphabetic() {
             return None;
         }
         let notation = Notation::shipped();
@@ -82,7 +84,11 @@ impl Scan<'_> {
         let capitals = self.table.subscripted_by_capitals.iter().any(|l| l == word)
             && (1..=2).contains(&script.chars().count())
             && script.chars().all(|c| c.is_ascii_uppercase());
-        let indices = script.chars().all(|c| c.is_ascii_digit() || self.index_letter(c) && c.is_lowercase());
+        // `ŷui`, `R̂ui`: small letters after an accent are its subscript when one is an index
+        // letter or a digit (a user u and an item i); a product after an accent is rare.
+        let small = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+        let indexed = |c: char| c.is_ascii_digit() || self.index_letter(c) && c.is_lowercase();
+        let indices = script.chars().all(small) && script.chars().any(indexed);
         if script.is_empty() || script.chars().count() > 3 || !(capitals || indices) {
             return None;
         }
@@ -118,6 +124,41 @@ impl Scan<'_> {
         let read = format!("{base}_{{{script}}}^{{2}}");
         self.rewrite(at, end, &read, PdfWhy::Exponent);
         true
+    }
+
+    /// `st′ =`, `yt′ −1 ,`: a letter with index letters glued, then a prime: TeX sets the
+    /// prime of `y_{t'}` in the subscript, and pdftotext gives it after the index with a space
+    /// after it, so the prime and a sign set tight after that space (`−1`, the step before,
+    /// spaced as no display sign is) are the subscript's: y_{t′−1}. (`g_t'`, a prime on the
+    /// letter, gives the same text; which was meant is a guess, with a warning.)
+    pub(super) fn primed_script(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
+        let mut chars = word.chars();
+        let base = chars.next().filter(|c| c.is_alphabetic())?;
+        let index = chars.as_str();
+        let indices = (1..=2).contains(&index.chars().count())
+            && index.chars().all(|c| c.is_ascii_lowercase() && self.index_letter(c));
+        let rest = after.strip_prefix('′')?;
+        // A word with a prime is no word of prose (`st′` is s_{t′}, not "subject to").
+        if !indices {
+            return None;
+        }
+        // ` −1`: a sign with a space before it and none after, then a step, then the end of
+        // the script (a space, a comma, a parenthesis, the line's end).
+        let signed = rest.strip_prefix(' ').and_then(|r| {
+            let sign = r.chars().next().filter(|c| matches!(c, '−' | '+'))?;
+            let step = run_length(r.get(sign.len_utf8()..)?, |c| c.is_ascii_alphanumeric());
+            let tail = r.get(sign.len_utf8() + step..)?;
+            let ends = tail.chars().next().is_none_or(|c| c.is_whitespace() || matches!(c, ',' | ')'));
+            (step > 0 && step <= 2 && ends).then(|| 1 + sign.len_utf8() + step)
+        });
+        let script_end = end + '′'.len_utf8() + signed.unwrap_or(0);
+        let tail = match signed {
+            Some(_) => self.text.get(end + '′'.len_utf8() + 1..script_end)?,
+            None => "",
+        };
+        let read = format!("{base}_{{{index}′{tail}}}");
+        self.rewrite(at, script_end, &read, PdfWhy::Subscript);
+        Some(script_end)
     }
 
     /// `st ← st−1 + gt`, `at =`: a word of prose that is a letter and an index letter (`st`,
@@ -216,6 +257,7 @@ mod tests {
     fn a_parenthesized_index_right_after_its_letter_is_a_superscript() {
         assert_eq!(read("z = W(1) x,"), "z = W^{(1)} x,");
         assert_eq!(read("O = XW(1) + b(1)"), "O = XW^{(1)} + b^{(1)}");
+        assert_eq!(read("h + λW(2) ."), "h + λW^{(2)} .");
         assert_eq!(read("l(i) (w, b) = z(l−1) + (e(k) )2"), "l^{(i)} (w, b) = z^{(l−1)} + (e^{(k)} )^{2}");
         // Functions and densities are applied; a spaced or glued group is no index.
         assert_eq!(read("X (N ) = W (l) x"), "X^{(N)} = W^{(l)} x");
@@ -230,6 +272,9 @@ mod tests {
         assert_eq!(read("σ\u{302}n2 = X\u{af}n"), "σ\u{302}_{n}^{2} = X\u{af}_{n}");
         assert_eq!(read("gt2 − ηt2 + x2i"), "g_{t}^{2} − η_{t}^{2} + x_{i}^{2}");
         assert_eq!(read("aVar(X)"), "a \\mathrm{Var}(X)");
+        assert_eq!(read("y\u{302}ui = R\u{302}uit"), "y\u{302}_{ui} = R\u{302}_{uit}");
+        assert_eq!(read("st′ = g(yt′ −1 , c, st′ −1 )."), "s_{t′} = g(y_{t′−1} , c, s_{t′−1} ).");
+        assert_eq!(read("xt′ − 1 = x′"), "x_{t′} − 1 = x′");
         assert_eq!(read("st ← st−1 + gt2 ,\nat ∼ π"), "s_{t} ← s_{t−1} + g_{t}^{2} ,\na_{t} ∼ π");
         assert_eq!(read("x ∈ X for all x and st"), "x ∈ X for all x and st");
         assert_eq!(read("EY ∼P (Y ) [− log P (X | Y )]"), "E_{Y∼P(Y)} [− log P (X | Y )]");
