@@ -33,6 +33,8 @@ pub struct Notation {
     pub order_letters: Names,
     /// Capitals papers use for weight matrices, whose one-letter subscript names a member.
     pub weight_capitals: Names,
+    /// Letters that pick an entry of a weight matrix when all its subscript's letters are these.
+    pub entry_letters: Names,
     /// Letters that range over positions.
     pub index_letters: Names,
     /// Capitals that are scalars (losses, objectives, rewards).
@@ -96,6 +98,7 @@ impl Notation {
             callee_member_letters: Names::default(),
             order_letters: Names::default(),
             weight_capitals: Names::default(),
+            entry_letters: Names::default(),
             axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),

@@ -441,9 +441,21 @@ impl Resolver<'_> {
     /// family; `None` for other capitals and subscripts.
     fn weight_member(&self, base: &Node, sub: &Node) -> Option<ScriptRole> {
         let letter = base_letter(base)?;
+        if !has(&self.notation.weight_capitals, letter) {
+            return None;
+        }
+        let small = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase()));
+        // `W_{hq}`, `W_{xh}`: letters side by side name what the matrix maps between, unless all
+        // of them are letters entries are picked with (`W_{ij}`).
+        if let NodeKind::Chain { first, rest } = &sub.kind {
+            let letters: Vec<&Node> =
+                std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect();
+            let side_by_side = rest.iter().all(|l| l.op == InfixOp::Juxt) && letters.iter().all(|n| small(n));
+            let entry = letters.iter().all(|n| matches!(&n.kind, NodeKind::Symbol { name, .. } if has(&self.notation.entry_letters, name)));
+            return (side_by_side && !entry).then_some(ScriptRole::Label);
+        }
         let NodeKind::Symbol { name, font: Font::Normal } = &sub.kind else { return None };
-        let small = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase());
-        if !small || !has(&self.notation.weight_capitals, letter) {
+        if !small(sub) {
             return None;
         }
         let position =
