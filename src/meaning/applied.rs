@@ -191,9 +191,11 @@ impl Resolver<'_> {
             return false;
         }
         match &node.kind {
+            // `v(t)` where t varies continuously (`dt`): a function of time, not a position.
             NodeKind::Symbol { name, font: Font::Normal } => {
-                super::notation::has(&self.notation.bare_index_letters, name)
-                    || super::notation::has(&self.notation.bare_count_letters, name)
+                (super::notation::has(&self.notation.bare_index_letters, name)
+                    || super::notation::has(&self.notation.bare_count_letters, name))
+                    && self.table.recorded(name) != Some(super::SymbolKind::Scalar)
             }
             NodeKind::Number { .. } => depth > 0,
             NodeKind::Chain { first, rest } => {

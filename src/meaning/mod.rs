@@ -74,6 +74,7 @@ fn resolve_noting<'n>(root: &'n Node, table: &SymbolTable) -> (Term<'n>, Option<
     defined.extend(steps::settled_across_steps(&term, table));
     defined.extend(steps::arrays_of_their_entries(&term, table));
     defined.extend(steps::sizes_named_after_sizes(&term, table));
+    defined.extend(steps::continuous_variables(&term, table));
     if defined.is_empty() {
         return (term, resolver.elided());
     }

@@ -7,7 +7,7 @@
 //! the second is a random variable too: the states of a Markov chain, a sampler's iterates.
 //! Numbered members of one family (`b_1`, `b_2`) are of one kind the same way.
 
-use super::tree::{Evidence, Occurrence, ScriptRole, Term};
+use super::tree::{Evidence, Occurrence, ScriptRole, Term, TermKind};
 use super::{SymbolKind, SymbolTable};
 use crate::syntax::ast::Font;
 use rustc_hash::FxHashMap as HashMap;
@@ -195,6 +195,32 @@ pub(super) fn sizes_named_after_sizes(term: &Term, table: &SymbolTable) -> Vec<(
         if sizes.contains(&(o.base_name.as_str(), super::roles::font_of(o.base))) {
             settle(&mut out, table, o.name.as_str(), SymbolKind::Dimension);
         }
+    }
+    out
+}
+
+/// `\int_0^T f(t)\,dt`, `\mathrm{d}\mathbf{x} = f(\mathbf{x}, t)\,\mathrm{d}t`: a letter a
+/// differential names varies continuously, so it is a number everywhere in the formula (the time
+/// of an SDE, a variable of integration), not the position or the count its letter suggests.
+pub(super) fn continuous_variables(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    let mut out: Vec<(String, SymbolKind)> = Vec::new();
+    let mut stack: Vec<&Term> = vec![term];
+    while let Some(term) = stack.pop() {
+        let varied = match &term.kind {
+            TermKind::BigOp(big) => big.differential.as_ref(),
+            TermKind::Operator(op) if op.name == "d" => Some(&op.operand),
+            _ => None,
+        };
+        if let Some(o) = varied.and_then(|v| v.occurrence()) {
+            let plain = o.scripts.is_empty() && super::roles::font_of(o.base) == Font::Normal;
+            if plain
+                && matches!(o.kind, SymbolKind::Index | SymbolKind::Dimension)
+                && o.evidence >= Evidence::Use
+            {
+                settle(&mut out, table, o.name.as_str(), SymbolKind::Scalar);
+            }
+        }
+        term.for_each_child(|child| stack.push(child));
     }
     out
 }
