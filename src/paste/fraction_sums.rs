@@ -63,7 +63,8 @@ impl Layout<'_> {
             .take(SIDE_BY_SIDE)
             .map_while(|&l| self.numerator_and_sign(l))
             .collect();
-        let mut found = (1..=tops.len()).rev().find_map(|k| self.sums_of(lines, index, rest, tops.get(..k)?))?;
+        let mut found =
+            (1..=tops.len()).rev().find_map(|k| self.sums_of(lines, index, rest, tops.get(..k)?))?;
         // `)2` on the line above, a big closing delimiter and its power: the one of a big
         // opening delimiter above the summand.
         let opens = found.sums.iter().any(|s| s.above.iter().any(|&w| self.opening_glyph(w)));
@@ -94,7 +95,9 @@ impl Layout<'_> {
         // pdftotext may give the summands' lines out of order: the one that ends the display
         // (with its final punctuation) is the last.
         let ends = |l: &Range| self.get(*l).ends_with('.');
-        if let Some(at) = bodies.iter().position(ends).filter(|&at| at + 1 < k && !bodies.last().is_some_and(ends)) {
+        if let Some(at) =
+            bodies.iter().position(ends).filter(|&at| at + 1 < k && !bodies.last().is_some_and(ends))
+        {
             let last = bodies.remove(at);
             bodies.push(last);
         }
@@ -189,7 +192,8 @@ impl Layout<'_> {
         }
         above.extend(words.get(at + 1..).unwrap_or_default());
         let numerator_words = self.get(numerator).split(' ').count();
-        (numerator_words <= 3 && above.iter().all(|&w| self.above_summand(w))).then_some((numerator, sign, above))
+        (numerator_words <= 3 && above.iter().all(|&w| self.above_summand(w)))
+            .then_some((numerator, sign, above))
     }
 
     /// `n i=1`, `n − 1 i=1`, `J i=1 v`: a denominator, a sum's lower limit (its first word with
@@ -210,7 +214,9 @@ impl Layout<'_> {
         for _ in 0..found.blocks {
             rest.pop_front();
         }
-        let closing = found.closing.filter(|(line, _, _)| matches!(self.items.last(), Some(Item::Text(l)) if l == line));
+        let closing = found
+            .closing
+            .filter(|(line, _, _)| matches!(self.items.last(), Some(Item::Text(l)) if l == line));
         if closing.is_some() {
             self.items.pop();
         }
@@ -247,7 +253,10 @@ impl Layout<'_> {
                     self.summand(sum.above, sum.below, (sum.body.0, end.0));
                     let latex = self.table.big_delimiters.get(self.get(glyph)).cloned().unwrap_or_default();
                     let line = (glyph.0, power.map_or(glyph.1, |p| p.1));
-                    let read = format!("{latex}{}", power.map_or(String::new(), |p| format!("^{{{}}}", self.get(p))));
+                    let read = format!(
+                        "{latex}{}",
+                        power.map_or(String::new(), |p| format!("^{{{}}}", self.get(p)))
+                    );
                     self.note(line, self.get(line).to_string(), read, PdfWhy::DelimitersAbove);
                     self.items.push(Item::Delimiter { glyph, latex });
                     if let Some(power) = power {
@@ -264,7 +273,8 @@ impl Layout<'_> {
     /// fraction (½), a big opening delimiter before the summand, the rest superscripts and
     /// subscripts of its first letters that end a word, in turn.
     fn summand(&mut self, above: Vec<Range>, below: Vec<Range>, body: Range) {
-        let number = |l: &Layout, r: Range| !l.get(r).is_empty() && l.get(r).chars().all(|c| c.is_ascii_digit());
+        let number =
+            |l: &Layout, r: Range| !l.get(r).is_empty() && l.get(r).chars().all(|c| c.is_ascii_digit());
         let mut above: VecDeque<Range> = above.into();
         let mut below: VecDeque<Range> = below.into();
         while let (Some(&over), Some(&under)) = (above.front(), below.front()) {
@@ -322,7 +332,8 @@ impl Layout<'_> {
     /// Whether a script may go on `word`: it ends with a letter (`w`, `l(x`) and is no name.
     fn takes_script(&self, word: Range) -> bool {
         let text = self.get(word);
-        let known = self.table.names.contains_key(text) || self.table.limit_operators.iter().any(|l| l == text);
+        let known =
+            self.table.names.contains_key(text) || self.table.limit_operators.iter().any(|l| l == text);
         text.chars().next_back().is_some_and(char::is_alphabetic) && !known
     }
 
@@ -331,7 +342,6 @@ impl Layout<'_> {
         let text = self.get(range);
         !text.trim().is_empty() && text.chars().count() <= LIMIT_CHARACTERS
     }
-
 }
 
 /// Whether `latex` is an opening delimiter.

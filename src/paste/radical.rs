@@ -72,7 +72,9 @@ pub(super) fn pieces(text: &str) -> Option<Pass> {
         let skip = usize::from(extension(get((start, line.1))));
         let piece = get((start + skip, line.1)).trim();
         if !piece.is_empty() {
-            let from = start + skip + (get((start + skip, line.1)).len() - get((start + skip, line.1)).trim_start().len());
+            let from = start
+                + skip
+                + (get((start + skip, line.1)).len() - get((start + skip, line.1)).trim_start().len());
             out.copy(from, from + piece.len());
             out.write("\n", line.1, line.1);
         }
@@ -144,7 +146,10 @@ mod tests {
     #[test]
     fn a_root_over_a_sum_from_its_pieces() {
         assert_eq!(read("v\nu n\nuX\n∥x∥ = t\nx2 .\ni=1"), "∥x∥ = \\sqrt{\\sum_{i=1}^{n} x2} .");
-        assert_eq!(read("v\nu\nu 1 X\nE = t\n(a − b)2\n|T |\nt∈T"), "E = \\sqrt{\\frac{1}{|T |} \\sum_{t∈T} (a − b)2}");
+        assert_eq!(
+            read("v\nu\nu 1 X\nE = t\n(a − b)2\n|T |\nt∈T"),
+            "E = \\sqrt{\\frac{1}{|T |} \\sum_{t∈T} (a − b)2}"
+        );
         assert_eq!(read("v\nuK\nuX\nd = t (a − b)2 .\nk=1"), "d = \\sqrt{\\sum_{k=1}^{K} (a − b)2} .");
         for text in ["v = t", "v\nu = at", "u\nv\nt"] {
             assert_eq!(read(text), text);

@@ -47,8 +47,11 @@ impl Scan<'_> {
         }
         let base = word.chars().next_back()?;
         // A capital after a letter or two is a factor's (`λW(2)`, `XW(1)`: λ W^{(2)}).
-        let factored = word.chars().count() <= 3 && base.is_uppercase() && word.chars().all(char::is_alphabetic);
-        if !(word.chars().count() == 1 || word.chars().all(char::is_uppercase) || factored) || !base.is_alphabetic() {
+        let factored =
+            word.chars().count() <= 3 && base.is_uppercase() && word.chars().all(char::is_alphabetic);
+        if !(word.chars().count() == 1 || word.chars().all(char::is_uppercase) || factored)
+            || !base.is_alphabetic()
+        {
             return None;
         }
         let notation = Notation::shipped();
