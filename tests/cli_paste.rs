@@ -163,6 +163,9 @@ fn plain_text_from_a_pdf_reads_as_its_latex() {
     assert_eq!(read("p(x|y)"), "p of x given y\n");
     assert_eq!(read("x̂ + x̄"), read(r"\hat{x} + \bar{x}"));
     assert_eq!(read("xᵢ − 1"), read("x_i - 1"));
+    // Names of losses and divergences before a parenthesis, read as the words they stand for.
+    assert_eq!(read("MSE(y, z)"), "mean squared error of y and z\n");
+    assert_eq!(read("JSD(P ∥ Q)"), read(r"\mathrm{JSD}(P \| Q)"));
     let map = json(&ok(&["map", "softmax(QKᵀ/√dₖ)V", "--format", "json"], None));
     let softmax = map["slots"]
         .as_array()

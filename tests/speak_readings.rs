@@ -146,6 +146,8 @@ fn formulas_beyond_the_seeds() {
             "1 divided by the sum of 1 and e to the minus x",
         ),
         (r"D_{\mathrm{KL}}(q \| p)", "큐와 피의 케이엘 발산", "K L divergence of q and p"),
+        (r"\mathrm{MSE}(y, z)", "와이와 제트의 평균제곱오차", "mean squared error of y and z"),
+        (r"\mathrm{JS}(p \| q)", "피와 큐의 젠슨-섀넌 발산", "Jensen-Shannon divergence of p and q"),
         (
             r"\mathbb{E}_{x \sim p}[x]",
             "피 분포를 따르는 엑스에 대한 엑스의 기댓값",
