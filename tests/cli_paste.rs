@@ -166,6 +166,9 @@ fn plain_text_from_a_pdf_reads_as_its_latex() {
     // Names of losses and divergences before a parenthesis, read as the words they stand for.
     assert_eq!(read("MSE(y, z)"), "mean squared error of y and z\n");
     assert_eq!(read("JSD(P ∥ Q)"), read(r"\mathrm{JSD}(P \| Q)"));
+    // The double vertical line of a web page: a divergence's bar between two things, a norm around one.
+    assert_eq!(read("KL(P ‖ Q)"), read(r"\mathrm{KL}(P \| Q)"));
+    assert_eq!(read("‖x − y‖"), read(r"\|x - y\|"));
     let map = json(&ok(&["map", "softmax(QKᵀ/√dₖ)V", "--format", "json"], None));
     let softmax = map["slots"]
         .as_array()
