@@ -5,7 +5,9 @@
 //! where one is a random variable by use (`p(\tilde{\mathbf{x}}_{t-1})`) and another only a
 //! convention called a number or a vector (`\tilde{\mathbf{x}}_t = \tilde{\mathbf{x}}_{t-1} + …`),
 //! the second is a random variable too: the states of a Markov chain, a sampler's iterates.
-//! Numbered members of one family (`b_1`, `b_2`) are of one kind the same way.
+//! Numbered members of one family (`b_1`, `b_2`) are of one kind the same way. Two more passes
+//! over the whole formula look at one letter's several spellings: sizes named after a size
+//! (`N_c` beside `N`), and a letter a differential names (`dt`), a continuous number.
 
 use super::tree::{Evidence, Occurrence, ScriptRole, Term, TermKind};
 use super::{SymbolKind, SymbolTable};
