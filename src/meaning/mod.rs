@@ -17,6 +17,7 @@
 mod agree;
 mod applied;
 mod bigops;
+mod calls;
 mod chains;
 mod kinds;
 mod leibniz;

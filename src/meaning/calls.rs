@@ -1,0 +1,275 @@
+//! Calls against products: whether a name beside a parenthesis is applied to it
+//! (`f(x)`, `p(x \mid y)`, `\mathcal{N}(0, I)`) or multiplies it (`W(x + b)`), and where the
+//! arguments of a call stand (under an expectation, in a probability, in a divergence).
+
+use super::notation::has;
+use super::resolve::Resolver;
+use super::roles::Place;
+use super::scripts::{font_of_name, is_indicator_one, is_parameter};
+use super::tree::ScriptRole;
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
+use crate::syntax::names;
+
+impl Resolver<'_> {
+    /// Whether `callee` beside `argument` is applied to it rather than multiplied.
+    ///
+    /// Strongest first: a declaration as something else says product; a definition, a name
+    /// (`\log`, `\mathrm{softmax}`, `\operatorname{Attention}`) or a declared function says call;
+    /// an argument list or a condition (`Q(s, a)`, `p(x \mid y)`) says call, as no product has
+    /// one; a letter papers use for functions says call (a capital one only when the argument
+    /// holds no matrix, so `Q(K+V)` stays a product); so does a letter with a parameter label
+    /// (`f_\theta`), a calligraphic letter (`\mathcal{N}(0, I)`) or a distribution letter.
+    pub fn is_call(&self, callee: &Node, argument: &Node) -> bool {
+        let group = match &argument.kind {
+            NodeKind::Scripts { base, primes: 0, .. } => base.as_ref(),
+            _ => argument,
+        };
+        // `\mathbb{1}[x > 0]`, `\mathbb{1}(y = k)`: the indicator applied to its condition.
+        if is_indicator_one(callee) && matches!(group.kind, NodeKind::Fenced { .. }) {
+            return true;
+        }
+        let body = match &group.kind {
+            NodeKind::Fenced { open: Delim::Paren, body, .. } => body,
+            // `\mathcal{D}[Q \| P]`, `\mathrm{KL}[q \| p]`: two things set against each other
+            // by a double bar are a divergence's arguments, in brackets too.
+            NodeKind::Fenced { open: Delim::Bracket, body, .. } if double_bar_inside(body) => body,
+            _ => return false,
+        };
+        let base = match &callee.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => callee,
+        };
+        if !self.is_name(base) && !named_in_text(base, body, self.notation) {
+            return false;
+        }
+        // `\vec{\mathbf{a}}^T [\mathbf{W} h_i \| \mathbf{W} h_j]`: a transposed array multiplies.
+        if let NodeKind::Scripts { sup: Some(sup), .. } = &callee.kind {
+            if self.operation_role(sup) == ScriptRole::Transpose {
+                return false;
+            }
+        }
+        let full = super::binding_name(callee);
+        let base_name = super::binding_name(base).unwrap_or_default();
+        if self.is_order_letter(callee) {
+            return true;
+        }
+        // `\epsilon_\theta(x_t, t)` beside the noise `\epsilon`: a letter labelled by parameters
+        // is a network of its own, not the letter's other use.
+        let parameterised =
+            matches!(&callee.kind, NodeKind::Scripts { sub: Some(sub), .. } if is_parameter(sub));
+        let recorded = full
+            .as_deref()
+            .and_then(|f| self.table.recorded(f))
+            .or_else(|| (!parameterised).then(|| self.table.recorded(&base_name)).flatten());
+        let positions = || super::list_items(body).iter().all(|item| self.is_position(item, 1));
+        match recorded {
+            Some(super::SymbolKind::Function | super::SymbolKind::Distribution) => return true,
+            // `X(i, j)` of a bound matrix: read at positions.
+            Some(super::SymbolKind::Matrix | super::SymbolKind::Vector) if positions() => return true,
+            Some(_)
+                if self.table.is_declared(full.as_deref().unwrap_or(&base_name))
+                    || self.table.is_declared(&base_name) =>
+            {
+                return false
+            }
+            Some(super::SymbolKind::Vector | super::SymbolKind::Dimension | super::SymbolKind::Index) => {
+                return false
+            }
+            _ => {}
+        }
+        if matches!(base.kind, NodeKind::Word { .. }) {
+            return true;
+        }
+        // `p^k (1-p)^{n-k}`: a letter raised to a power multiplies what follows; a Greek letter
+        // above names (`V^\pi(s)`, the value under the policy π).
+        if let NodeKind::Scripts { base, sup: Some(sup), .. } = &callee.kind {
+            let greek = matches!(&sup.kind, NodeKind::Symbol { name, .. } if names::is_greek(name));
+            if self.sup_role(base, sup) == ScriptRole::Power && !greek && !is_argument_list(body) {
+                return false;
+            }
+        }
+        if font_of_name(base) == Font::Bold && self.is_position(body, 0) {
+            // `\mathbf{x}(t)`: a bold vector at a step.
+            return true;
+        }
+        // `r_t(\theta)`, `J(\theta)`, `\ell(\phi)`: nobody multiplies by a parameter vector in
+        // parentheses; a letter before one is a function of the parameters.
+        // `v_\pi(s)`, `V(s_t)`: a value function of a state.
+        if has(&self.notation.value_functions, &base_name) && self.holds_state(body) {
+            return true;
+        }
+        let list = is_argument_list(body) || condition_inside(body) || is_parameter_argument(body);
+        if list {
+            return true;
+        }
+        let letter = base_name.as_str();
+        let capital = letter.starts_with(|c: char| c.is_ascii_uppercase());
+        if self.applied_to_one_symbol(base, body, capital) {
+            return true;
+        }
+        let calligraphic =
+            matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
+        let parameter_label = match &callee.kind {
+            NodeKind::Scripts { sub: Some(sub), .. } => is_parameter(sub),
+            NodeKind::Scripts { base, sup: Some(sup), .. } => self.sup_role(base, sup) == ScriptRole::Label,
+            _ => false,
+        };
+        let primed = matches!(&callee.kind, NodeKind::Scripts { primes, .. } if *primes > 0);
+        let function_letter =
+            has(&self.notation.function_letters, letter) || has(&self.notation.distribution_letters, letter);
+        if calligraphic || parameter_label || primed {
+            return true;
+        }
+        // `(\mathbf{x}-\mathbf{x}_0)^\top \boldsymbol{H} (\mathbf{x}-\mathbf{x}_0)`: a bold capital before a
+        // sum or a difference is a matrix multiplying it (`\mathbf{F}_{sq}(\mathbf{u}_c)` of one
+        // symbol stays a function).
+        let summed = matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().all(|l| matches!(l.op, InfixOp::Additive(_))));
+        if capital && font_of_name(base) == Font::Bold && summed {
+            return false;
+        }
+        function_letter && (!capital || !self.holds_matrix(body))
+    }
+
+    /// `\mu(s)`, `z_q(x)`, `B_{\mathrm{crit}}(L)`, `m(x^{(1)})`: nobody puts one symbol alone in
+    /// parentheses to multiply by it, so a letter in the normal font before one is applied to it.
+    /// Not a bold array (`\mathbf{x}(t)` is read at a step elsewhere), nor a letter before a
+    /// position (`w_t(i)`, `s_j(t)`: an array read there, call notation for an entry), nor a
+    /// capital before an array (`W(\mathbf{X})` multiplies).
+    fn applied_to_one_symbol(&self, base: &Node, body: &Node, capital: bool) -> bool {
+        let symbol = match &body.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => body,
+        };
+        let plain_callee = matches!(&base.kind, NodeKind::Symbol { font: Font::Normal, .. })
+            || matches!(&base.kind, NodeKind::Accent { body, .. } if matches!(body.kind, NodeKind::Symbol { font: Font::Normal, .. }));
+        let array = font_of_name(symbol) == Font::Bold
+            || matches!(self.table.recorded_for(symbol), Some(super::SymbolKind::Matrix));
+        plain_callee && self.is_name(symbol) && !self.is_position(body, 0) && !(capital && array)
+    }
+
+    /// Whether an argument group is a state: a state letter, primed or with scripts (`s`, `s_t`).
+    fn holds_state(&self, body: &Node) -> bool {
+        let base = match &body.kind {
+            NodeKind::Scripts { base, .. } => base.as_ref(),
+            _ => body,
+        };
+        matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.state_letters, name))
+    }
+
+    /// Whether an argument group holds a symbol that papers' conventions make a matrix.
+    fn holds_matrix(&self, body: &Node) -> bool {
+        let mut found = false;
+        let mut stack = vec![body];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                NodeKind::Symbol { name, font: Font::Normal | Font::Bold }
+                    if name.len() == 1
+                        && name.starts_with(|c: char| c.is_ascii_uppercase())
+                        && !has(&self.notation.random_capitals, name) =>
+                {
+                    found = true;
+                }
+                NodeKind::Symbol { name, .. }
+                    if self.table.recorded(name) == Some(super::SymbolKind::Matrix) =>
+                {
+                    found = true
+                }
+                _ => node.for_each_child(|c| stack.push(c)),
+            }
+            if found || stack.len() > 4_096 {
+                break;
+            }
+        }
+        found
+    }
+
+    /// Whether a name is the order of growth's letter, `O` of `O(n^2 d)`, in the normal font and
+    /// without scripts (`O^{ML}` is an objective).
+    pub(super) fn is_order_letter(&self, base: &Node) -> bool {
+        matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.order_letters, name))
+    }
+
+    /// Where the arguments of `callee` stand: under an expectation or entropy (random
+    /// variables), in a probability (events), in a divergence (distributions), in an order of
+    /// growth (sizes).
+    pub(super) fn argument_place(&self, callee: &Node) -> Place {
+        let (base, sub) = match &callee.kind {
+            NodeKind::Scripts { base, sub, .. } => (base.as_ref(), sub.as_deref()),
+            _ => (callee, None),
+        };
+        if self.is_order_letter(callee) {
+            return Place::Order;
+        }
+        let name = super::binding_name(base).unwrap_or_default();
+        let divergence_sub =
+            sub.and_then(super::subscript_name).is_some_and(|s| has(&self.notation.divergences, &s));
+        if divergence_sub
+            || (matches!(base.kind, NodeKind::Word { .. }) && has(&self.notation.divergences, &name))
+        {
+            return Place::Distribution;
+        }
+        let plain_letter =
+            matches!(base.kind, NodeKind::Symbol { font: Font::Normal | Font::Roman | Font::Blackboard, .. });
+        let word = matches!(base.kind, NodeKind::Word { .. });
+        // `p \in P(i)`: a function that gives a set takes a plain argument, not an event.
+        if !word && self.table.is_set_valued(&name) {
+            return Place::Plain;
+        }
+        match name.as_str() {
+            "P" | "Pr" if plain_letter || word => Place::Event,
+            // `E(\mathbf{w})`: an italic E with parentheses is an error or energy function (an
+            // expectation is `\mathbb{E}`, `\mathrm{E}` or `E[…]`).
+            "E" if matches!(base.kind, NodeKind::Symbol { font: Font::Normal, .. }) => Place::Plain,
+            _ if (word || plain_letter)
+                && has(&self.notation.random_variable_operators, &name)
+                && sub.is_none() =>
+            {
+                Place::Random
+            }
+            _ => Place::Plain,
+        }
+    }
+}
+
+/// Whether an argument is the parameters alone: `\theta`, `\theta_{\mathrm{old}}`, `\phi'`.
+fn is_parameter_argument(body: &Node) -> bool {
+    match &body.kind {
+        NodeKind::Symbol { .. } => is_parameter(body),
+        NodeKind::Scripts { base, sup: None, .. } => is_parameter_argument(base),
+        NodeKind::Scripts { base, sup: Some(sup), .. } => {
+            matches!(&sup.kind, NodeKind::Symbol { name, .. } if name == "*") && is_parameter_argument(base)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a group's content holds a condition `a \mid b` at its top level.
+fn condition_inside(body: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" || r == "\\parallel" || r == "\\|"))
+}
+
+/// `\textrm{Binomial}(n, p)`, `\textrm{leaky ReLU}(x)`: a name written in text right before a
+/// parenthesis is applied to it (a letter alone only to a list of arguments), though text words
+/// are prose elsewhere (`\text{for all } x`, `\text{and}(a + b)`).
+fn named_in_text(base: &Node, body: &Node, notation: &super::notation::Notation) -> bool {
+    let NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, text } = &base.kind else {
+        return false;
+    };
+    let name = !text.is_empty()
+        && text.trim() == text.as_str()
+        && text.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+        && !super::prose::is_connectives(text, notation);
+    name && (text.chars().count() >= 2 || is_argument_list(body))
+}
+
+/// Whether a group's content is a list of several things (`s, a`, `n, p`): no product has one.
+fn is_argument_list(body: &Node) -> bool {
+    matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))))
+}
+
+/// Whether a group's content sets two things apart with a double bar (`P \| Q`).
+fn double_bar_inside(body: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|"))
+}
