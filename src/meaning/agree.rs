@@ -406,17 +406,10 @@ pub(super) fn sizes_times_sizes(factors: &mut [Factor]) {
 fn letters_only_crossed(factors: &[Factor]) -> bool {
     let all_crossed =
         factors.iter().skip(1).all(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times"));
-    all_crossed
-        && factors.iter().all(|f| match &f.term.kind {
-            TermKind::Number => true,
-            TermKind::Symbol(o) => {
-                let letter = super::scripts::base_letter(o.base).unwrap_or_default();
-                letter.len() == 1
-                    && super::roles::font_of(o.base) == Font::Normal
-                    && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
-            }
-            _ => false,
-        })
+    let one_letter = |f: &Factor| {
+        f.term.occurrence().is_none_or(|o| super::scripts::base_letter(o.base).unwrap_or_default().len() == 1)
+    };
+    all_crossed && plain_letters(factors) && factors.iter().all(one_letter)
 }
 
 /// `H \times W \times C`: Latin letters crossed with a size are the sizes of a shape, when only
@@ -501,19 +494,8 @@ pub(super) fn sizes_inside_rounding(body: &mut Term) {
 
 /// [`sizes_inside_rounding`]'s change, on every occurrence under `term`.
 fn letters_to_sizes(term: &mut Term) {
-    if let TermKind::Symbol(occurrence) = &mut term.kind {
-        let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
-        let latin = letter.len() == 1
-            && letter.starts_with(|c: char| c.is_ascii_alphabetic())
-            && super::roles::font_of(occurrence.base) == Font::Normal;
-        let number = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Matrix);
-        if latin && number && !occurrence.indexed && occurrence.evidence == super::Evidence::Convention {
-            occurrence.kind = super::SymbolKind::Dimension;
-            occurrence.evidence = super::Evidence::Use;
-        }
-        return;
-    }
     match &mut term.kind {
+        TermKind::Symbol(occurrence) => letter_to_size(occurrence, true),
         // `2p`, `n / s`: numbers times a letter, and quotients, are sizes; `n \cdot p` may be a
         // size times a rate (a share of n), so a product of letters is left alone.
         TermKind::Product(factors) => {
