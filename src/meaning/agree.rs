@@ -538,10 +538,12 @@ pub(super) fn angles(operand: &mut Term) {
 }
 
 /// `\frac{\partial C}{\partial z_i}`: what a partial derivative differentiates varies
-/// continuously, so a letter only a convention called a size (the cost C) is a number.
+/// continuously, so a letter only a convention called a size (the cost C) or a set (the error
+/// `\mathcal{E}`) is a number.
 pub(super) fn differentiated_is_no_size(operand: &mut Term) {
     let TermKind::Symbol(occurrence) = &mut operand.kind else { return };
-    if occurrence.kind == super::SymbolKind::Dimension && occurrence.evidence == super::Evidence::Convention {
+    let size_or_set = matches!(occurrence.kind, super::SymbolKind::Dimension | super::SymbolKind::Set);
+    if size_or_set && occurrence.evidence == super::Evidence::Convention {
         occurrence.kind = super::SymbolKind::Scalar;
         occurrence.evidence = super::Evidence::Use;
     }

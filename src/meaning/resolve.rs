@@ -624,7 +624,9 @@ impl<'t> Resolver<'t> {
             }
             match condition(item) {
                 Some((event, relation, cond)) => {
-                    args.push(self.term(event, place, d));
+                    let greek = matches!(&event.kind, NodeKind::Symbol { name, font: Font::Normal } if crate::syntax::names::is_greek(name));
+                    let event_place = if place == Place::Random && greek { Place::Outcome } else { place };
+                    args.push(self.term(event, event_place, d));
                     given.push(self.term(cond, given_place, d));
                     bar = Some(relation);
                 }

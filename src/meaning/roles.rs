@@ -18,6 +18,9 @@ pub enum Place {
     Callee,
     /// Under an expectation, a variance, an entropy, a mutual information; left of `\sim`.
     Random,
+    /// A Greek letter before the conditioning bar of a density (`p(\theta \mid \mathcal{D})`,
+    /// `\mathrm{Beta}(\theta \mid a, b)`): the outcome, a random variable, not a parameter.
+    Outcome,
     /// Inside a probability `P(…)`, `\Pr(…)`: an event.
     Event,
     /// Compared by a divergence, or right of `\sim`: a distribution.
@@ -157,13 +160,21 @@ impl Resolver<'_> {
             {
                 Some(SymbolKind::Index)
             }
-            Place::Random => Some(SymbolKind::RandomVariable),
+            Place::Random | Place::Outcome => Some(SymbolKind::RandomVariable),
             Place::Event if capital && plain => Some(SymbolKind::Set),
             Place::Container if capital && plain && font_of(occurrence.base) == Font::Normal => {
                 Some(SymbolKind::Set)
             }
             Place::Event => Some(SymbolKind::RandomVariable),
             Place::Distribution if plain || !occurrence.indexed => Some(SymbolKind::Distribution),
+            // `\mathrm{JSD}(p_{\text{data}} \| p_g)`, `x \sim q_k`: a letter papers use for
+            // distributions, compared or sampled from, is one whatever its subscript names.
+            Place::Distribution
+                if occurrence.scripts.iter().all(|s| !s.above)
+                    && has(&self.notation.distribution_letters, letter) =>
+            {
+                Some(SymbolKind::Distribution)
+            }
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
             Place::Order if occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label) => {
                 Some(SymbolKind::Dimension)
@@ -283,6 +294,11 @@ impl Resolver<'_> {
             && has(&self.notation.indexed_random_capitals, name)
         {
             return SymbolKind::RandomVariable;
+        }
+        if matches!(font, Font::Calligraphic | Font::Script) && indices >= 2 {
+            // `\mathcal{C}_{ij}`: a row and a column pick one entry of an array named in a
+            // curly font (a cross-correlation), not a member of a family of sets.
+            return SymbolKind::Scalar;
         }
         let bare = match font {
             Font::Calligraphic | Font::Script if has(&self.notation.scalar_calligraphic, name) => {

@@ -114,6 +114,13 @@ impl Resolver<'_> {
         }
         let mut sub_role = sub.as_deref().map(|s| self.sub_role(base, s));
         let mut sup_role = sup.as_deref().map(|s| self.sup_role(base, s));
+        let distribution_letter =
+            base_letter(base).is_some_and(|l| has(&self.notation.distribution_letters, l));
+        if place == Place::Distribution && distribution_letter && sub_role == Some(ScriptRole::Index) {
+            // `\mathrm{JS}(p_r \| p_g)`, `x \sim q_k`: below a distribution compared or sampled
+            // from, a letter names which one, not an entry.
+            sub_role = Some(ScriptRole::Label);
+        }
         let letter_sup = sup.as_deref().is_some_and(|s| matches!(&s.kind, NodeKind::Symbol { name, .. } if name.len() == 1 && self.table.recorded(name).is_none()));
         if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Power) && letter_sup {
             // `x_i^a`: an indexed symbol's letter above is a label (anchor, positive), not a power.
