@@ -232,6 +232,11 @@ impl Resolver<'_> {
             // A label is part of the name (`p_{\mathrm{data}}`, `W_Q`): no symbol of its own.
             return Script { role, above, term: Term::of(TermKind::Leaf, node).boxed() };
         }
+        if role == ScriptRole::Label {
+            if let Some(term) = self.tuple_label_term(node, d) {
+                return Script { role, above, term: term.boxed() };
+            }
+        }
         let place = match role {
             ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Range => Place::Index,
             _ => Place::Plain,
@@ -314,6 +319,9 @@ impl Resolver<'_> {
                     _ => ScriptRole::Power,
                 }
             }
+            // `W^{1,l}`, `x^{\mathrm{pre},2}`, `x^{post,4}`: a list above a name is no power but
+            // which one of several, named by its parts.
+            NodeKind::Chain { .. } if self.tuple_label(sup).is_some() => ScriptRole::Label,
             NodeKind::Chain { first, rest } if capital_base && all_letters(first, rest) => ScriptRole::Label,
             NodeKind::Chain { .. } if self.is_label_word(sup) => ScriptRole::Label,
             NodeKind::Chain { .. } if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
@@ -471,6 +479,53 @@ impl Resolver<'_> {
         Some(if position { ScriptRole::Family } else { ScriptRole::Label })
     }
 
+    /// The parts of a list written as a script (`1,l`, `post,4`, `\mathrm{pre},2`), each a run
+    /// of the nodes between commas, when every part is a number, a letter, a text name or a word
+    /// spelled in letters; `None` for anything else (`i,j` below a name is two indices, and only
+    /// superscripts are asked).
+    fn tuple_label<'n>(&self, node: &'n Node) -> Option<Vec<Vec<&'n Node>>> {
+        let NodeKind::Chain { first, rest } = &node.kind else { return None };
+        let mut parts: Vec<Vec<&Node>> = vec![vec![first.as_ref()]];
+        for link in rest {
+            match &link.op {
+                InfixOp::Separator(s) if s == "," => parts.push(vec![&link.operand]),
+                InfixOp::Juxt => parts.last_mut()?.push(&link.operand),
+                _ => return None,
+            }
+        }
+        let fits = |part: &Vec<&Node>| match part.as_slice() {
+            [one] => {
+                matches!(one.kind, NodeKind::Number { .. })
+                    || is_label_text(one)
+                    || matches!(&one.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1)
+            }
+            letters => spelled(letters).is_some_and(|w| self.is_word(&w)),
+        };
+        (parts.len() >= 2 && parts.iter().all(fits)).then_some(parts)
+    }
+
+    /// A list label as a term: its words leaves, its letters indices (`l` of `W^{1,l}`).
+    fn tuple_label_term<'n>(&self, node: &'n Node, d: usize) -> Option<Term<'n>> {
+        let parts = self.tuple_label(node)?;
+        let NodeKind::Chain { rest, .. } = &node.kind else { return None };
+        let commas = rest.iter().filter(|l| matches!(&l.op, InfixOp::Separator(s) if s == ","));
+        let part_term = |part: &Vec<&'n Node>| -> Term<'n> {
+            match part.as_slice() {
+                [one] if matches!(one.kind, NodeKind::Symbol { .. }) => self.term(one, Place::Index, d),
+                [one] => Term::of(TermKind::Leaf, one),
+                [first, .., last] => Term::new(TermKind::Leaf, first.span.join(last.span), first),
+                [] => Term::of(TermKind::Leaf, node),
+            }
+        };
+        let mut terms = parts.iter().map(part_term);
+        let first = terms.next()?;
+        let rest = commas
+            .zip(terms)
+            .map(|(link, term)| super::tree::Joint { op: &link.op, op_span: link.op_span, term })
+            .collect();
+        Some(Term::new(TermKind::Chain { first: first.boxed(), rest }, node.span, node))
+    }
+
     /// Whether a subscript spells a word papers use as a label: `\eta_{min}`, `x_{out}`.
     fn is_label_word(&self, sub: &Node) -> bool {
         let NodeKind::Chain { first, rest } = &sub.kind else { return false };
@@ -552,7 +607,7 @@ fn compound_name(base: &str, scripts: &[Script], primes: u8) -> String {
     let mut name = base.to_string();
     for script in scripts {
         name.push(if script.above { '^' } else { '_' });
-        match super::binding_name(script.term.node) {
+        match super::binding_name(script.term.node).or_else(|| list_name(script.term.node)) {
             Some(part) => name.push_str(&part),
             None => {
                 let latex = crate::syntax::print::to_latex(script.term.node);
@@ -562,6 +617,21 @@ fn compound_name(base: &str, scripts: &[Script], primes: u8) -> String {
     }
     name.push_str(&"'".repeat(usize::from(primes)));
     name
+}
+
+/// The name of a list of names (`\mathrm{pre},2` → `pre,2`), or `None`.
+fn list_name(node: &Node) -> Option<String> {
+    let NodeKind::Chain { first, rest } = &node.kind else { return None };
+    let mut name = super::binding_name(first)?;
+    for link in rest {
+        match &link.op {
+            InfixOp::Separator(s) => name.push_str(s),
+            InfixOp::Juxt => {}
+            _ => return None,
+        }
+        name.push_str(&super::binding_name(&link.operand)?);
+    }
+    Some(name)
 }
 
 /// Whether a label is text or letters only (no index inside it to resolve): `\mathrm{data}`,
@@ -651,4 +721,17 @@ pub(super) fn is_parameter(sub: &Node) -> bool {
 /// Whether a name is the real numbers `\mathbb{R}`.
 fn is_reals(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "R")
+}
+
+/// The letters a run of single-letter symbols spells (`post`), or `None`.
+fn spelled(nodes: &[&Node]) -> Option<String> {
+    nodes
+        .iter()
+        .map(|n| match &n.kind {
+            NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => {
+                Some(name.as_str())
+            }
+            _ => None,
+        })
+        .collect()
 }
