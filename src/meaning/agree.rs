@@ -333,6 +333,20 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
     for term in operands.iter_mut() {
         match &mut term.kind {
             TermKind::Symbol(occurrence) => letter_to_size(occurrence, computed),
+            // `o = (i - k) + 1`: the letters of a bracketed sum added to a size are sizes.
+            TermKind::Fenced { open: Delim::Paren, body } => {
+                if let TermKind::Chain { first, rest } = &mut body.kind {
+                    if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) {
+                        let inner =
+                            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term));
+                        for inner in inner {
+                            if let TermKind::Symbol(occurrence) = &mut inner.kind {
+                                letter_to_size(occurrence, false);
+                            }
+                        }
+                    }
+                }
+            }
             // `m' = |\mathcal{B}| = m \cdot p\, q`: a product of plain letters set equal to a
             // size worked out is a product of sizes.
             TermKind::Product(factors) if computed && plain_letters(factors) => {
@@ -354,7 +368,11 @@ fn letter_to_size(occurrence: &mut super::Occurrence, computed: bool) {
     let latin = letter.len() == 1
         && letter.starts_with(|c: char| c.is_ascii_alphabetic())
         && super::roles::font_of(occurrence.base) == Font::Normal;
+    // `o = i + (k - 1)`: a letter papers use for positions, added into a size, is a size
+    // (the input's, beside the kernel's) when nothing but its spelling made it a position.
+    let position = occurrence.kind == super::SymbolKind::Index && occurrence.scripts.is_empty();
     let loose = occurrence.kind == super::SymbolKind::Scalar
+        || position
         || (computed && occurrence.kind == super::SymbolKind::Matrix && !occurrence.indexed);
     if latin
         && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
