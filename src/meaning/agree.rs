@@ -567,6 +567,21 @@ pub(super) fn differentiated_is_no_size(operand: &mut Term) {
     }
 }
 
+/// `\nabla f(x_k)`, `\nabla f(\Theta_{t-1})`: a gradient is taken at a point of several
+/// coordinates (one coordinate would be written `f'(x)`), so a plain letter there that only a
+/// convention called a number is a vector.
+pub(super) fn gradient_at_a_point(operand: &mut Term) {
+    let TermKind::Apply(application) = &mut operand.kind else { return };
+    if let [argument] = application.args.as_mut_slice() {
+        let TermKind::Symbol(occurrence) = &mut argument.kind else { return };
+        if occurrence.kind == super::SymbolKind::Scalar && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Vector;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
 /// `f(s_{i-1}, y_{i-1}, c_i)`, `\mathrm{COMBINE}(h_v^{(k-1)}, a_v^{(k)})`: what one function
 /// takes at one position (the same index letter) is of one kind, so beside a vector a small
 /// letter picked there that only a convention called a number is a vector too.

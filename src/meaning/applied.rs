@@ -26,10 +26,13 @@ impl Resolver<'_> {
     }
 
     /// Settles the kinds of what an operator written without parentheses takes: what `\partial`
-    /// differentiates is no size, what `\cos` takes an angle.
+    /// differentiates is no size, where `\nabla f(x)` is taken a vector, what `\cos` takes an angle.
     pub(super) fn settle_operand(&self, name: &str, operand: &mut super::Term) {
         if name == "partial" {
             super::agree::differentiated_is_no_size(operand);
+        }
+        if name == "nabla" {
+            super::agree::gradient_at_a_point(operand);
         }
         if super::notation::has(&self.notation.angle_functions, name) {
             super::agree::angles(operand);

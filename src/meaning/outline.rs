@@ -65,6 +65,10 @@ fn write_term(out: &mut String, term: &Term, depth: usize) {
         }
         TermKind::Operator(op) => {
             let _ = write!(out, "({}", op.name);
+            if let Some(sup) = &op.sup {
+                out.push('^');
+                write_term(out, sup, d);
+            }
             if let Some(sub) = &op.sub {
                 out.push_str(" over ");
                 write_term(out, sub, d);

@@ -459,7 +459,8 @@ impl<'t> Resolver<'t> {
         d: usize,
     ) -> (Term<'n>, usize) {
         self.settle_operand(name, &mut operand);
-        // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`.
+        // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`; the
+        // inverse of `\nabla^2 f(x)^{-1}` is of the Hessian.
         let transpose = if name == "nabla" { take_transpose(&mut operand) } else { None };
         let (sub, sup) = match &op.kind {
             NodeKind::Scripts { sub, sup, .. } => (sub.as_deref(), sup.as_deref()),
@@ -672,6 +673,13 @@ impl<'t> Resolver<'t> {
         let base = match &node.kind {
             NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
             NodeKind::Scripts { base, .. } if matches!(base.kind, NodeKind::Word { .. }) => base.as_ref(),
+            // `\nabla^2 f(x)`, `\nabla_\theta^2 L`, `\partial^2 f`: a derivative of higher order.
+            NodeKind::Scripts { base, sup: Some(sup), .. }
+                if matches!(sup.kind, NodeKind::Number { .. })
+                    && matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "nabla" || name == "partial") =>
+            {
+                base.as_ref()
+            }
             _ => node,
         };
         match &base.kind {
@@ -708,11 +716,11 @@ pub(super) fn defined_by(lhs: &mut Term, rhs: &Term) {
     }
 }
 
-/// The transpose written on a call's argument group (`f(x)^\top`), taken off the call, with the
+/// The transpose or inverse written on a call's argument group (`f(x)^\top`, `f(x)^{-1}`), taken off the call, with the
 /// span the call covered.
 fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>, Span)> {
     let TermKind::Apply(app) = &mut operand.kind else { return None };
-    if !app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose) {
+    if !app.sup.as_ref().is_some_and(|s| matches!(s.role, ScriptRole::Transpose | ScriptRole::Inverse)) {
         return None;
     }
     let script = app.sup.take()?;

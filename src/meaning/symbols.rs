@@ -167,6 +167,16 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             // `\nabla_\theta L`: a gradient has the shape of what it is taken with respect to.
             "nabla" => match op.sub.as_ref().map(child) {
                 Some(kind @ (SymbolKind::Vector | SymbolKind::Matrix)) => kind,
+                // `\nabla^2 f(x)`: the Hessian of a function is a matrix, its gradient a vector.
+                None if matches!(op.operand.kind, TermKind::Apply(_))
+                    && op.sup.as_ref().is_some_and(|s| matches!(s.kind, TermKind::Number)) =>
+                {
+                    SymbolKind::Matrix
+                }
+                None if matches!(op.operand.kind, TermKind::Apply(_)) => match child(&op.operand) {
+                    SymbolKind::Matrix => SymbolKind::Matrix,
+                    _ => SymbolKind::Vector,
+                },
                 _ => child(&op.operand),
             },
             // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.

@@ -183,7 +183,10 @@ impl Reader<'_> {
             Phrase::Expectation { over, body } => self.with_over("expectation", over.as_deref(), body, d),
             Phrase::Derivative { partial, of, wrt } => self.derivative(*partial, of.as_deref(), wrt, d),
             Phrase::Differential { partial, x } => self.differential(*partial, x, d),
-            Phrase::Gradient { over, body } => self.with_over("gradient", over.as_deref(), body, d),
+            Phrase::Gradient { second, over, body } => {
+                let key = if *second { "hessian" } else { "gradient" };
+                self.with_over(key, over.as_deref(), body, d)
+            }
             Phrase::Annotated { body, label, shape } => {
                 self.two(if *shape { "shaped" } else { "labelled" }, "x", body, "label", label, d)
             }

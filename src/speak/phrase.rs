@@ -231,8 +231,10 @@ pub enum Phrase {
         /// The thing it applies to.
         x: Box<Phrase>,
     },
-    /// `\nabla_\theta L`.
+    /// `\nabla_\theta L`, `\nabla^2 f(x)`.
     Gradient {
+        /// Whether it is of second order, the Hessian (`\nabla^2 f`).
+        second: bool,
         /// What it ranges over.
         over: Option<Box<Phrase>>,
         /// What it applies to.
