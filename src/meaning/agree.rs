@@ -23,11 +23,21 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
         return;
     }
     for term in operands.iter_mut() {
+        // `W (r \odot h_t) + \tanh(x_t) + b_h`: what a function that keeps shapes takes, added
+        // to vectors, is a vector too.
+        let term = match &mut term.kind {
+            TermKind::Apply(app) if strong_vector && app.args.len() == 1 && keeps_shape(&app.callee) => {
+                &mut app.args[0]
+            }
+            _ => &mut **term,
+        };
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
         if occurrence.evidence != super::Evidence::Convention {
             continue;
         }
-        let latin = occurrence.base_name.len() == 1 || occurrence.base_name.contains('_');
+        // `\Delta x_t`: an increment of a Latin letter is named by that letter.
+        let increment = occurrence.base_name.strip_prefix("Delta").is_some_and(|l| l.len() == 1);
+        let latin = occurrence.base_name.len() == 1 || occurrence.base_name.contains('_') || increment;
         let capital = occurrence.base_name.len() == 1
             && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
         let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
@@ -39,6 +49,13 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
             occurrence.evidence = super::Evidence::Use;
         }
     }
+}
+
+/// Whether a callee is a function that keeps the shape of its argument (`\tanh`, `\sigma`).
+fn keeps_shape(callee: &Term) -> bool {
+    callee.occurrence().is_some_and(|o| {
+        o.kind == super::SymbolKind::Function && super::symbols::is_elementwise(&o.base_name)
+    })
 }
 
 /// `Q(s, a) - V_t^{\mathrm{targ}}`, `L_t = (V_\theta(s_t) - V_t)^2`: beside a term that is a

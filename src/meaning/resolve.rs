@@ -415,6 +415,13 @@ impl<'t> Resolver<'t> {
         occurrence.name = format!("Delta{}", occurrence.name).into();
         occurrence.base_name = format!("Delta{}", occurrence.base_name).into();
         occurrence.base = delta;
+        // What the formula settled for the increment itself (`\Delta x_t = -\eta g_t, \quad
+        // x_{t+1} = x_t + \Delta x_t`) outweighs what its letter's convention said.
+        if occurrence.evidence == super::Evidence::Convention {
+            if let Some(found) = self.recorded_kind(&occurrence, false) {
+                (occurrence.kind, occurrence.evidence) = found;
+            }
+        }
         let span = delta.span.join(inner.span);
         let mut term = Term::new(TermKind::Symbol(Box::new(occurrence)), span, name);
         term.span = span;

@@ -63,7 +63,11 @@ impl Resolver<'_> {
     }
 
     /// What the document recorded for the name (declared, or only used, as asked).
-    fn recorded_kind(&self, occurrence: &Occurrence, declared: bool) -> Option<(SymbolKind, Evidence)> {
+    pub(super) fn recorded_kind(
+        &self,
+        occurrence: &Occurrence,
+        declared: bool,
+    ) -> Option<(SymbolKind, Evidence)> {
         if self.table.is_empty() {
             return None;
         }

@@ -132,26 +132,7 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         }
         TermKind::Apply(app) => {
             let name = app.callee.occurrence().map(|o| o.base_name.as_str()).unwrap_or("");
-            let elementwise = matches!(
-                name,
-                "softmax"
-                    | "Softmax"
-                    | "sigma"
-                    | "tanh"
-                    | "ReLU"
-                    | "relu"
-                    | "GELU"
-                    | "exp"
-                    | "log"
-                    | "LayerNorm"
-                    | "LN"
-                    | "Dropout"
-                    | "dropout"
-                    | "Attention"
-                    | "MultiHead"
-                    | "FFN"
-                    | "Concat"
-            );
+            let elementwise = is_elementwise(name);
             // `\mathrm{softmax}(z)_j`, `\sigma(…)^j`: one component of the value, a number.
             let picked = [&app.sub, &app.sup].into_iter().flatten().any(|s| s.role == ScriptRole::Index);
             // `P(i)` right of `\in`: a function that gives a set.
@@ -436,4 +417,29 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     pub fn is_callee(&self, node: &crate::syntax::ast::Node) -> bool {
         self.callees.contains(&(node.span.start, node.span.end))
     }
+}
+
+/// Whether a function of that name keeps the shape of what it takes (`\tanh`, `\mathrm{softmax}`,
+/// `\mathrm{LN}`): applied to a vector it gives a vector.
+pub(super) fn is_elementwise(name: &str) -> bool {
+    matches!(
+        name,
+        "softmax"
+            | "Softmax"
+            | "sigma"
+            | "tanh"
+            | "ReLU"
+            | "relu"
+            | "GELU"
+            | "exp"
+            | "log"
+            | "LayerNorm"
+            | "LN"
+            | "Dropout"
+            | "dropout"
+            | "Attention"
+            | "MultiHead"
+            | "FFN"
+            | "Concat"
+    )
 }
