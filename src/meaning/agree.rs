@@ -26,8 +26,11 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
         // `W (r \odot h_t) + \tanh(x_t) + b_h`: what a function that keeps shapes takes, added
         // to vectors, is a vector too.
         let term = match &mut term.kind {
-            TermKind::Apply(app) if strong_vector && app.args.len() == 1 && keeps_shape(&app.callee) => {
-                &mut app.args[0]
+            TermKind::Apply(app) if strong_vector && keeps_shape(&app.callee) => {
+                match app.args.as_mut_slice() {
+                    [argument] => argument,
+                    _ => continue,
+                }
             }
             _ => &mut **term,
         };
