@@ -61,6 +61,11 @@ impl Resolver<'_> {
             .as_deref()
             .and_then(|f| self.table.recorded(f))
             .or_else(|| (!parameterised).then(|| self.table.recorded(&base_name)).flatten());
+        // `\mathcal{N}(z_i \mid \mu_i, \sigma^2)` under `\prod_{i=1}^{N}`: what the plain letter
+        // counts says nothing of a curly name (no count is written in a curly font).
+        let curly = matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
+        let recorded = recorded
+            .filter(|k| !(curly && matches!(k, super::SymbolKind::Dimension | super::SymbolKind::Index)));
         let positions = || super::list_items(body).iter().all(|item| self.is_position(item, 1));
         match recorded {
             Some(super::SymbolKind::Function | super::SymbolKind::Distribution) => return true,

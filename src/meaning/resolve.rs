@@ -561,7 +561,11 @@ impl<'t> Resolver<'t> {
         let distribution =
             callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
         let family = callee_term.occurrence().is_some_and(|o| self.is_distribution_family(o));
-        let arg_place = match self.argument_place(callee) {
+        let own_place = self.argument_place(callee);
+        // What a density or a variance takes is its outcome; a call inside an expectation
+        // (`r_t(\theta)`) only stands among random things.
+        let outcomes = distribution || own_place == Place::Random;
+        let arg_place = match own_place {
             // The variables of a distribution or density are random variables: `p(x \mid z)`.
             Place::Plain if distribution || place == Place::Random => Place::Random,
             other => other,
@@ -570,7 +574,7 @@ impl<'t> Resolver<'t> {
         let (args, given, bar) = if family {
             self.family_arguments(body, d)
         } else {
-            self.arguments(body, arg_place, arg_place, d)
+            self.arguments(body, (arg_place, outcomes), arg_place, d)
         };
         let application = Application {
             callee: callee_term,
@@ -601,11 +605,12 @@ impl<'t> Resolver<'t> {
         }
     }
 
-    /// The arguments of a call, and the condition after `\mid` (or `|`).
+    /// The arguments of a call, and the condition after `\mid` (or `|`); `outcomes` when the
+    /// callee is a density or a variance, whose arguments are its outcomes.
     fn arguments<'n>(
         &self,
         body: &'n Node,
-        place: Place,
+        (place, outcomes): (Place, bool),
         given_place: Place,
         d: usize,
     ) -> (Vec<Term<'n>>, Vec<Term<'n>>, Option<&'n str>) {
@@ -613,6 +618,10 @@ impl<'t> Resolver<'t> {
         let mut given = Vec::new();
         let mut bar = None;
         let mut after_dots = false;
+        // `\pi(s_t; \theta')`, `I(Z, Y; \theta)`: what a semicolon sets apart are parameters.
+        let semicolon = matches!(&body.kind, NodeKind::Chain { rest, .. }
+            if rest.iter().any(|l| matches!(&l.op, InfixOp::Separator(s) if s == ";")));
+        let outcome = |item: &Node| if semicolon || !outcomes { place } else { outcome_place(item, place) };
         for item in super::list_items(body) {
             if bar.is_some() {
                 given.push(self.term(item, given_place, d));
@@ -632,13 +641,11 @@ impl<'t> Resolver<'t> {
             }
             match condition(item) {
                 Some((event, relation, cond)) => {
-                    let greek = matches!(&event.kind, NodeKind::Symbol { name, font: Font::Normal } if crate::syntax::names::is_greek(name));
-                    let event_place = if place == Place::Random && greek { Place::Outcome } else { place };
-                    args.push(self.term(event, event_place, d));
+                    args.push(self.term(event, outcome(event), d));
                     given.push(self.term(cond, given_place, d));
                     bar = Some(relation);
                 }
-                None => args.push(self.term(item, place, d)),
+                None => args.push(self.term(item, outcome(item), d)),
             }
         }
         (args, given, bar)
@@ -659,7 +666,7 @@ impl<'t> Resolver<'t> {
         let conditioned = items.iter().any(|item| condition(item).is_some());
         // Before a bar every argument is the outcome; before `;` only the first is.
         let arg_place = if conditioned { Place::Random } else { Place::Plain };
-        let (mut args, mut given, bar) = self.arguments(body, arg_place, Place::Plain, d);
+        let (mut args, mut given, bar) = self.arguments(body, (arg_place, true), Place::Plain, d);
         if outcome_first && !conditioned {
             if let (Some(first), Some(node)) = (args.first_mut(), items.first()) {
                 *first = self.term(node, Place::Random, d);
@@ -801,6 +808,26 @@ fn holds_random_capital(body: &Node) -> bool {
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).
 fn is_bracket(node: &Node) -> bool {
     matches!(node.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. })
+}
+
+/// Where an argument of a density or a variance stands (`place`, random there): a Greek letter
+/// or a bold capital, a parameter's spelling elsewhere, is the outcome here (`p(\theta \mid
+/// \mathcal{D})`, `q(\mathbf{Z} \mid \mathbf{X})`), a random variable.
+fn outcome_place(item: &Node, place: Place) -> Place {
+    if place != Place::Random {
+        return place;
+    }
+    let spelled_as_parameter = match &item.kind {
+        NodeKind::Symbol { name, font: Font::Normal } => crate::syntax::names::is_greek(name),
+        NodeKind::Symbol { name, font: Font::Bold } => name.starts_with(|c: char| c.is_ascii_uppercase()),
+        NodeKind::Scripts { base, .. } => return outcome_place(base, place),
+        _ => false,
+    };
+    if spelled_as_parameter {
+        Place::Outcome
+    } else {
+        place
+    }
 }
 
 /// `event \mid condition` (or `|`): the event, the bar as written, the condition.

@@ -18,8 +18,9 @@ pub enum Place {
     Callee,
     /// Under an expectation, a variance, an entropy, a mutual information; left of `\sim`.
     Random,
-    /// A Greek letter before the conditioning bar of a density (`p(\theta \mid \mathcal{D})`,
-    /// `\mathrm{Beta}(\theta \mid a, b)`): the outcome, a random variable, not a parameter.
+    /// A Greek letter or a bold capital that a density takes before its conditioning bar
+    /// (`p(\theta \mid \mathcal{D})`, `\mathrm{Beta}(\theta \mid a, b)`, `q(\mathbf{Z})`): the
+    /// outcome, a random variable, not a parameter.
     Outcome,
     /// Inside a probability `P(…)`, `\Pr(…)`: an event.
     Event,
@@ -47,6 +48,11 @@ pub enum Place {
 impl Resolver<'_> {
     /// The kind of an occurrence at `place`, and why.
     pub(super) fn decide(&self, occurrence: &Occurrence, place: Place) -> (SymbolKind, Evidence) {
+        // `\mathcal{N}(\mathbf{z}_i \mid …)` beside `\prod_{i=1}^{N}`: a family of distributions
+        // applied in its own font is that family, whatever the plain letter of its name counts.
+        if place == Place::Callee && self.is_distribution_family(occurrence) {
+            return (SymbolKind::Distribution, Evidence::Use);
+        }
         if let Some(found) = self.recorded_kind(occurrence, true) {
             return found;
         }
