@@ -115,10 +115,16 @@ fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)>
     // no array settled by use, and then nothing is kept.
     let mut used: Vec<(&str, SymbolKind)> = Vec::new();
     let mut conventional_scalars: rustc_hash::FxHashSet<&str> = Default::default();
+    // Letters an expectation took as random variables (`\mathbb{E}[f]`), which only a function
+    // applied elsewhere settles.
+    let mut averaged: rustc_hash::FxHashSet<&str> = Default::default();
     let mut stack: Vec<&Term> = vec![term];
     while let Some(term) = stack.pop() {
         if let Some(o) = term.occurrence() {
-            let array = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix);
+            // `\mathbb{E}[f] \simeq \frac{1}{L} \sum_l f(\mathbf{z}^{(l)})`: a letter applied
+            // somewhere is a function where it stands alone too.
+            let array = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix | SymbolKind::Function)
+                && !matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. });
             // `\sum_{\tau=1}^{t} g_\tau`: a Greek letter a sum counts with is a position in the
             // scripts it picks too (a Latin one is already, by its letter).
             let counter = o.kind == SymbolKind::Index && crate::syntax::names::is_greek(&o.name);
@@ -129,13 +135,17 @@ fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)>
                 }
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
                 conventional_scalars.insert(o.name.as_str());
+            } else if o.kind == SymbolKind::RandomVariable && o.evidence == Evidence::Use {
+                averaged.insert(o.name.as_str());
             }
         }
         term.for_each_child(|child| stack.push(child));
     }
     let mut out: Vec<(String, SymbolKind)> = Vec::new();
     for (name, kind) in used {
-        let settles = conventional_scalars.contains(name) && table.recorded(name).is_none();
+        let loose =
+            conventional_scalars.contains(name) || (kind == SymbolKind::Function && averaged.contains(name));
+        let settles = loose && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));
         }

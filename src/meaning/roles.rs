@@ -152,6 +152,10 @@ impl Resolver<'_> {
             Place::Index => None,
             Place::Bound if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Counter if plain && is_plain_small_letter(occurrence.base) => Some(SymbolKind::Index),
+            // `\mathbb{E}[f]` where the formula applies f elsewhere: the function averaged.
+            Place::Random if plain && self.table.recorded(&occurrence.name) == Some(SymbolKind::Function) => {
+                None
+            }
             Place::Random if self.is_set_font(occurrence.base) => Some(SymbolKind::Distribution),
             // `\mathbb{E}_\pi`, `\mathbb{E}_{p}`: what the expectation is over is a distribution.
             // `\mathbb{E}_{p_{\text{data}}}`, `H(p_1)`: so is such a letter named by a label or

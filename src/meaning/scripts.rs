@@ -574,14 +574,12 @@ impl Resolver<'_> {
                     && !matches!(recorded, Some(k) if k != super::SymbolKind::Index && k != super::SymbolKind::Dimension))
                     || recorded == Some(super::SymbolKind::Index)
             }
-            // `\mathbf{h}_{\tau+1}`, `\mathbf{z}_{\ell-1}`: a Greek letter papers step with (a
-            // segment, a layer) is an index unless something else records it.
+            // `\mathbf{h}_{\tau+1}`, `\mathbf{z}_{\ell-1}`: a Greek letter (or ℓ) papers step with
+            // (a segment, a layer) is an index unless something else records it.
             NodeKind::Symbol { name, font: Font::Normal } => {
                 let recorded = self.table.recorded(name);
                 recorded == Some(super::SymbolKind::Index)
-                    || (recorded.is_none()
-                        && names::is_greek(name)
-                        && has(&self.notation.index_letters, name))
+                    || (recorded.is_none() && has(&self.notation.index_letters, name))
             }
             // `\alpha_{\tau_i}`: a small Greek letter picked by an index is a position of a
             // subsequence, like `t_k`.
@@ -611,7 +609,7 @@ fn compound_name(base: &str, scripts: &[Script], primes: u8) -> String {
             Some(part) => name.push_str(&part),
             None => {
                 let latex = crate::syntax::print::to_latex(script.term.node);
-                name.extend(latex.chars().filter(|c| !c.is_whitespace() && *c != '{' && *c != '}'));
+                name.extend(latex.chars().filter(|c| !c.is_whitespace() && !matches!(c, '{' | '}' | '\\')));
             }
         }
     }
