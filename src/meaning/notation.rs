@@ -73,6 +73,9 @@ pub struct Notation {
     pub divergences: Names,
     /// Functions of vectors (normalisations, softmax, layers), whose arguments are arrays.
     pub vector_functions: Names,
+    /// Named functions whose index subscript says what they range over (`\mathrm{softmax}_j`);
+    /// below any other name such a subscript picks a member (`\mathrm{FFN}_i`, an expert).
+    pub ranging_functions: Names,
     /// Words of prose, lower case (`and`, `if`, `s.t.`): text made only of them is prose.
     pub prose_words: Names,
 }
@@ -120,6 +123,7 @@ impl Notation {
             random_variable_operators: Names::default(),
             divergences: Names::default(),
             vector_functions: Names::default(),
+            ranging_functions: Names::default(),
             prose_words: Names::default(),
         }
     }

@@ -592,12 +592,22 @@ impl<'t> Resolver<'t> {
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
     }
 
+    /// Whether a name is one whose subscript can say what it ranges over: an operator name
+    /// (`\max`, `\operatorname*{argmax}`) or a function listed as ranging (`\mathrm{softmax}`).
+    fn ranges(&self, base: &Node) -> bool {
+        match &base.kind {
+            NodeKind::Word { style: WordStyle::Operator | WordStyle::OperatorLimits, .. } => true,
+            NodeKind::Word { text, .. } => super::notation::has(&self.notation.ranging_functions, text),
+            _ => false,
+        }
+    }
+
     /// A named function's subscript that says what it ranges over (`\mathrm{softmax}_j`), split
     /// off the callee; other subscripts stay part of the callee's name (`p_\theta`, `D_{KL}`).
     fn split_over<'n>(&self, callee: &'n Node) -> (&'n Node, Option<&'n Node>) {
         match &callee.kind {
             NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }
-                if matches!(base.kind, NodeKind::Word { .. }) && self.is_range_subscript(sub) =>
+                if self.ranges(base) && self.is_range_subscript(sub) =>
             {
                 (base.as_ref(), Some(sub.as_ref()))
             }
