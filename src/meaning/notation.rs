@@ -73,6 +73,8 @@ pub struct Notation {
     pub divergences: Names,
     /// Functions of vectors (normalisations, softmax, layers), whose arguments are arrays.
     pub vector_functions: Names,
+    /// Words that make a quantity named in text a count (`\text{number of experts}`).
+    pub count_words: Names,
     /// Named functions whose index subscript says what they range over (`\mathrm{softmax}_j`);
     /// below any other name such a subscript picks a member (`\mathrm{FFN}_i`, an expert).
     pub ranging_functions: Names,
@@ -124,6 +126,7 @@ impl Notation {
             divergences: Names::default(),
             vector_functions: Names::default(),
             ranging_functions: Names::default(),
+            count_words: Names::default(),
             prose_words: Names::default(),
         }
     }

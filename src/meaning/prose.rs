@@ -51,6 +51,15 @@ fn is_applied(items: &[Item], i: usize) -> bool {
         && next.is_some_and(|(_, _, n)| matches!(n.kind, NodeKind::Fenced { open: Delim::Paren, .. }))
 }
 
+/// Whether the word at `i` is an operand of arithmetic (`\times \text{capacity factor}`,
+/// `\text{params} \cdot 6`): a quantity named in words, not prose between clauses.
+fn is_operand(items: &[Item], i: usize) -> bool {
+    let arithmetic =
+        |op: &Option<&InfixOp>| matches!(op, Some(InfixOp::Multiplicative(_) | InfixOp::Additive(_)));
+    items.get(i).is_some_and(|(op, _, _)| arithmetic(op))
+        || items.get(i + 1).is_some_and(|(op, _, _)| arithmetic(op))
+}
+
 /// The items of a row cut at its prose words: the items before the first word, then each word
 /// with the items after it. `None` when the row holds no prose, or nothing else.
 pub(super) fn cut_row<'r, 'n>(
@@ -58,7 +67,11 @@ pub(super) fn cut_row<'r, 'n>(
     is_prose: impl Fn(&Node) -> bool,
 ) -> Option<RowCut<'r, 'n>> {
     let cuts = |items: &[Item<'n>]| {
-        (0..items.len()).find(|&i| items.get(i).is_some_and(|(_, _, n)| is_prose(n)) && !is_applied(items, i))
+        (0..items.len()).find(|&i| {
+            items.get(i).is_some_and(|(_, _, n)| is_prose(n))
+                && !is_applied(items, i)
+                && !is_operand(items, i)
+        })
     };
     if items.len() < 2 {
         return None;

@@ -105,6 +105,11 @@ impl<'t> Resolver<'t> {
             {
                 return self.symbol(node, place, d);
             }
+            // `\text{tokens per batch}` as a fraction's numerator, `\times \text{capacity
+            // factor}`: text left in a row (prose was cut off before) names a quantity.
+            NodeKind::Word { style: WordStyle::Text, text } if self.names_a_quantity(text) => {
+                return self.symbol(node, place, d);
+            }
             NodeKind::Symbol { .. }
             | NodeKind::Word { .. }
             | NodeKind::Dots { .. }
@@ -590,6 +595,12 @@ impl<'t> Resolver<'t> {
         let mut application = application;
         self.settle_application(&mut application);
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
+    }
+
+    /// Whether text that is no known name names a quantity (`\text{number of experts}`): words
+    /// with a letter, not only words of prose.
+    pub(super) fn names_a_quantity(&self, text: &str) -> bool {
+        text.chars().any(char::is_alphabetic) && !super::prose::is_connectives(text, self.notation)
     }
 
     /// Whether a name is one whose subscript can say what it ranges over: an operator name

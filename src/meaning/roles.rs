@@ -247,6 +247,14 @@ impl Resolver<'_> {
     fn convention(&self, occurrence: &Occurrence) -> SymbolKind {
         let base = occurrence.base;
         let name = super::scripts::base_letter(base).unwrap_or(occurrence.base_name.as_str());
+        if let NodeKind::Word { style: WordStyle::Text, text } = &base.kind {
+            if !has(&self.notation.function_names, text) && (text.chars().count() > 4 || text.contains(' ')) {
+                // `\text{number of experts}`, `\text{capacity factor}`: a quantity named in
+                // words, a count when its head word says so.
+                let counted = has(&self.notation.count_words, &head_word(text).to_lowercase());
+                return if counted { SymbolKind::Dimension } else { SymbolKind::Scalar };
+            }
+        }
         if let NodeKind::Word { .. } = base.kind {
             return SymbolKind::Function;
         }
@@ -471,4 +479,12 @@ pub(super) fn is_lone_letter(node: &Node) -> bool {
         NodeKind::Scripts { base, sup: None, .. } => matches!(base.kind, NodeKind::Symbol { .. }),
         _ => false,
     }
+}
+
+/// The word a noun phrase is about: the last word before `of` or `per` (`number` of `number of
+/// experts`, `tokens` of `tokens per batch`), else the last word (`factor` of `capacity factor`).
+fn head_word(text: &str) -> &str {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let end = words.iter().position(|w| matches!(*w, "of" | "per")).unwrap_or(words.len());
+    words.get(..end).and_then(|w| w.last()).copied().unwrap_or(text)
 }
