@@ -587,6 +587,32 @@ pub(super) fn differentiated_is_no_size(operand: &mut Term) {
     }
 }
 
+/// `\exp(z_i / T)`, `\mathrm{softmax}(z / T)`: a capital that divides what an exponential takes
+/// is a temperature, a number, though papers count with its letter elsewhere (`\frac{1}{T}`).
+pub(super) fn temperatures(operand: &mut Term) {
+    let divisor = match &mut operand.kind {
+        TermKind::Frac { den, .. } => Some(den.as_mut()),
+        TermKind::Product(factors) => factors
+            .iter_mut()
+            .skip(1)
+            .find(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/"))
+            .map(|f| &mut f.term),
+        TermKind::Fenced { open: Delim::Paren, body } => return temperatures(body),
+        _ => None,
+    };
+    let Some(TermKind::Symbol(occurrence)) = divisor.map(|t| &mut t.kind) else { return };
+    let capital =
+        occurrence.base_name.len() == 1 && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+    // Its place below the bar alone called it a count (no declaration, no sum's bound).
+    if capital
+        && occurrence.kind == super::SymbolKind::Dimension
+        && occurrence.evidence >= super::Evidence::Use
+    {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 /// `\nabla f(x_k)`, `\nabla f(\Theta_{t-1})`: a gradient is taken at a point of several
 /// coordinates (one coordinate would be written `f'(x)`), so a plain letter there that only a
 /// convention called a number is a vector.

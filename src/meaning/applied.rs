@@ -22,6 +22,13 @@ impl Resolver<'_> {
         if angle {
             application.args.iter_mut().for_each(super::agree::angles);
         }
+        let exponential = application.callee.occurrence().is_some_and(|o| {
+            matches!(o.base.kind, NodeKind::Word { .. })
+                && matches!(o.base_name.as_str(), "exp" | "softmax" | "Softmax")
+        });
+        if exponential {
+            application.args.iter_mut().for_each(super::agree::temperatures);
+        }
         super::agree::arguments_at_one_position(&mut application.args);
     }
 
@@ -33,6 +40,9 @@ impl Resolver<'_> {
         }
         if name == "nabla" {
             super::agree::gradient_at_a_point(operand);
+        }
+        if name == "exp" {
+            super::agree::temperatures(operand);
         }
         if super::notation::has(&self.notation.angle_functions, name) {
             super::agree::angles(operand);

@@ -166,9 +166,15 @@ impl Resolver<'_> {
                 _ => operation = Some(script),
             }
         }
-        let Some(operation) = operation else {
+        let Some(mut operation) = operation else {
             return self.occurrence(node, base, parts, *primes, place);
         };
+        if operation.role == ScriptRole::Power
+            && matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "e")
+        {
+            // `e^{z_i / T}`: what divides the exponent is a temperature.
+            super::agree::temperatures(&mut operation.term);
+        }
         let end = parts.iter().map(|s| s.term.span.end).max().unwrap_or(base.span.end);
         let mut symbol = self.occurrence(node, base, parts, *primes, place);
         if operation.role == ScriptRole::Transpose {
