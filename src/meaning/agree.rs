@@ -613,6 +613,34 @@ pub(super) fn temperatures(operand: &mut Term) {
     }
 }
 
+/// `x[i + r \cdot k]`, `V_{l, (j-1) \times s + m}`: in a position, a plain letter that multiplies
+/// an index (and that only a convention called a number) is a size, a stride or a rate.
+pub(super) fn strides(position: &mut Term) {
+    match &mut position.kind {
+        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
+            strides(first);
+            rest.iter_mut().for_each(|j| strides(&mut j.term));
+        }
+        TermKind::Product(factors) => {
+            let indexed = factors.iter().any(|f| super::kind_of_term(&f.term) == super::SymbolKind::Index);
+            if !indexed {
+                return;
+            }
+            for factor in factors.iter_mut() {
+                let TermKind::Symbol(o) = &mut factor.term.kind else { continue };
+                if o.kind == super::SymbolKind::Scalar
+                    && o.evidence == super::Evidence::Convention
+                    && o.scripts.is_empty()
+                {
+                    o.kind = super::SymbolKind::Dimension;
+                    o.evidence = super::Evidence::Use;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// `\nabla f(x_k)`, `\nabla f(\Theta_{t-1})`: a gradient is taken at a point of several
 /// coordinates (one coordinate would be written `f'(x)`), so a plain letter there that only a
 /// convention called a number is a vector.

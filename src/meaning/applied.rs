@@ -167,6 +167,9 @@ impl Resolver<'_> {
         if application.over.is_some() || !application.given.is_empty() || application.args.is_empty() {
             return;
         }
+        if matches!(application.group.kind, NodeKind::Fenced { open: Delim::Bracket, .. }) {
+            return self.entries_in_brackets(application);
+        }
         if !application.args.iter().all(|arg| self.is_position(arg.node, 0)) {
             return;
         }
@@ -194,6 +197,27 @@ impl Resolver<'_> {
         // made them the variables of an information measure (`I(i + m, j + n)`).
         for arg in &mut application.args {
             positions_are_indices(arg);
+        }
+    }
+
+    /// `x[n]`, `y[i] = \sum_k x[i + r \cdot k] w[k]`: a letter read at positions in brackets
+    /// is an array (a vector at one position, a matrix at two); its positions are indices, and a
+    /// letter that multiplies one there is a size (the rate r, a stride).
+    fn entries_in_brackets(&self, application: &mut Application) {
+        let TermKind::Symbol(callee) = &mut application.callee.kind else { return };
+        if callee.evidence <= super::Evidence::Declared
+            || !application.args.iter().all(|arg| {
+                self.is_position_expression(arg.node, 0) && self.holds_position_letter(arg.node, 0)
+            })
+        {
+            return;
+        }
+        callee.kind =
+            if application.args.len() == 1 { super::SymbolKind::Vector } else { super::SymbolKind::Matrix };
+        callee.evidence = super::Evidence::Use;
+        for arg in &mut application.args {
+            positions_are_indices(arg);
+            super::agree::strides(arg);
         }
     }
 
@@ -241,7 +265,12 @@ fn neighbourhood(application: &mut Application) {
 /// indices.
 fn positions_are_indices(term: &mut super::Term) {
     match &mut term.kind {
-        TermKind::Symbol(occurrence) if occurrence.kind == super::SymbolKind::RandomVariable => {
+        // `K(m, n)`, `h[n]`: a count's letter read as a position is a position.
+        TermKind::Symbol(occurrence)
+            if occurrence.kind == super::SymbolKind::RandomVariable
+                || (occurrence.kind == super::SymbolKind::Dimension
+                    && occurrence.evidence == super::Evidence::Convention) =>
+        {
             occurrence.kind = super::SymbolKind::Index;
             occurrence.evidence = super::Evidence::Use;
         }

@@ -33,6 +33,21 @@ impl Resolver<'_> {
             // `\mathcal{D}[Q \| P]`, `\mathrm{KL}[q \| p]`: two things set against each other
             // by a double bar are a divergence's arguments, in brackets too.
             NodeKind::Fenced { open: Delim::Bracket, body, .. } if double_bar_inside(body) => body,
+            // `f\left[\frac{\mathbf{g}}{\sigma} \odot (\mathbf{a} - \mu) + \mathbf{b}\right]`: a
+            // letter papers use for functions before a bracketed expression (no position, which
+            // would pick an entry, `h[n]`) is applied to it.
+            // `x[n]`, `x[i + r \cdot k]`, `w[k]`: a letter read at positions in brackets, as
+            // signal processing writes an entry.
+            NodeKind::Fenced { open: Delim::Bracket, body, .. } if self.reads_at_positions(callee, body) => {
+                return true
+            }
+            NodeKind::Fenced { open: Delim::Bracket, body, .. }
+                if self.is_function_letter(callee)
+                    && matches!(body.kind, NodeKind::Chain { .. })
+                    && !self.is_position(body, 0) =>
+            {
+                body
+            }
             _ => return false,
         };
         let base = match &callee.kind {
@@ -186,6 +201,59 @@ impl Resolver<'_> {
             }
         }
         found
+    }
+
+    /// Whether `callee[body]` reads a lone Latin letter at positions: every item of the bracket a
+    /// position written with letters and numbers (`n - 1`, `i + r \cdot k`), one holding a
+    /// letter papers index with.
+    fn reads_at_positions(&self, callee: &Node, body: &Node) -> bool {
+        let letter = matches!(&callee.kind, NodeKind::Symbol { name, font: Font::Normal | Font::Bold }
+            if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_alphabetic()));
+        let items = super::list_items(body);
+        letter
+            && items
+                .iter()
+                .all(|item| self.is_position_expression(item, 0) && self.holds_position_letter(item, 0))
+    }
+
+    /// Whether a node is written with plain letters and numbers joined by `+`, `-`, `\cdot`,
+    /// `\times` or side by side.
+    pub(super) fn is_position_expression(&self, node: &Node, depth: usize) -> bool {
+        match &node.kind {
+            _ if depth > 8 => false,
+            NodeKind::Symbol { name, font: Font::Normal } => name.len() == 1,
+            NodeKind::Number { .. } => true,
+            NodeKind::Chain { first, rest } => {
+                rest.iter().all(|l| {
+                    matches!(&l.op, InfixOp::Additive(_) | InfixOp::Juxt)
+                        || matches!(&l.op, InfixOp::Multiplicative(op) if op == "\\cdot" || op == "\\times")
+                }) && std::iter::once(first.as_ref())
+                    .chain(rest.iter().map(|l| &l.operand))
+                    .all(|n| self.is_position_expression(n, depth + 1))
+            }
+            NodeKind::Fenced { open: Delim::Paren, body, .. } => self.is_position_expression(body, depth + 1),
+            _ => false,
+        }
+    }
+
+    /// Whether a position expression holds a letter papers index with (`i`, `n`, `k`).
+    pub(super) fn holds_position_letter(&self, node: &Node, depth: usize) -> bool {
+        match &node.kind {
+            _ if depth > 8 => false,
+            NodeKind::Symbol { .. } => self.is_position(node, 0),
+            NodeKind::Chain { first, rest } => std::iter::once(first.as_ref())
+                .chain(rest.iter().map(|l| &l.operand))
+                .any(|n| self.holds_position_letter(n, depth + 1)),
+            NodeKind::Fenced { body, .. } => self.holds_position_letter(body, depth + 1),
+            _ => false,
+        }
+    }
+
+    /// Whether a callee is a lone letter in the normal font that papers use for functions (`f`,
+    /// `g`, `\sigma`, `\phi`), not a capital.
+    fn is_function_letter(&self, callee: &Node) -> bool {
+        matches!(&callee.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if !name.starts_with(|c: char| c.is_ascii_uppercase()) && has(&self.notation.function_letters, name))
     }
 
     /// Whether a name is the order of growth's letter, `O` of `O(n^2 d)`, in the normal font and

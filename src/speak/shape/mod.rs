@@ -281,6 +281,14 @@ impl<'a> Shaper<'a> {
         if app.sub.is_some() || app.sup.is_some() || !app.given.is_empty() {
             return None;
         }
+        // `y[i] = …`, `\mathbf{x}(t) = …`: an array read at positions is given a value; that is no
+        // function's definition.
+        let array = app.callee.occurrence().is_some_and(|o| {
+            matches!(o.kind, crate::meaning::SymbolKind::Matrix | crate::meaning::SymbolKind::Vector)
+        });
+        if array {
+            return None;
+        }
         let params = app.args.iter().map(|p| self.shape(p, d)).collect();
         Some(Phrase::Definition {
             name: self.callee_name(app, d).boxed(),
