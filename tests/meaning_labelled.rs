@@ -27,17 +27,17 @@ fn holds_floor(scores: &Scores, accuracy: f64, per_kind: f64) {
 
 #[test]
 fn the_development_set_holds_its_floor() {
-    holds_floor(&scores("dev.jsonl"), 0.94, 0.84);
+    holds_floor(&scores("dev.jsonl"), 0.945, 0.88);
 }
 
 #[test]
 fn the_held_out_set_holds_its_floor() {
-    holds_floor(&scores("heldout.jsonl"), 0.89, 0.77);
+    holds_floor(&scores("heldout.jsonl"), 0.89, 0.78);
 }
 
 #[test]
 fn the_probes_hold_their_floor() {
-    holds_floor(&scores("probes.jsonl"), 0.80, 0.54);
+    holds_floor(&scores("probes.jsonl"), 0.83, 0.54);
 }
 
 #[test]
