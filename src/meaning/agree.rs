@@ -626,12 +626,18 @@ pub(super) fn strides(position: &mut Term) {
             if !indexed {
                 return;
             }
+            // `(j-1) \times s`: beside a worked-out position even a letter papers index with.
+            let worked_out = factors
+                .iter()
+                .any(|f| f.term.occurrence().is_none() && !matches!(f.term.kind, TermKind::Number));
             for factor in factors.iter_mut() {
                 let TermKind::Symbol(o) = &mut factor.term.kind else { continue };
-                if o.kind == super::SymbolKind::Scalar
-                    && o.evidence == super::Evidence::Convention
-                    && o.scripts.is_empty()
-                {
+                let loose = (o.kind == super::SymbolKind::Scalar
+                    && o.evidence == super::Evidence::Convention)
+                    || (worked_out
+                        && o.kind == super::SymbolKind::Index
+                        && o.evidence >= super::Evidence::Use);
+                if loose && o.scripts.is_empty() {
                     o.kind = super::SymbolKind::Dimension;
                     o.evidence = super::Evidence::Use;
                 }

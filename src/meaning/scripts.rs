@@ -247,7 +247,20 @@ impl Resolver<'_> {
             ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Range => Place::Index,
             _ => Place::Plain,
         };
-        Script { role, above, term: self.term(node, place, d).boxed() }
+        let mut term = self.term(node, place, d);
+        if role == ScriptRole::Index {
+            // `V_{l, (j-1) \times s + m}`: the stride of a position below a name is a size.
+            match &mut term.kind {
+                TermKind::Chain { first, rest }
+                    if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) =>
+                {
+                    super::agree::strides(first);
+                    rest.iter_mut().for_each(|j| super::agree::strides(&mut j.term));
+                }
+                _ => super::agree::strides(&mut term),
+            }
+        }
+        Script { role, above, term: term.boxed() }
     }
 
     /// A script on an argument group (`\mathrm{softmax}(z)_j`, `\phi(x)^\top`).
@@ -614,7 +627,9 @@ fn compound_name(base: &str, scripts: &[Script], primes: u8) -> String {
         match super::binding_name(script.term.node).or_else(|| list_name(script.term.node)) {
             Some(part) => name.push_str(&part),
             None => {
-                let latex = crate::syntax::print::to_latex(script.term.node);
+                let latex = crate::syntax::print::to_latex(script.term.node)
+                    .replace("\\times", "*")
+                    .replace("\\cdot", "*");
                 name.extend(latex.chars().filter(|c| !c.is_whitespace() && !matches!(c, '{' | '}' | '\\')));
             }
         }
