@@ -6,6 +6,7 @@
 //! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
+mod spaces;
 mod scripts;
 
 use super::spans::Rewriter;
@@ -230,7 +231,7 @@ impl Scan<'_> {
         let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
         let word = self.text.get(at..end).unwrap_or("");
         let after = self.text.get(end..).unwrap_or("");
-        if let Some(done) = self.accented_script(end, word, after) {
+        if let Some(done) = self.accented_script(end, word, after).or_else(|| self.dimensions(at, word)) {
             return done;
         }
         if let Some(done) =

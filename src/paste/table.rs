@@ -74,6 +74,8 @@ pub struct Table {
     pub matrix_closings: BTreeMap<String, String>,
     /// The pieces that extend a tall bracket or parenthesis, dropped.
     pub matrix_pieces: Vec<String>,
+    /// Letters of a space of numbers whose dimensions a PDF glues after `∈` (`∈ Rd`).
+    pub spaces_with_dimensions: Vec<String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a
