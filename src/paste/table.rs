@@ -76,6 +76,8 @@ pub struct Table {
     pub matrix_pieces: Vec<String>,
     /// Letters of a space of numbers whose dimensions a PDF glues after `∈` (`∈ Rd`).
     pub spaces_with_dimensions: Vec<String>,
+    /// Labels a PDF gives on a line above the relation they are stacked over (`def`).
+    pub relation_labels: Vec<String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a
