@@ -1,7 +1,9 @@
-//! A space of numbers in a PDF's text, read by [`Scan`]: after `∈`, a blackboard letter with
-//! its dimensions glued on the line (`∈ Rd`, `∈ Rn×a×b` for ℝ^d, ℝ^{n×a×b}), as pdftotext
-//! gives TeX's `\mathbb{R}^{n \times a}`: the letter as plain text, the superscript after it.
-//! A warning.
+//! Spaces in a PDF's text that say what a glued letter is, read by [`Scan`]: after `∈`, a
+//! blackboard letter with its dimensions glued on the line is a space of numbers (`∈ Rd`,
+//! `∈ Rn×a×b` for ℝ^d, ℝ^{n×a×b}, as pdftotext gives TeX's `\mathbb{R}^{n \times a}`: the
+//! letter as plain text, the superscript after it; a warning); a letter glued before `f (` is
+//! a factor before f applied (`λf (x)`), not a base with the subscript f; a star with no space
+//! before it is a script (`x∗`), a spaced one a binary sign (`f ∗ g`).
 
 use super::{run_length, Scan};
 use crate::syntax::error::PdfWhy;
@@ -36,6 +38,39 @@ impl Scan<'_> {
         self.out.replace(at, end, &read);
         Some(end)
     }
+
+    /// `x∗`, `w∗ ,`, `R∗i`: the star set right after a letter or a digit, with no space, is a
+    /// script's: TeX sets `x^*` and `x_*` tight and a binary `∗` (`f ∗ g`) with spaces. Alone
+    /// it is read as a superscript (x^∗, an optimum; `x_*` gives the same text, a warning says
+    /// so); with letters or digits glued after it, a subscript with them (`R∗i` is R_{∗i}).
+    /// The offset to go on from.
+    pub(super) fn glued_star(&mut self, at: usize, next: usize) -> usize {
+        let glued =
+            self.text.get(..at).and_then(|b| b.chars().next_back()).is_some_and(char::is_alphanumeric);
+        if !glued {
+            return next;
+        }
+        let after = self.text.get(next..).unwrap_or("");
+        let length = run_length(after, char::is_alphanumeric);
+        let (end, read, why) = match after.get(..length) {
+            Some(index) if !index.is_empty() && index.chars().count() <= 2 => {
+                (next + length, format!("_{{\\ast {index}}}"), PdfWhy::Subscript)
+            }
+            _ if length == 0 => (next, "^{\\ast}".to_string(), PdfWhy::Exponent),
+            _ => return next,
+        };
+        self.note(at, end, read.clone(), why);
+        self.out.replace(at, end, &read);
+        end
+    }
+
+    /// `λf (x)`, `Hf (0)`, `[Cf (x)]`: a letter, then a letter of `applied_after_factor` (`f`)
+    /// and ` (`. TeX sets f's wide italic correction before its parenthesis, a space in the
+    /// text as a script's space would be, so `f (` is f applied, and the letter before it a
+    /// factor (λ f(x)), not a base with the subscript f.
+    pub(super) fn applied_after_factor(&self, base: &str, script: &str) -> bool {
+        base.chars().count() == 1 && self.table.applied_after_factor.iter().any(|l| l == script)
+    }
 }
 
 #[cfg(test)]
@@ -50,5 +85,20 @@ mod tests {
         for text in ["Rd = 1", "x ∈ R.", "x ∈ R", "x ∈ Sd", "x∈Rd"] {
             assert_eq!(read(text), text);
         }
+    }
+
+    #[test]
+    fn a_star_glued_to_its_letter_is_a_script_and_a_spaced_one_a_sign() {
+        assert_eq!(read("∥xt − x∗ ∥"), "∥x_{t} − x^{\\ast} ∥");
+        assert_eq!(read("h(R∗i ) = x∗1"), "h(R_{\\ast i} ) = x_{\\ast 1}");
+        for text in ["(f ∗ g)(x)", "∗ x", "a ∗b"] {
+            assert_eq!(read(text), text);
+        }
+    }
+
+    #[test]
+    fn a_letter_before_f_and_its_parenthesis_is_a_factor() {
+        assert_eq!(read("λf (x) + Hf (0)"), "λf (x) + Hf (0)");
+        assert_eq!(read("pX (x)"), "p_{X}(x)");
     }
 }
