@@ -232,7 +232,8 @@ impl Scan<'_> {
         let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
         let word = self.text.get(at..end).unwrap_or("");
         let after = self.text.get(end..).unwrap_or("");
-        if let Some(done) = self.accented_script(end, word, after).or_else(|| self.dimensions(at, word)) {
+        if let Some(done) = self.accented_script(end, word, after).or_else(|| self.dimensions(at, word))
+            .or_else(|| self.indexed_capital(at, end, word)) {
             return done;
         }
         if let Some(done) =

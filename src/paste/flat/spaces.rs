@@ -3,7 +3,8 @@
 //! `∈ Rn×a×b` for ℝ^d, ℝ^{n×a×b}, as pdftotext gives TeX's `\mathbb{R}^{n \times a}`: the
 //! letter as plain text, the superscript after it; a warning); a letter glued before `f (` is
 //! a factor before f applied (`λf (x)`), not a base with the subscript f; a star with no space
-//! before it is a script (`x∗`), a spaced one a binary sign (`f ∗ g`).
+//! before it is a script (`x∗`), a spaced one a binary sign (`f ∗ g`); a capital under μ or σ
+//! takes the parenthesized index after its italic correction (`µX (n)`).
 
 use super::{run_length, Scan};
 use crate::syntax::error::PdfWhy;
@@ -64,6 +65,31 @@ impl Scan<'_> {
         end
     }
 
+    /// `µX (n)`, `σX (N )`: a Greek letter of `subscripted_by_capitals` with one capital glued
+    /// (its subscript, μ_X), then the capital's italic correction and a parenthesized index
+    /// (digits or index letters): the capital's superscript inside the subscript, as TeX's
+    /// `\mu_{X^{(n)}}` gives it. The offset to go on from.
+    pub(super) fn indexed_capital(&mut self, at: usize, end: usize, word: &str) -> Option<usize> {
+        let mut chars = word.chars();
+        let (base, capital) = (chars.next()?, chars.next()?);
+        let listed = self.table.subscripted_by_capitals.iter().any(|l| l.chars().eq([base]));
+        if chars.next().is_some() || !listed || !capital.is_ascii_uppercase() {
+            return None;
+        }
+        let group = self.text.get(end..)?.strip_prefix(" (")?;
+        let close = group.find(')')?;
+        let index = group.get(..close)?.trim_end_matches(' ');
+        let index_char = |c: char| c.is_ascii_digit() || self.index_letter(c);
+        if index.is_empty() || index.chars().count() > 3 || !index.chars().all(index_char) {
+            return None;
+        }
+        let group_end = end + 2 + close + 1;
+        let read = format!("{base}_{{{capital}^{{({index})}}}}");
+        self.note(at, group_end, read.clone(), PdfWhy::Superscript);
+        self.out.replace(at, group_end, &read);
+        Some(group_end)
+    }
+
     /// `λf (x)`, `Hf (0)`, `[Cf (x)]`: a letter, then a letter of `applied_after_factor` (`f`)
     /// and ` (`. TeX sets f's wide italic correction before its parenthesis, a space in the
     /// text as a script's space would be, so `f (` is f applied, and the letter before it a
@@ -94,6 +120,13 @@ mod tests {
         for text in ["(f ∗ g)(x)", "∗ x", "a ∗b"] {
             assert_eq!(read(text), text);
         }
+    }
+
+    #[test]
+    fn a_capital_under_a_moment_takes_its_parenthesized_index() {
+        assert_eq!(read("X (n) − µX (n)"), "X^{(n)} − µ_{X^{(n)}}");
+        assert_eq!(read("σX (N )"), "σ_{X^{(N)}}");
+        assert_eq!(read("µX (x + 1)"), "µ_{X} (x + 1)");
     }
 
     #[test]
