@@ -6,8 +6,8 @@
 //! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
-mod spaces;
 mod scripts;
+mod spaces;
 
 use super::spans::Rewriter;
 use super::table::{table, Table};
@@ -232,8 +232,11 @@ impl Scan<'_> {
         let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
         let word = self.text.get(at..end).unwrap_or("");
         let after = self.text.get(end..).unwrap_or("");
-        if let Some(done) = self.accented_script(end, word, after).or_else(|| self.dimensions(at, word))
-            .or_else(|| self.indexed_capital(at, end, word)) {
+        if let Some(done) = self
+            .accented_script(end, word, after)
+            .or_else(|| self.dimensions(at, word))
+            .or_else(|| self.indexed_capital(at, end, word))
+        {
             return done;
         }
         if let Some(done) =
