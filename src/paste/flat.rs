@@ -7,6 +7,7 @@
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
 mod scripts;
+mod spaces;
 
 use super::spans::Rewriter;
 use super::table::{table, Table};
@@ -71,6 +72,7 @@ impl Scan<'_> {
     fn read(&mut self, at: usize, next: usize, c: char, starts_word: bool) -> usize {
         match c {
             '\u{0338}' => self.negation(at),
+            '∗' => self.glued_star(at, next),
             c if self.table.raised.contains_key(&c.to_string()) => self.raised(at, c),
             ')' | ']' => self.closing(at, next),
             '∥' => self.norm(at, next),
@@ -230,7 +232,11 @@ impl Scan<'_> {
         let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
         let word = self.text.get(at..end).unwrap_or("");
         let after = self.text.get(end..).unwrap_or("");
-        if let Some(done) = self.accented_script(end, word, after) {
+        if let Some(done) = self
+            .accented_script(end, word, after)
+            .or_else(|| self.dimensions(at, word))
+            .or_else(|| self.indexed_capital(at, end, word))
+        {
             return done;
         }
         if let Some(done) =
@@ -534,7 +540,7 @@ impl Scan<'_> {
             let first = token.chars().next().filter(|c| c.is_alphabetic())?;
             Some(token.split_at(first.len_utf8()))
         })?;
-        if script.is_empty() || self.known(token) {
+        if script.is_empty() || self.known(token) || self.applied_after_factor(base, script) {
             return None;
         }
         // A small letter before a capital is a product (`xP (X = x)`) unless the letter is a
@@ -715,7 +721,7 @@ mod tests {
         assert_eq!(read("p · 10−k ."), "p · 10^{−k} .");
         assert_eq!(read("DKL (P ∥Q) ̸= 0"), "D_{\\mathrm{KL}}(P ∥Q) \\neq  0");
         assert_eq!(read("E[X 2 ] = σ2 + (a − 2)2 p"), "E[X^{2} ] = σ^{2} + (a − 2)^{2} p");
-        assert_eq!(read("[K + σ 2 I]−1 y = K(x, x∗ )T z"), "[K + σ^{2} I]^{−1} y = K(x, x∗ )^{T} z");
+        assert_eq!(read("[K + σ 2 I]−1 y = K(x, x∗ )T z"), "[K + σ^{2} I]^{−1} y = K(x, x^{\\ast} )^{T} z");
         assert_eq!(read("A = WΣW−1 ."), "A = WΣW^{−1} .");
         assert_eq!(read("V π (s) = V ∗ (s′ )"), "V^{π}(s) = V^{∗}(s′ )");
         assert_eq!(read("x ∼ N (0, 1)"), "x ∼ \\mathcal{N}(0, 1)");

@@ -32,6 +32,7 @@ mod matrix;
 mod over_sum;
 mod plain;
 mod radical;
+mod relation_labels;
 pub mod spans;
 mod sum_body;
 mod table;
@@ -92,6 +93,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         return Err(ParseError::new(ParseErrorKind::Empty, span));
     }
     if is_plain_text(&pasted.text) && pasted.text.len() <= PDF_TEXT_BYTES {
+        let labels = relation_labels::take_off(&pasted.text);
+        pasted.push(labels.text, labels.map, labels.notes);
         let cases = cases::read(&pasted.text);
         pasted.push(cases.text, cases.map, cases.notes);
         let matrix = matrix::read(&pasted.text);

@@ -74,6 +74,13 @@ pub struct Table {
     pub matrix_closings: BTreeMap<String, String>,
     /// The pieces that extend a tall bracket or parenthesis, dropped.
     pub matrix_pieces: Vec<String>,
+    /// Letters of a space of numbers whose dimensions a PDF glues after `∈` (`∈ Rd`).
+    pub spaces_with_dimensions: Vec<String>,
+    /// Labels a PDF gives on a line above the relation they are stacked over (`def`).
+    pub relation_labels: Vec<String>,
+    /// Letters whose italic correction sets a space before their parenthesis: applied after
+    /// a letter glued before them (`λf (x)`), not its subscript.
+    pub applied_after_factor: Vec<String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a

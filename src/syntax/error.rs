@@ -401,6 +401,9 @@ pub enum PdfWhy {
     /// A short index at the start of the next line read as the subscript of a transposed
     /// letter: `u⊤` / `j vi`.
     IndexBelow,
+    /// A label stacked over a relation (`\stackrel{\textrm{def}}{=}`) given on a line above it:
+    /// taken off.
+    OverRelation,
 }
 
 impl Warning {
@@ -540,6 +543,12 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         (PdfWhy::IndexBelow, Lang::En) => format!(
             "`{found}` read as `{read}`: TeX sets the subscript of a transposed letter below the line, and the text of a PDF gives it at the start of the next line"
         ),
+        (PdfWhy::OverRelation, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}`의 표시로 보고 떼어 냅니다: PDF의 텍스트는 관계 기호 위에 얹은 글을 그 기호가 있는 줄보다 위의 줄에 주며, 그 등호 표기는 보통 등호로 읽습니다"
+        ),
+        (PdfWhy::OverRelation, Lang::En) => format!(
+            "`{found}` taken off as the label of `{read}`: the text of a PDF gives what is stacked over a relation on a line above it; that `=` is read as a plain `=`"
+        ),
     }
 }
 
@@ -636,6 +645,7 @@ mod tests {
             PdfWhy::Rows,
             PdfWhy::Superscript,
             PdfWhy::IndexBelow,
+            PdfWhy::OverRelation,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }

@@ -20,7 +20,7 @@ impl Scan<'_> {
     }
 
     /// Whether `c` is an index letter of `glued_index_letters`, in either case (`L`, `N`).
-    fn index_letter(&self, c: char) -> bool {
+    pub(super) fn index_letter(&self, c: char) -> bool {
         self.table.glued_index_letters.iter().any(|l| l.chars().eq(c.to_lowercase()))
     }
 
