@@ -82,8 +82,10 @@ pub struct Bindings<'t> {
     ends: [usize; MAX_METAVARIABLES],
     /// Where what each entry stands for begins, when that is before its node: a metavariable
     /// that begins a chain pattern on a call's argument stands for the whole call (`$A` in
-    /// `$A \odot $B` against `h(\mathbf{c}) \odot \mathbf{o}` is `h(\mathbf{c})`).
-    starts: [Option<usize>; MAX_METAVARIABLES],
+    /// `$A \odot $B` against `h(\mathbf{c}) \odot \mathbf{o}` is `h(\mathbf{c})`). Kept as the
+    /// start plus one, 0 for none: half the bytes of an `Option`, as bindings are copied at
+    /// each step of a nested chain pattern's alignment.
+    starts: [usize; MAX_METAVARIABLES],
     /// The parenthesis a name an entry matched is applied to, when the entry stands for the
     /// call as written (`$X` in `$A $X + …` against `\alpha f(x) + …` is `f` and `(x)`).
     arguments: [Option<&'t Node>; MAX_METAVARIABLES],
@@ -106,7 +108,7 @@ impl<'t> Bindings<'t> {
         let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name)?;
         let (_, node) = self.entries.get(index).copied().flatten()?;
         let end = self.ends.get(index).copied().unwrap_or(0).max(node.span.end);
-        let start = self.starts.get(index).copied().flatten().unwrap_or(node.span.start);
+        let start = self.starts.get(index).and_then(|start| start.checked_sub(1)).unwrap_or(node.span.start);
         Some(Span::new(start.min(node.span.start), end))
     }
 
@@ -152,7 +154,7 @@ impl<'t> Bindings<'t> {
     fn extend_back(&mut self, name: &str, start: usize) {
         let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name);
         if let Some(slot) = index.and_then(|index| self.starts.get_mut(index)) {
-            *slot = Some(start);
+            *slot = start.saturating_add(1);
         }
     }
 }
