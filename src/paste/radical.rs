@@ -63,7 +63,7 @@ pub(super) fn pieces(text: &str) -> Option<Pass> {
         kind: WarningKind::PdfText {
             found: "v … t".to_string(),
             read: "\\sqrt{…}".to_string(),
-            why: PdfWhy::BigOperator,
+            why: PdfWhy::Root,
         },
         span: Span::new(top.0, foot.1),
     }];

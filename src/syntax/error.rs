@@ -404,6 +404,9 @@ pub enum PdfWhy {
     /// A label stacked over a relation (`\stackrel{\textrm{def}}{=}`) given on a line above it:
     /// taken off.
     OverRelation,
+    /// A big root sign given in pieces on lines of their own (`v` at its top, `u` along it,
+    /// `t` at its foot) read as one `\sqrt` over the lines between them.
+    Root,
 }
 
 impl Warning {
@@ -549,6 +552,12 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         (PdfWhy::OverRelation, Lang::En) => format!(
             "`{found}` taken off as the label of `{read}`: the text of a PDF gives what is stacked over a relation on a line above it; that `=` is read as a plain `=`"
         ),
+        (PdfWhy::Root, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}` 꼴로 읽습니다: PDF의 텍스트는 TeX의 큰 근호를 조각 글자(위 끝 v, 세로 줄 u, 아래 끝 t)로 나눠 따로 된 줄에 줍니다. 글자라면 식을 LaTeX로 쓰세요"
+        ),
+        (PdfWhy::Root, Lang::En) => format!(
+            "`{found}` read as `{read}`: the text of a PDF gives TeX's big root sign in pieces (its top as v, its stem as u, its foot as t) on lines of their own; if they are letters, write the formula in LaTeX"
+        ),
     }
 }
 
@@ -646,6 +655,7 @@ mod tests {
             PdfWhy::Superscript,
             PdfWhy::IndexBelow,
             PdfWhy::OverRelation,
+            PdfWhy::Root,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
