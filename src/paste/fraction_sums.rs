@@ -318,12 +318,7 @@ impl Layout<'_> {
                 (false, true) => format!("^{{{text}}}"),
                 (false, false) => format!("_{{{text}}}"),
             };
-            let why = match (raised, text.starts_with('(')) {
-                (false, _) => PdfWhy::Subscript,
-                (true, true) => PdfWhy::Superscript,
-                (true, false) => PdfWhy::Exponent,
-            };
-            self.note(script, text, format!("{}{read}", self.get(word)), why);
+            self.note(script, text, format!("{}{read}", self.get(word)), PdfWhy::ScriptLine);
             self.items.push(Item::Script { range: script, raised });
         }
         self.push_text((at, body.1));

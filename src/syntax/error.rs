@@ -407,6 +407,9 @@ pub enum PdfWhy {
     /// A big root sign given in pieces on lines of their own (`v` at its top, `u` along it,
     /// `t` at its foot) read as one `\sqrt` over the lines between them.
     Root,
+    /// A summand's superscript or subscript on a line of its own above or below it, set on a
+    /// letter of the summand.
+    ScriptLine,
 }
 
 impl Warning {
@@ -558,6 +561,12 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         (PdfWhy::Root, Lang::En) => format!(
             "`{found}` read as `{read}`: the text of a PDF gives TeX's big root sign in pieces (its top as v, its stem as u, its foot as t) on lines of their own; if they are letters, write the formula in LaTeX"
         ),
+        (PdfWhy::ScriptLine, Lang::Ko) => format!(
+            "`{found}` 표기를 `{read}` 꼴로 읽습니다: PDF의 텍스트는 합의 항보다 높거나 낮게 놓인 첨자를 따로 된 줄에 주므로, 어느 글자의 첨자인지는 짐작입니다"
+        ),
+        (PdfWhy::ScriptLine, Lang::En) => format!(
+            "`{found}` read as `{read}`: the text of a PDF gives a script set above or below a summand on a line of its own, so which letter it belongs to is a guess"
+        ),
     }
 }
 
@@ -656,6 +665,7 @@ mod tests {
             PdfWhy::IndexBelow,
             PdfWhy::OverRelation,
             PdfWhy::Root,
+            PdfWhy::ScriptLine,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
