@@ -201,8 +201,8 @@ impl Shaper<'_> {
         Some(Phrase::RealSpace(dims))
     }
 
-    /// The phrase of a subscript: `ij` and `i, j` are said one after the other; three or more
-    /// italic letters spell a word (`p_{data}`).
+    /// The phrase of a subscript: `ij` and `i, j` are said one after the other, a list with a
+    /// worked-out position as a list; three or more italic letters spell a word (`p_{data}`).
     pub(super) fn sub_phrase(&self, sub: &Term, d: usize) -> Phrase {
         if let Some(word) = letter_run(sub.node) {
             return super::word(&word);
@@ -213,7 +213,16 @@ impl Shaper<'_> {
             }
             TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) => {
                 let parts = std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term));
-                Phrase::Seq(parts.map(|t| self.shape(t, d)).collect())
+                // `X_{i+1, j}`: positions worked out are said as a list ("i plus 1 and j"), so
+                // that where one ends is heard.
+                let worked_out =
+                    parts.clone().any(|t| t.occurrence().is_none() && !matches!(t.kind, TermKind::Number));
+                let phrases = parts.map(|t| self.shape(t, d)).collect();
+                if worked_out {
+                    Phrase::List(phrases)
+                } else {
+                    Phrase::Seq(phrases)
+                }
             }
             _ => self.shape(sub, d),
         }
