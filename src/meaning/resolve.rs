@@ -15,9 +15,8 @@
 //! in `roles.rs`.
 
 use super::agree::{
-    arrays_around_hadamard, capitals_beside_matrices, count_index, counted_is_a_set, matrices_before_vectors,
-    mean_beside_a_covariance, sizes_inside_rounding, sizes_times_sizes, vectors_after_matrices,
-    vectors_inside,
+    arrays_around_hadamard, capitals_beside_matrices, counted_is_a_set, matrices_before_vectors,
+    sizes_inside_rounding, sizes_times_sizes, vectors_after_matrices, vectors_inside,
 };
 use super::roles::Place;
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
@@ -626,82 +625,6 @@ impl<'t> Resolver<'t> {
         }
     }
 
-    /// The arguments of a call, and the condition after `\mid` (or `|`); `outcomes` when the
-    /// callee is a density or a variance, whose arguments are its outcomes.
-    fn arguments<'n>(
-        &self,
-        body: &'n Node,
-        (place, outcomes): (Place, bool),
-        given_place: Place,
-        d: usize,
-    ) -> (Vec<Term<'n>>, Vec<Term<'n>>, Option<&'n str>) {
-        let mut args = Vec::new();
-        let mut given = Vec::new();
-        let mut bar = None;
-        let mut after_dots = false;
-        // `\pi(s_t; \theta')`, `I(Z, Y; \theta)`: what a semicolon sets apart are parameters.
-        let semicolon = matches!(&body.kind, NodeKind::Chain { rest, .. }
-            if rest.iter().any(|l| matches!(&l.op, InfixOp::Separator(s) if s == ";")));
-        let outcome = |item: &Node| if semicolon || !outcomes { place } else { outcome_place(item, place) };
-        for item in super::list_items(body) {
-            if bar.is_some() {
-                given.push(self.term(item, given_place, d));
-                continue;
-            }
-            if std::mem::replace(&mut after_dots, matches!(item.kind, NodeKind::Dots { .. })) {
-                let mut term = self.term(item, place, d);
-                count_index(&mut term);
-                args.push(term);
-                continue;
-            }
-            if let Some((p, q)) = divergence_pair(item) {
-                // `D_{\mathrm{KL}}(P \parallel Q)`: two arguments, of and from.
-                args.push(self.term(p, place, d));
-                args.push(self.term(q, place, d));
-                continue;
-            }
-            match condition(item) {
-                Some((event, relation, cond)) => {
-                    args.push(self.term(event, outcome(event), d));
-                    given.push(self.term(cond, given_place, d));
-                    bar = Some(relation);
-                }
-                None => args.push(self.term(item, outcome(item), d)),
-            }
-        }
-        (args, given, bar)
-    }
-
-    /// The arguments of a distribution family (`\mathcal{N}`, `\mathrm{Bern}`): its parameters,
-    /// after the outcome when one is written first (`\mathcal{N}(x \mid \mu, \sigma^2)`,
-    /// `\mathcal{N}(x; \mu, \Sigma)`), which alone is a random variable: in `h(\mathcal{N}(\mu,
-    /// K))` K is a covariance matrix, not a random variable.
-    fn family_arguments<'n>(
-        &self,
-        body: &'n Node,
-        d: usize,
-    ) -> (Vec<Term<'n>>, Vec<Term<'n>>, Option<&'n str>) {
-        let outcome_first = matches!(&body.kind, NodeKind::Chain { rest, .. }
-            if matches!(rest.first().map(|l| &l.op), Some(InfixOp::Separator(s)) if s == ";"));
-        let items = super::list_items(body);
-        let conditioned = items.iter().any(|item| condition(item).is_some());
-        // Before a bar every argument is the outcome; before `;` only the first is.
-        let arg_place = if conditioned { Place::Random } else { Place::Plain };
-        let (mut args, mut given, bar) = self.arguments(body, (arg_place, true), Place::Plain, d);
-        if outcome_first && !conditioned {
-            if let (Some(first), Some(node)) = (args.first_mut(), items.first()) {
-                *first = self.term(node, Place::Random, d);
-            }
-        }
-        let parameters = match (bar.is_some(), outcome_first) {
-            (true, _) => &mut given[..],
-            (false, true) => args.get_mut(1..).unwrap_or_default(),
-            (false, false) => &mut args[..],
-        };
-        mean_beside_a_covariance(parameters);
-        (args, given, bar)
-    }
-
     /// The name of an operator that applies to the factor after it without parentheses:
     /// `\log`, `\exp`, `\det`, `\nabla`, `\partial`, `\mathrm{d}`, `\mathbb{E}`, `\Delta`.
     pub(super) fn operator_name<'n>(&self, node: &'n Node) -> Option<&'n str> {
@@ -829,49 +752,4 @@ fn holds_random_capital(body: &Node) -> bool {
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).
 fn is_bracket(node: &Node) -> bool {
     matches!(node.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. })
-}
-
-/// Where an argument of a density or a variance stands (`place`, random there): a Greek letter
-/// or a bold capital, a parameter's spelling elsewhere, is the outcome here (`p(\theta \mid
-/// \mathcal{D})`, `q(\mathbf{Z} \mid \mathbf{X})`), a random variable.
-fn outcome_place(item: &Node, place: Place) -> Place {
-    if place != Place::Random {
-        return place;
-    }
-    let spelled_as_parameter = match &item.kind {
-        NodeKind::Symbol { name, font: Font::Normal } => crate::syntax::names::is_greek(name),
-        NodeKind::Symbol { name, font: Font::Bold } => name.starts_with(|c: char| c.is_ascii_uppercase()),
-        NodeKind::Scripts { base, .. } => return outcome_place(base, place),
-        _ => false,
-    };
-    if spelled_as_parameter {
-        Place::Outcome
-    } else {
-        place
-    }
-}
-
-/// `event \mid condition` (or `|`): the event, the bar as written, the condition.
-fn condition(item: &Node) -> Option<(&Node, &str, &Node)> {
-    let NodeKind::Chain { first, rest } = &item.kind else { return None };
-    match rest.as_slice() {
-        [link] => match &link.op {
-            InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" => {
-                Some((first.as_ref(), r.as_str(), &link.operand))
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `P \parallel Q`: the two distributions of a divergence.
-fn divergence_pair(item: &Node) -> Option<(&Node, &Node)> {
-    let NodeKind::Chain { first, rest } = &item.kind else { return None };
-    match rest.as_slice() {
-        [link] if matches!(&link.op, InfixOp::Relation(r) if r == "\\parallel") => {
-            Some((first.as_ref(), &link.operand))
-        }
-        _ => None,
-    }
 }
