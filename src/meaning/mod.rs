@@ -123,12 +123,12 @@ fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)>
         if let Some(o) = term.occurrence() {
             // `\mathbb{E}[f] \simeq \frac{1}{L} \sum_l f(\mathbf{z}^{(l)})`: a letter applied
             // somewhere is a function where it stands alone too.
-            let array = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix | SymbolKind::Function)
+            let settling = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix | SymbolKind::Function)
                 && !matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. });
             // `\sum_{\tau=1}^{t} g_\tau`: a Greek letter a sum counts with is a position in the
             // scripts it picks too (a Latin one is already, by its letter).
             let counter = o.kind == SymbolKind::Index && crate::syntax::names::is_greek(&o.name);
-            if (array || counter) && o.evidence == Evidence::Use {
+            if (settling || counter) && o.evidence == Evidence::Use {
                 used.push((o.name.as_str(), o.kind));
                 if counter && table.recorded(&o.name).is_none() {
                     conventional_scalars.insert(o.name.as_str());

@@ -106,7 +106,7 @@ impl<'t> Resolver<'t> {
             }
             // `\text{tokens per batch}` as a fraction's numerator, `\times \text{capacity
             // factor}`: text left in a row (prose was cut off before) names a quantity.
-            NodeKind::Word { style: WordStyle::Text, text } if self.names_a_quantity(text) => {
+            NodeKind::Word { style: WordStyle::Text, text } if self.is_text_quantity(node, text) => {
                 return self.symbol(node, place, d);
             }
             NodeKind::Symbol { .. }
@@ -596,10 +596,12 @@ impl<'t> Resolver<'t> {
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
     }
 
-    /// Whether text that is no known name names a quantity (`\text{number of experts}`): words
-    /// with a letter, not only words of prose.
-    pub(super) fn names_a_quantity(&self, text: &str) -> bool {
-        text.chars().any(char::is_alphabetic) && !super::prose::is_connectives(text, self.notation)
+    /// Whether `text` (of the text node `node`) names a quantity (`\text{number of experts}`):
+    /// no known name nor short word (`is_name`), words with a letter, not only words of prose.
+    pub(super) fn is_text_quantity(&self, node: &Node, text: &str) -> bool {
+        !self.is_name(node)
+            && text.chars().any(char::is_alphabetic)
+            && !super::prose::is_connectives(text, self.notation)
     }
 
     /// Whether a name is one whose subscript can say what it ranges over: an operator name

@@ -248,7 +248,7 @@ impl Resolver<'_> {
         let base = occurrence.base;
         let name = super::scripts::base_letter(base).unwrap_or(occurrence.base_name.as_str());
         if let NodeKind::Word { style: WordStyle::Text, text } = &base.kind {
-            if !has(&self.notation.function_names, text) && (text.chars().count() > 4 || text.contains(' ')) {
+            if self.is_text_quantity(base, text) {
                 // `\text{number of experts}`, `\text{capacity factor}`: a quantity named in
                 // words, a count when its head word says so.
                 let counted = has(&self.notation.count_words, &head_word(text).to_lowercase());

@@ -12,7 +12,8 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
     // Looked up and deduplicated by hashing, so a formula of many occurrences stays linear.
     let mut index: HashMap<(&str, crate::syntax::ast::Font), usize> = HashMap::new();
     let mut seen: HashSet<(usize, crate::syntax::ast::Span)> = HashSet::new();
-    for (term_span, occurrence) in named_occurrences(term) {
+    // The letter of a transpose (`v^T`) marks an operation; it names no size T.
+    for (term_span, occurrence) in term.occurrences_outside(Some(ScriptRole::Transpose)) {
         let span = symbol_span(term_span, occurrence, source);
         let font = super::roles::font_of(occurrence.base);
         let key = (occurrence.name.as_str(), font);
@@ -40,37 +41,6 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
         }
     }
     entries
-}
-
-/// The occurrences of `term` that name symbols, in order: all but the letter of a transpose
-/// (`v^T`, `\mathbf{m}^{\mathrm{T}}`), which marks an operation, not a size T.
-fn named_occurrences<'t, 'n>(
-    term: &'t Term<'n>,
-) -> Vec<(crate::syntax::ast::Span, &'t super::Occurrence<'n>)> {
-    let transpose = |s: &ScriptRole| *s == ScriptRole::Transpose;
-    let mut out = Vec::new();
-    let mut stack = vec![term];
-    while let Some(term) = stack.pop() {
-        if let Some(occurrence) = term.occurrence() {
-            out.push((term.span, occurrence));
-        }
-        let skipped: Vec<&Term> = match &term.kind {
-            TermKind::Symbol(o) => {
-                o.scripts.iter().filter(|s| transpose(&s.role)).map(|s| &*s.term).collect()
-            }
-            TermKind::Scripted { sup: Some(s), .. } if transpose(&s.role) => vec![&*s.term],
-            TermKind::Apply(app) => app.sup.iter().filter(|s| transpose(&s.role)).map(|s| &*s.term).collect(),
-            _ => Vec::new(),
-        };
-        let mut children = Vec::new();
-        term.for_each_child(|child| {
-            if !skipped.iter().any(|s| std::ptr::eq(*s, child)) {
-                children.push(child)
-            }
-        });
-        stack.extend(children.into_iter().rev());
-    }
-    out
 }
 
 /// The span of an occurrence: its base with the scripts that are part of it, their closing
@@ -149,9 +119,7 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             "nabla" => match op.sub.as_ref().map(child) {
                 Some(kind @ (SymbolKind::Vector | SymbolKind::Matrix)) => kind,
                 // `\nabla^2 f(x)`: the Hessian of a function is a matrix, its gradient a vector.
-                None if matches!(op.operand.kind, TermKind::Apply(_))
-                    && op.sup.as_ref().is_some_and(|s| matches!(s.kind, TermKind::Number)) =>
-                {
+                None if matches!(op.operand.kind, TermKind::Apply(_)) && op.is_second_order() => {
                     SymbolKind::Matrix
                 }
                 None if matches!(op.operand.kind, TermKind::Apply(_)) => match child(&op.operand) {

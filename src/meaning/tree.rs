@@ -20,7 +20,7 @@
 //! at the text and match LaTeX patterns against it.
 
 use super::SymbolKind;
-use crate::syntax::ast::{Delim, InfixOp, Node, PrefixOp, Span, Text};
+use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, PrefixOp, Span, Text};
 use serde::Serialize;
 
 /// A resolved part of a formula.
@@ -206,6 +206,17 @@ pub struct OperatorApplication<'n> {
     pub sup: Option<Term<'n>>,
     /// What it applies to.
     pub operand: Term<'n>,
+}
+
+impl OperatorApplication<'_> {
+    /// Whether it is a derivative of second order, `\nabla^2 f(x)` (the Hessian), `\partial^2 f`.
+    pub fn is_second_order(&self) -> bool {
+        matches!(self.name, "nabla" | "partial")
+            && self
+                .sup
+                .as_ref()
+                .is_some_and(|s| matches!(&s.node.kind, NodeKind::Number { text, .. } if text == "2"))
+    }
 }
 
 /// A large operator with its limits and body.
@@ -453,17 +464,41 @@ impl<'n> Term<'n> {
     /// Every symbol occurrence under (and including) this term, in source order, with the span
     /// of its term.
     pub fn occurrences(&self) -> Vec<(Span, &Occurrence<'n>)> {
+        self.occurrences_outside(None)
+    }
+
+    /// [`Term::occurrences`], leaving out what scripts of the role `left_out` hold (the `T` of a
+    /// transpose, which marks an operation and names no symbol).
+    pub fn occurrences_outside(&self, left_out: Option<ScriptRole>) -> Vec<(Span, &Occurrence<'n>)> {
         let mut out = Vec::new();
         let mut stack = vec![self];
         while let Some(term) = stack.pop() {
             if let Some(occurrence) = term.occurrence() {
                 out.push((term.span, occurrence));
             }
+            let skipped: Vec<&Term> = match left_out {
+                Some(role) => term.scripts().filter(|s| s.role == role).map(|s| &*s.term).collect(),
+                None => Vec::new(),
+            };
             let mut children = Vec::new();
-            term.for_each_child(|child| children.push(child));
+            term.for_each_child(|child| {
+                if !skipped.iter().any(|s| std::ptr::eq(*s, child)) {
+                    children.push(child)
+                }
+            });
             stack.extend(children.into_iter().rev());
         }
         out
+    }
+
+    /// The scripts written on this term: a symbol's, a scripted term's, a call's group's.
+    fn scripts(&self) -> Box<dyn Iterator<Item = &Script<'n>> + '_> {
+        match &self.kind {
+            TermKind::Symbol(o) => Box::new(o.scripts.iter()),
+            TermKind::Scripted { sub, sup, .. } => Box::new(sub.iter().chain(sup.iter())),
+            TermKind::Apply(app) => Box::new(app.sub.iter().chain(app.sup.iter())),
+            _ => Box::new(std::iter::empty()),
+        }
     }
 }
 

@@ -281,10 +281,7 @@ impl Shaper<'_> {
         let over = op.sub.as_ref().map(|s| self.shape(s, d).boxed());
         let body = self.shape(&op.operand, d).boxed();
         match op.name {
-            "nabla" => {
-                let second = op.sup.as_ref().is_some_and(|s| s.node.span.text(self.source).trim() == "2");
-                Phrase::Gradient { second, over, body }
-            }
+            "nabla" => Phrase::Gradient { second: op.is_second_order(), over, body },
             "E" => Phrase::Expectation { over, body },
             "partial" | "d" => Phrase::Differential { partial: op.name == "partial", x: body },
             name => Phrase::Apply(Apply {
