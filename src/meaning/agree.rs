@@ -168,7 +168,10 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             concatenated_vectors(&mut factor.term);
         }
         if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
-            let size = after_row && occurrence.kind == super::SymbolKind::Dimension && !occurrence.indexed;
+            // `W_2 d_i`: what a matrix multiplies is a vector, though its spelling names a size.
+            let size = (after_row || left == super::SymbolKind::Matrix)
+                && occurrence.kind == super::SymbolKind::Dimension
+                && !occurrence.indexed;
             if (occurrence.kind == super::SymbolKind::Scalar || size)
                 && occurrence.evidence == super::Evidence::Convention
             {
@@ -269,6 +272,42 @@ pub(super) fn defined_as_array(lhs: &mut Term, rhs: &Term) {
     if loose && occurrence.evidence == super::Evidence::Convention && occurrence.kind != kind {
         occurrence.kind = kind;
         occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// `u_j^i = v^\top \tanh(W_1 e_j + W_2 d_i)`, `e_{ij} = \frac{q_i^\top k_j}{\sqrt{d}}`: a symbol an
+/// equation defines as an inner product (a transposed vector times a vector) is a number,
+/// when only a convention called it a vector (`u`, `e` indexed).
+pub(super) fn defined_as_inner_product(lhs: &mut Term, rhs: &Term) {
+    if !is_inner_product(rhs) {
+        return;
+    }
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    if plain
+        && occurrence.kind == super::SymbolKind::Vector
+        && occurrence.evidence == super::Evidence::Convention
+    {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// Whether a term is an inner product by its shape, possibly scaled or signed: a product
+/// that is a number and has a transposed vector among its factors.
+fn is_inner_product(term: &Term) -> bool {
+    match &term.kind {
+        TermKind::Frac { num, .. } => is_inner_product(num),
+        TermKind::Sign { operand, .. } => is_inner_product(operand),
+        TermKind::Fenced { open: Delim::Paren, body } => is_inner_product(body),
+        TermKind::Product(factors) => {
+            let row = |t: &Term| {
+                matches!(&t.kind, TermKind::Scripted { base, sup: Some(s), .. }
+                    if s.role == ScriptRole::Transpose && super::kind_of_term(base) == super::SymbolKind::Vector)
+            };
+            factors.iter().any(|f| row(&f.term)) && super::kind_of_term(term) == super::SymbolKind::Scalar
+        }
+        _ => false,
     }
 }
 
@@ -471,8 +510,8 @@ fn crossed_letters_are_sizes(factors: &mut [Factor]) {
 
 /// `\tilde{D}^{-\frac{1}{2}} \tilde{A} \tilde{D}^{-\frac{1}{2}} H^{(l)} W^{(l)}`, `W_0 + BA`, `A \circ B`:
 /// a capital side by side with a matrix in a product (or in an element-wise one) is a matrix too, when only the spelling of a
-/// size (`D`, `H`, `B`) called it one. A capital papers use for a number (a temperature `T`)
-/// keeps its kind.
+/// size (`D`, `H`, `B`) called it one, or that of a number picked by an index (`E_i`, `F_i`).
+/// A capital papers use for a number standing alone (a temperature `T`) keeps its kind.
 pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
     // `A \circ B`, `A \odot B`: an element-wise product takes arrays of one shape.
     let elementwise = |op: &str| matches!(op, "\\odot" | "\\circ" | "\\otimes");
@@ -493,8 +532,14 @@ pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
         let letter = super::scripts::base_letter(occurrence.base).unwrap_or(occurrence.base_name.as_str());
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+        // `E_i K W_i^K`: a capital papers use for a number, picked from a family by an index,
+        // projects like the matrices beside it.
+        let member = occurrence.kind == super::SymbolKind::Scalar
+            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. })
+            && matches!(occurrence.scripts.as_slice(), [s] if !s.above
+                && s.role == ScriptRole::Index && s.term.occurrence().is_some());
         if capital
-            && occurrence.kind == super::SymbolKind::Dimension
+            && (occurrence.kind == super::SymbolKind::Dimension || member)
             && occurrence.evidence == super::Evidence::Convention
         {
             occurrence.kind = super::SymbolKind::Matrix;

@@ -70,6 +70,15 @@ impl Resolver<'_> {
         }
         for arg in &mut application.args {
             super::agree::small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
+            // `\mathrm{Concat}(\text{head}_1, \dots)`: a word named there names an array, not a
+            // quantity.
+            if let TermKind::Symbol(o) = &mut arg.kind {
+                let word = matches!(o.base.kind, NodeKind::Word { .. });
+                if word && o.kind == super::SymbolKind::Scalar && o.evidence == super::Evidence::Convention {
+                    o.kind = super::SymbolKind::Vector;
+                    o.evidence = super::Evidence::Use;
+                }
+            }
         }
     }
 

@@ -69,11 +69,22 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         }
         NodeKind::Symbol { name, font: Font::Bold } if is_small_letter(name) => table.note_bold_letter(name),
         // `\{0, 1\}^K`, `[0, 1]^d`: the power of a set of numbers is a count.
-        NodeKind::Scripts { sub: None, sup: Some(_), .. } => {
+        NodeKind::Scripts { sub: None, sup: Some(sup), base, .. } => {
             for dim in super::power_space_dims(node).unwrap_or_default() {
                 if let Some(name) = binding_name(&dim) {
                     table.suggest(name, SymbolKind::Dimension);
                 }
+            }
+            if raised_number(base) {
+                if let Some(letter) = count_letter(sup) {
+                    table.suggest(letter.to_string(), SymbolKind::Dimension);
+                }
+            }
+        }
+        // `\frac{n}{2} \log 2\pi`: a count letter over a number is a count.
+        NodeKind::Frac { num, den } if matches!(den.kind, NodeKind::Number { .. }) => {
+            if let Some(letter) = count_letter(num) {
+                table.suggest(letter.to_string(), SymbolKind::Dimension);
             }
         }
         NodeKind::Sqrt { radicand, .. } => {
@@ -84,6 +95,29 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         _ => {}
     }
     node.for_each_child(|child| learn_usage(table, child, depth + 1));
+}
+
+/// `\gamma^n`, `2^n`, `(1 - p)^n`: a base that is a number, a Greek letter or a bracketed
+/// group, raised to a power (a Latin letter there may carry a layer or a label above it).
+fn raised_number(base: &Node) -> bool {
+    match &base.kind {
+        NodeKind::Number { .. } | NodeKind::Fenced { .. } => true,
+        NodeKind::Symbol { name, font: Font::Normal } => crate::syntax::names::is_greek(name),
+        _ => false,
+    }
+}
+
+/// A lone letter papers count with (`power_count_letters`: the n of `\gamma^n`).
+fn count_letter(node: &Node) -> Option<&str> {
+    let notation = super::notation::Notation::shipped();
+    match &node.kind {
+        NodeKind::Symbol { name, font: Font::Normal }
+            if super::notation::has(&notation.power_count_letters, name) =>
+        {
+            Some(name.as_str())
+        }
+        _ => None,
+    }
 }
 
 /// The letter of `P(i)`, `\mathcal{N}(v)`: a plain or calligraphic letter side by side with a

@@ -137,6 +137,11 @@ fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)>
                 conventional_scalars.insert(o.name.as_str());
             } else if o.kind == SymbolKind::RandomVariable && o.evidence == Evidence::Use {
                 averaged.insert(o.name.as_str());
+            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use && is_bare_capital(o) {
+                // `e^{z_i / T}` beside `\frac{1}{T}`: a capital a use made a number (a
+                // temperature) is that number where it divides alone.
+                used.push((o.name.as_str(), o.kind));
+                conventional_scalars.insert(o.name.as_str());
             }
         }
         term.for_each_child(|child| stack.push(child));
@@ -151,6 +156,12 @@ fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)>
         }
     }
     out
+}
+
+/// A Latin capital in the normal font without scripts (`T`, `C`).
+fn is_bare_capital(o: &Occurrence) -> bool {
+    let capital = o.name.len() == 1 && o.name.starts_with(|c: char| c.is_ascii_uppercase());
+    capital && o.scripts.is_empty() && roles::font_of(o.base) == crate::syntax::ast::Font::Normal
 }
 
 /// Words that top-level equations give a value of a kind (`\mathrm{head}_i = \mathrm{Attention}(…)`).

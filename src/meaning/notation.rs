@@ -11,6 +11,8 @@ pub const NOTATION_TOML: &str = include_str!("../../data/notation.toml");
 pub struct Notation {
     /// Letters that are functions when a parenthesis follows.
     pub function_letters: Names,
+    /// Letters that name a function even standing alone (`f`).
+    pub lone_function_letters: Names,
     /// Letters that name distributions, densities, policies.
     pub distribution_letters: Names,
     /// Letters that name sizes.
@@ -21,6 +23,8 @@ pub struct Notation {
     pub bare_index_letters: Names,
     /// Letters that are counts even outside a sum's bound.
     pub bare_count_letters: Names,
+    /// Letters that count when a number is raised to them (`\gamma^n`) or over a number.
+    pub power_count_letters: Names,
     /// Letters that are positions along the axis a capital below them names (`i_N`).
     pub axis_position_letters: Names,
     /// Letters that pick a family member above a matrix.
@@ -107,6 +111,8 @@ impl Notation {
             axis_position_letters: Names::default(),
             bare_index_letters: Names::default(),
             bare_count_letters: Names::default(),
+            power_count_letters: Names::default(),
+            lone_function_letters: Names::default(),
             scalar_capitals: Names::default(),
             scalar_calligraphic: Names::default(),
             vector_when_indexed: Names::default(),

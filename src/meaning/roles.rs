@@ -189,6 +189,9 @@ impl Resolver<'_> {
             {
                 Some(SymbolKind::Distribution)
             }
+            // `\frac{1}{T}` beside `e^{z_i / T}`: a capital the formula uses as a number elsewhere
+            // (a temperature) is that number below a bar too.
+            Place::Count | Place::Divisor if capital && self.used_as_number(occurrence) => None,
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
             Place::Order if occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label) => {
                 Some(SymbolKind::Dimension)
@@ -255,8 +258,11 @@ impl Resolver<'_> {
                 return if counted { SymbolKind::Dimension } else { SymbolKind::Scalar };
             }
         }
-        if let NodeKind::Word { .. } = base.kind {
-            return SymbolKind::Function;
+        if let NodeKind::Word { text, .. } = &base.kind {
+            // `\mathrm{err}_m`, `\mathit{threshold}`: a word in lower case that nothing applies
+            // names a quantity; a name in capitals (`\mathrm{MSA}`) a module, a function.
+            let quantity = text.chars().count() > 1 && text.starts_with(|c: char| c.is_lowercase());
+            return if quantity { SymbolKind::Scalar } else { SymbolKind::Function };
         }
         if self.is_dimension_name(occurrence) {
             return SymbolKind::Dimension;
@@ -271,6 +277,9 @@ impl Resolver<'_> {
         }
         if bare_letter && has(&self.notation.bare_count_letters, name) {
             return SymbolKind::Dimension;
+        }
+        if bare_letter && has(&self.notation.lone_function_letters, name) {
+            return SymbolKind::Function;
         }
         let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
         let greek = names::is_greek(name);
@@ -394,6 +403,12 @@ impl Resolver<'_> {
             && !has(&self.notation.bare_index_letters, &occurrence.base_name)
             && !self.table.is_declared(&occurrence.name)
             && self.table.recorded(&occurrence.name) == Some(SymbolKind::Dimension)
+    }
+
+    /// Whether the formula's use recorded a number for the occurrence's name (not a declaration).
+    fn used_as_number(&self, occurrence: &Occurrence) -> bool {
+        let name = occurrence.name.as_str();
+        !self.table.is_declared(name) && self.table.recorded(name) == Some(SymbolKind::Scalar)
     }
 
     fn is_index_letter(&self, node: &Node) -> bool {
