@@ -275,6 +275,33 @@ pub(super) fn defined_as_array(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// `C = \max_{p(x)} I(X; Y)`, `d = \alpha^\phi`, `C = 1 - H(p)`: a letter only its spelling
+/// called a size (the channels C, the depth d) that an equation defines as a number worked out
+/// from no size nor position is that number.
+pub(super) fn defined_as_number(lhs: &mut Term, rhs: &Term) {
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let spelled = occurrence.kind == super::SymbolKind::Dimension
+        && occurrence.evidence == super::Evidence::Convention
+        && occurrence.scripts.is_empty();
+    if !spelled || rhs.occurrence().is_some() || super::kind_of_term(rhs) != super::SymbolKind::Scalar {
+        return;
+    }
+    let mut symbols = 0;
+    let mut counted = false;
+    let mut stack = vec![rhs];
+    while let Some(term) = stack.pop() {
+        if let Some(o) = term.occurrence() {
+            symbols += 1;
+            counted |= matches!(o.kind, super::SymbolKind::Dimension | super::SymbolKind::Index);
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
+    if symbols > 0 && !counted {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 /// `u_j^i = v^\top \tanh(W_1 e_j + W_2 d_i)`, `e_{ij} = \frac{q_i^\top k_j}{\sqrt{d}}`: a symbol an
 /// equation defines as an inner product (a transposed vector times a vector) is a number,
 /// when only a convention called it a vector (`u`, `e` indexed).

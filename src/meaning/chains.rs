@@ -205,6 +205,7 @@ impl Resolver<'_> {
             super::resolve::defined_by(&mut first, &joint.term);
             super::agree::defined_as_array(&mut first, &joint.term);
             super::agree::defined_as_inner_product(&mut first, &joint.term);
+            super::agree::defined_as_number(&mut first, &joint.term);
         }
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
         let same_kind = joints

@@ -11,6 +11,8 @@ pub const NOTATION_TOML: &str = include_str!("../../data/notation.toml");
 pub struct Notation {
     /// Letters that are functions when a parenthesis follows.
     pub function_letters: Names,
+    /// Functions whose value is one number (`H`, `I`, `\mathrm{JSD}`).
+    pub number_valued: Names,
     /// Letters that name a function even standing alone (`f`).
     pub lone_function_letters: Names,
     /// Letters that name distributions, densities, policies.
@@ -113,6 +115,7 @@ impl Notation {
             bare_count_letters: Names::default(),
             power_count_letters: Names::default(),
             lone_function_letters: Names::default(),
+            number_valued: Names::default(),
             scalar_capitals: Names::default(),
             scalar_calligraphic: Names::default(),
             vector_when_indexed: Names::default(),

@@ -248,6 +248,9 @@ impl Resolver<'_> {
             _ => Place::Plain,
         };
         let mut term = self.term(node, place, d);
+        if role == ScriptRole::Power {
+            number_exponent(&mut term);
+        }
         if role == ScriptRole::Index {
             // `V_{l, (j-1) \times s + m}`: the stride of a position below a name is a size.
             match &mut term.kind {
@@ -753,4 +756,17 @@ fn spelled(nodes: &[&Node]) -> Option<String> {
             _ => None,
         })
         .collect()
+}
+
+/// `\alpha^\phi`: a Greek letter alone as an exponent is a number, though papers name
+/// parameters (vectors) with its letter (`\phi`, `\theta`); a bold letter there (`e^{\mathbf{x}}`)
+/// is raised element-wise and keeps its kind.
+fn number_exponent(term: &mut Term) {
+    let TermKind::Symbol(o) = &mut term.kind else { return };
+    let greek =
+        matches!(&o.base.kind, NodeKind::Symbol { name, font: Font::Normal } if names::is_greek(name));
+    if greek && o.kind == super::SymbolKind::Vector && o.evidence == super::Evidence::Convention {
+        o.kind = super::SymbolKind::Scalar;
+        o.evidence = super::Evidence::Use;
+    }
 }

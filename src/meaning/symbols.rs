@@ -107,8 +107,15 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             let picked = [&app.sub, &app.sup].into_iter().flatten().any(|s| s.role == ScriptRole::Index);
             // `P(i)` right of `\in`: a function that gives a set.
             let gives_set = app.callee.occurrence().is_some_and(|o| o.kind == SymbolKind::Set);
+            // `H(X)`, `I(X; Y)`, `D_{\mathrm{KL}}(P \| Q)`: what an information measure gives is a number.
+            let notation = super::notation::Notation::shipped();
+            let measure = app
+                .callee
+                .occurrence()
+                .is_some_and(|o| super::notation::has(&notation.number_valued, &o.base_name));
             match app.args.first() {
                 _ if gives_set => SymbolKind::Set,
+                _ if measure => SymbolKind::Scalar,
                 Some(arg) if elementwise && picked && child(arg) == SymbolKind::Vector => SymbolKind::Scalar,
                 Some(arg) if elementwise => child(arg),
                 _ => SymbolKind::Unknown,
