@@ -149,6 +149,17 @@ impl Resolver<'_> {
             // `\alpha_{\tau_i}`, `x_{t_k}`, `\mathbf{h}_{u_i}`: a small letter picked by an index
             // inside an index is a position too, one of a subsequence.
             Place::Index if self.is_indexed_position(occurrence) => Some(SymbolKind::Index),
+            // `z_y`, `\Delta_y`: any small Latin letter that picks an entry is a position (the
+            // class y), whatever letter papers usually give it, except one that names a function
+            // (`L_{\mathcal{D}, f}`, the risk of f).
+            Place::Index
+                if plain
+                    && letter.len() == 1
+                    && is_plain_small_letter(occurrence.base)
+                    && !has(&self.notation.lone_function_letters, letter) =>
+            {
+                Some(SymbolKind::Index)
+            }
             Place::Index => None,
             Place::Bound if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Counter if plain && is_plain_small_letter(occurrence.base) => Some(SymbolKind::Index),
