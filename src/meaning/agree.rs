@@ -659,6 +659,20 @@ pub(super) fn differentiated_is_no_size(operand: &mut Term) {
     }
 }
 
+/// `\nabla f_k`: what a gradient is taken of is a number (the objective at a step), so a plain
+/// letter there that only a convention called a vector (an indexed `f`) is a number.
+pub(super) fn differentiated_is_a_number(operand: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut operand.kind else { return };
+    let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    if plain
+        && occurrence.kind == super::SymbolKind::Vector
+        && occurrence.evidence == super::Evidence::Convention
+    {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 /// `\exp(z_i / T)`, `\mathrm{softmax}(z / T)`: a capital that divides what an exponential takes
 /// is a temperature, a number, though papers count with its letter elsewhere (`\frac{1}{T}`).
 pub(super) fn temperatures(operand: &mut Term) {

@@ -40,6 +40,7 @@ impl Resolver<'_> {
         }
         if name == "nabla" {
             super::agree::gradient_at_a_point(operand);
+            super::agree::differentiated_is_a_number(operand);
         }
         if name == "exp" {
             super::agree::temperatures(operand);

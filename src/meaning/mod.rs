@@ -67,25 +67,46 @@ pub fn resolve_checked<'n>(root: &'n Node, table: &SymbolTable) -> Result<Term<'
 }
 
 /// The resolved tree and where resolution stopped for depth, if it did.
+///
+/// What one reading settles can settle more on the next (`p_k` a vector by a later inner
+/// product makes `x_k + \alpha_k p_k` a vector sum, and then `f(x_k)` takes a vector): the
+/// formula is read again while a reading settles something new, at most [`MAX_READINGS`] times.
 fn resolve_noting<'n>(root: &'n Node, table: &SymbolTable) -> (Term<'n>, Option<Span>) {
     let resolver = Resolver::new(table);
     let term = resolver.formula(root);
-    let mut defined = defined_words(&term, table);
-    defined.extend(settled_by_use(&term, table));
-    defined.extend(steps::settled_across_steps(&term, table));
-    defined.extend(steps::arrays_of_their_entries(&term, table));
-    defined.extend(steps::sizes_named_after_sizes(&term, table));
-    defined.extend(steps::continuous_variables(&term, table));
+    let defined = settled_in(&term, table);
     if defined.is_empty() {
         return (term, resolver.elided());
     }
     let mut knowing = table.clone();
-    for (name, kind) in defined {
-        knowing.suggest(name, kind);
+    let mut defined = defined;
+    let mut readings = 1;
+    loop {
+        for (name, kind) in defined {
+            knowing.suggest(name, kind);
+        }
+        let again = Resolver::new(&knowing);
+        let term = again.formula(root);
+        readings += 1;
+        defined = if readings < MAX_READINGS { settled_in(&term, &knowing) } else { Vec::new() };
+        if defined.is_empty() {
+            return (term, again.elided());
+        }
     }
-    let again = Resolver::new(&knowing);
-    let term = again.formula(root);
-    (term, again.elided())
+}
+
+/// How many times a formula is read at most (see [`resolve_noting`]).
+const MAX_READINGS: usize = 3;
+
+/// What a reading of `term` settles that `table` does not know yet.
+fn settled_in(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    let mut defined = defined_words(term, table);
+    defined.extend(settled_by_use(term, table));
+    defined.extend(steps::settled_across_steps(term, table));
+    defined.extend(steps::arrays_of_their_entries(term, table));
+    defined.extend(steps::sizes_named_after_sizes(term, table));
+    defined.extend(steps::continuous_variables(term, table));
+    defined
 }
 
 /// The span of the first term of `term` more than `limit` levels deep (a level is a term that

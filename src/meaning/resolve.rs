@@ -469,10 +469,10 @@ impl<'t> Resolver<'t> {
         used: usize,
         d: usize,
     ) -> (Term<'n>, usize) {
-        self.settle_operand(name, &mut operand);
-        // `\nabla f(x)^\top`: the transpose is of the gradient, `(\nabla f(x))^\top`; the
-        // inverse of `\nabla^2 f(x)^{-1}` is of the Hessian.
+        // `\nabla f(x)^\top`, `\nabla f_k^T`: the transpose is of the gradient, `(\nabla f(x))^\top`;
+        // the inverse of `\nabla^2 f(x)^{-1}` is of the Hessian.
         let transpose = if name == "nabla" { take_transpose(&mut operand) } else { None };
+        self.settle_operand(name, &mut operand);
         let (sub, sup) = match &op.kind {
             NodeKind::Scripts { sub, sup, .. } => (sub.as_deref(), sup.as_deref()),
             _ => (None, None),
@@ -679,12 +679,23 @@ pub(super) fn defined_by(lhs: &mut Term, rhs: &Term) {
 /// The transpose or inverse written on a call's argument group (`f(x)^\top`, `f(x)^{-1}`), taken off the call, with the
 /// span the call covered.
 fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>, Span)> {
+    let whole = operand.span;
+    if let TermKind::Scripted { base, sub: None, sup, primes: 0 } = &mut operand.kind {
+        if base.occurrence().is_none() || !sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose) {
+            return None;
+        }
+        let script = sup.take()?;
+        let TermKind::Scripted { base, .. } = std::mem::replace(&mut operand.kind, TermKind::Leaf) else {
+            return None;
+        };
+        *operand = *base;
+        return Some((script, whole));
+    }
     let TermKind::Apply(app) = &mut operand.kind else { return None };
     if !app.sup.as_ref().is_some_and(|s| matches!(s.role, ScriptRole::Transpose | ScriptRole::Inverse)) {
         return None;
     }
     let script = app.sup.take()?;
-    let whole = operand.span;
     operand.span = app.callee.span.join(app.group.span);
     Some((script, whole))
 }

@@ -133,6 +133,8 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                     SymbolKind::Matrix => SymbolKind::Matrix,
                     _ => SymbolKind::Vector,
                 },
+                // `\nabla f_k`, `\nabla L`: the gradient of a number is a vector.
+                None if child(&op.operand) == SymbolKind::Scalar => SymbolKind::Vector,
                 _ => child(&op.operand),
             },
             // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.
