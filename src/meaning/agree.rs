@@ -309,15 +309,7 @@ pub(super) fn defined_as_inner_product(lhs: &mut Term, rhs: &Term) {
     if !is_inner_product(rhs) {
         return;
     }
-    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
-    let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-    if plain
-        && occurrence.kind == super::SymbolKind::Vector
-        && occurrence.evidence == super::Evidence::Convention
-    {
-        occurrence.kind = super::SymbolKind::Scalar;
-        occurrence.evidence = super::Evidence::Use;
-    }
+    plain_vector_is_a_number(lhs);
 }
 
 /// Whether a term is an inner product by its shape, possibly scaled or signed: a product
@@ -662,7 +654,13 @@ pub(super) fn differentiated_is_no_size(operand: &mut Term) {
 /// `\nabla f_k`: what a gradient is taken of is a number (the objective at a step), so a plain
 /// letter there that only a convention called a vector (an indexed `f`) is a number.
 pub(super) fn differentiated_is_a_number(operand: &mut Term) {
-    let TermKind::Symbol(occurrence) = &mut operand.kind else { return };
+    plain_vector_is_a_number(operand);
+}
+
+/// Makes a plain letter in the normal font a number, by its use, when only a convention called
+/// it a vector.
+fn plain_vector_is_a_number(term: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
     let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
     if plain
         && occurrence.kind == super::SymbolKind::Vector
