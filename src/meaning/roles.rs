@@ -109,7 +109,9 @@ impl Resolver<'_> {
 
     /// The kind of an entry picked from a base of `kind` by the occurrence's indices.
     fn picked(&self, kind: SymbolKind, occurrence: &Occurrence) -> SymbolKind {
-        let indices = index_count(occurrence);
+        // `x_j^{(i)}` of the matrix x: the sample above picks a row, as an index below would.
+        let samples = occurrence.scripts.iter().filter(|s| s.above && s.role == ScriptRole::Layer).count();
+        let indices = index_count(occurrence) + samples;
         match (kind, indices) {
             (_, 0) => kind,
             (SymbolKind::Matrix, 1) => SymbolKind::Vector,

@@ -124,7 +124,11 @@ pub(super) fn arrays_of_their_entries(term: &Term, table: &SymbolTable) -> Vec<(
             let latin = o.base_name.len() == 1 && small(o) && super::roles::font_of(o.base) == Font::Normal;
             if latin && number && o.scripts.is_empty() && o.evidence == Evidence::Convention {
                 plain.push(o);
-            } else if latin && number && picked_by_position(o) && o.scripts.iter().all(|s| !s.above) {
+            } else if latin
+                && number
+                && picked_by_position(o)
+                && o.scripts.iter().all(|s| !s.above || s.role == ScriptRole::Layer)
+            {
                 entries.push(o);
             }
         }
@@ -141,7 +145,8 @@ pub(super) fn arrays_of_their_entries(term: &Term, table: &SymbolTable) -> Vec<(
             continue;
         }
         let (most, pickers) = arrays.entry(e.base_name.as_str()).or_default();
-        *most = (*most).max(positions(e));
+        // `x_j^{(i)}` beside `x`: the sample i above is one more position (a batch of rows).
+        *most = (*most).max(positions(e) + samples_above(e));
         for letter in letters.into_iter().filter(|l| free.get(l.as_str()) == Some(&true)) {
             if !pickers.contains(&letter) {
                 pickers.push(letter);
@@ -163,6 +168,17 @@ pub(super) fn arrays_of_their_entries(term: &Term, table: &SymbolTable) -> Vec<(
         }
     }
     out
+}
+
+/// How many samples or layers an occurrence is picked by above it (`x^{(i)}`): positions
+/// written in parentheses, each holding an index.
+fn samples_above(o: &Occurrence) -> usize {
+    let sample = |s: &&super::tree::Script| {
+        s.above
+            && s.role == ScriptRole::Layer
+            && s.term.occurrences().iter().any(|(_, i)| i.kind == SymbolKind::Index)
+    };
+    o.scripts.iter().filter(sample).count()
 }
 
 /// Adds `name` with `kind` unless the table records it or it is there already.
