@@ -651,6 +651,29 @@ pub(super) fn differentiated_is_no_size(operand: &mut Term) {
     }
 }
 
+/// `j \neq y`, `i < k`: a small Latin letter compared with a position is a position too (the
+/// class y), when only a convention called it a number.
+pub(super) fn positions_compared<'n>(left: &mut Term<'n>, right: &mut Term<'n>) {
+    let is_position = |t: &Term| t.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Index);
+    let other = match (is_position(left), is_position(right)) {
+        (true, false) => right,
+        (false, true) => left,
+        _ => return,
+    };
+    let TermKind::Symbol(occurrence) = &mut other.kind else { return };
+    let small_latin = occurrence.base_name.len() == 1
+        && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    if small_latin
+        && occurrence.scripts.is_empty()
+        && occurrence.kind == super::SymbolKind::Scalar
+        && occurrence.evidence == super::Evidence::Convention
+    {
+        occurrence.kind = super::SymbolKind::Index;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 /// `\nabla f_k`: what a gradient is taken of is a number (the objective at a step), so a plain
 /// letter there that only a convention called a vector (an indexed `f`) is a number.
 pub(super) fn differentiated_is_a_number(operand: &mut Term) {

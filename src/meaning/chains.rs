@@ -220,6 +220,12 @@ impl Resolver<'_> {
             numbers_beside_values(&mut operands, |t| self.is_number_valued(t));
             sizes_beside_sizes(&mut operands);
         }
+        if let [joint] = joints.as_mut_slice() {
+            if matches!(&*joint.op, InfixOp::Relation(r) if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq"))
+            {
+                super::agree::positions_compared(&mut first, &mut joint.term);
+            }
+        }
         Term::new(TermKind::Chain { first: first.boxed(), rest: joints }, span, node)
     }
 

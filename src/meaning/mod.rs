@@ -148,11 +148,10 @@ fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)>
                 && !matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. });
             // `\sum_{\tau=1}^{t} g_\tau`: a Greek letter a sum counts with is a position in the
             // scripts it picks too (a Latin one is already, by its letter).
-            // `z_y` beside `j \neq y`: so is a Latin letter an index picks entries with.
-            let counter = o.kind == SymbolKind::Index && kinds::is_small_letter(&o.name);
+            let counter = o.kind == SymbolKind::Index && crate::syntax::names::is_greek(&o.name);
             if (settling || counter) && o.evidence == Evidence::Use {
                 used.push((o.name.as_str(), o.kind));
-                if counter && table.recorded(&o.name).is_none() && crate::syntax::names::is_greek(&o.name) {
+                if counter && table.recorded(&o.name).is_none() {
                     conventional_scalars.insert(o.name.as_str());
                 }
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {

@@ -11,6 +11,8 @@ pub const NOTATION_TOML: &str = include_str!("../../data/notation.toml");
 pub struct Notation {
     /// Letters that are functions when a parenthesis follows.
     pub function_letters: Names,
+    /// Functions that keep the shape of what they take (`\tanh`, `\mathrm{softmax}`).
+    pub shape_keeping_functions: Names,
     /// Functions whose value is one number (`H`, `I`, `\mathrm{JSD}`).
     pub number_valued: Names,
     /// Letters that name a function even standing alone (`f`).
@@ -116,6 +118,7 @@ impl Notation {
             power_count_letters: Names::default(),
             lone_function_letters: Names::default(),
             number_valued: Names::default(),
+            shape_keeping_functions: Names::default(),
             scalar_capitals: Names::default(),
             scalar_calligraphic: Names::default(),
             vector_when_indexed: Names::default(),

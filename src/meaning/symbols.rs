@@ -22,7 +22,12 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
                 if seen.insert((i, span)) {
                     entry.spans.push(span);
                 }
-                if occurrence.evidence < entry.evidence {
+                // `z_e` beside `\|z_e - e\|`: at equal evidence, what the letter is where it
+                // stands as an array outweighs its use below another letter as a position.
+                let array = matches!(occurrence.kind, SymbolKind::Vector | SymbolKind::Matrix);
+                let over_index =
+                    occurrence.evidence == entry.evidence && entry.kind == SymbolKind::Index && array;
+                if occurrence.evidence < entry.evidence || over_index {
                     entry.kind = occurrence.kind;
                     entry.evidence = occurrence.evidence;
                 }
@@ -397,26 +402,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
 }
 
 /// Whether a function of that name keeps the shape of what it takes (`\tanh`, `\mathrm{softmax}`,
-/// `\mathrm{LN}`): applied to a vector it gives a vector.
+/// `\mathrm{LN}`): applied to a vector it gives a vector (`shape_keeping_functions`).
 pub(super) fn is_elementwise(name: &str) -> bool {
-    matches!(
-        name,
-        "softmax"
-            | "Softmax"
-            | "sigma"
-            | "tanh"
-            | "ReLU"
-            | "relu"
-            | "GELU"
-            | "exp"
-            | "log"
-            | "LayerNorm"
-            | "LN"
-            | "Dropout"
-            | "dropout"
-            | "Attention"
-            | "MultiHead"
-            | "FFN"
-            | "Concat"
-    )
+    super::notation::has(&super::notation::Notation::shipped().shape_keeping_functions, name)
 }
