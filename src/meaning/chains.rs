@@ -221,7 +221,7 @@ impl Resolver<'_> {
             sizes_beside_sizes(&mut operands);
         }
         if let [joint] = joints.as_mut_slice() {
-            if matches!(&*joint.op, InfixOp::Relation(r) if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq"))
+            if matches!(joint.op, InfixOp::Relation(r) if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq"))
             {
                 super::agree::positions_compared(&mut first, &mut joint.term);
             }
