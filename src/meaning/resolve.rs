@@ -449,7 +449,10 @@ impl<'t> Resolver<'t> {
         }
         let next_is_bracket = items.get(i + 1).is_some_and(|(_, _, n)| is_bracket(n));
         let random = name == "E" || super::notation::has(&self.notation.random_variable_operators, name);
-        let operand_place = if random { Place::Random } else { place };
+        // `\mathbb{E}_{x \sim p}[(D(x) - b)^2]`: an expectation that says below it what it draws
+        // averages over that; the other letters inside keep their own kinds (b a constant).
+        let drawn_below = name == "E" && draws_by_sampling(op);
+        let operand_place = if random && !drawn_below { Place::Random } else { place };
         let (operand, used) = if name == "E" && !next_is_bracket {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             (self.rest_of_row(node, rest, operand_place, d), rest.len())
@@ -565,7 +568,14 @@ impl<'t> Resolver<'t> {
         let distribution =
             callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
         let family = callee_term.occurrence().is_some_and(|o| self.is_distribution_family(o));
-        let own_place = self.argument_place(callee);
+        let mut own_place = self.argument_place(callee);
+        // `I(y_i \neq G_m(x_i))`: a comparison taken is an indicator's condition, and `H(x)_i`
+        // with an entry picked is a function of vectors (a letter; `\mathrm{Cov}(X)_{ij}` is
+        // still a covariance): no entropy nor information, whose arguments are random variables.
+        let letter = matches!(callee.kind, NodeKind::Symbol { .. });
+        if own_place == Place::Random && ((letter && sub.is_some()) || is_comparison(body)) {
+            own_place = Place::Plain;
+        }
         // What a density or a variance takes is its outcome; a call inside an expectation
         // (`r_t(\theta)`) only stands among random things.
         let outcomes = distribution || own_place == Place::Random;
@@ -698,6 +708,31 @@ fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>
     let script = app.sup.take()?;
     operand.span = app.callee.span.join(app.group.span);
     Some((script, whole))
+}
+
+/// Whether a node is a comparison (`y_i \neq G(x_i)`, `x > 0`): a chain of one relation other
+/// than `=`, `\sim` or `\mid`.
+fn is_comparison(node: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &node.kind else { return false };
+    matches!(rest.as_slice(), [link] if matches!(&link.op, InfixOp::Relation(r)
+        if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq")))
+}
+
+/// Whether an operator's subscript draws each of its variables by `\sim` (`\mathbb{E}_{x \sim
+/// p}`, `\mathbb{E}_{x \sim p, z \sim q}`; not `\mathbb{E}_{x, \epsilon \sim \mathcal{N}, t}`,
+/// where what is drawn without `\sim` may stand inside under another name).
+fn draws_by_sampling(op: &Node) -> bool {
+    let NodeKind::Scripts { sub: Some(sub), .. } = &op.kind else { return false };
+    let is_sim = |n: &Node| {
+        matches!(&n.kind, NodeKind::Chain { rest, .. }
+            if rest.iter().any(|l| l.op == InfixOp::Relation("\\sim".into())))
+    };
+    match &sub.kind {
+        NodeKind::Chain { first, rest } if rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_))) => {
+            is_sim(first) && rest.iter().all(|l| is_sim(&l.operand))
+        }
+        _ => is_sim(sub),
+    }
 }
 
 /// A row without the full stop or comma that ends a displayed formula (`y = 2x.`, `k \le x.`):

@@ -85,6 +85,12 @@ pub fn prospective(stem: &str) -> String {
 /// "…작다" → "…작", "…이다" → "…이". `None` when it does not end in 다.
 pub fn predicate_stem(sentence: &str) -> Option<String> {
     let body = sentence.strip_suffix('다')?;
+    // A consonant-final stem adds 는다 (넣 → 넣는다): take 는 off.
+    if let Some(stem) = body.strip_suffix('는') {
+        if split_last(stem).is_some_and(|(_, before)| final_of(before).is_some_and(|f| f != 0)) {
+            return Some(stem.to_string());
+        }
+    }
     let (_, last) = split_last(body)?;
     // A verb's plain present adds ㄴ to a vowel-final stem (속하 → 속한다): take it off.
     if final_of(last) == Some(NIEUN) {
@@ -112,6 +118,14 @@ pub fn when_clause(sentence: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connectives_of_plain_predicates() {
+        assert_eq!(connective("A에 B를 넣는다"), "A에 B를 넣고");
+        assert_eq!(connective("A는 B에 속한다"), "A는 B에 속하고");
+        assert_eq!(connective("A는 B보다 작다"), "A는 B보다 작고");
+        assert_eq!(connective("A는 B이다"), "A는 B이고");
+    }
 
     #[test]
     fn finals_of_syllables() {
