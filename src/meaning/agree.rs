@@ -131,6 +131,11 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
     let count = factors.len();
     for i in 1..count {
         let (before, after) = factors.split_at_mut(i);
+        // `U g_\theta U^\top x`: between two matrices stands a matrix (a filter), not a vector.
+        let sandwiched = after.get(1).is_some_and(|next| {
+            matches!(next.op, Some(InfixOp::Juxt))
+                && super::kind_of_term(&next.term) == super::SymbolKind::Matrix
+        });
         let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
         let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
         let left = super::kind_of_term(&previous.term);
@@ -177,7 +182,8 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             {
                 // `X \Theta`: a capital a matrix multiplies is a matrix (of weights), not a vector.
                 let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
-                occurrence.kind = if capital && !occurrence.indexed && left == super::SymbolKind::Matrix {
+                let matrix_side = left == super::SymbolKind::Matrix;
+                occurrence.kind = if matrix_side && ((capital && !occurrence.indexed) || sandwiched) {
                     super::SymbolKind::Matrix
                 } else {
                     super::SymbolKind::Vector

@@ -121,8 +121,11 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             match app.args.first() {
                 _ if gives_set => SymbolKind::Set,
                 _ if measure => SymbolKind::Scalar,
-                Some(arg) if elementwise && picked && child(arg) == SymbolKind::Vector => SymbolKind::Scalar,
-                Some(arg) if elementwise => child(arg),
+                // The argument's kind is asked once: a tower `\sigma(\sigma(…)_i)_i` stays linear.
+                Some(arg) if elementwise => match child(arg) {
+                    SymbolKind::Vector if picked => SymbolKind::Scalar,
+                    kind => kind,
+                },
                 _ => SymbolKind::Unknown,
             }
         }
@@ -134,13 +137,16 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 None if matches!(op.operand.kind, TermKind::Apply(_)) && op.is_second_order() => {
                     SymbolKind::Matrix
                 }
-                None if matches!(op.operand.kind, TermKind::Apply(_)) => match child(&op.operand) {
-                    SymbolKind::Matrix => SymbolKind::Matrix,
-                    _ => SymbolKind::Vector,
+                // The operand's kind is asked once: a tower `\nabla \nabla …` must stay linear.
+                sub => match (sub, child(&op.operand)) {
+                    (None, SymbolKind::Matrix) if matches!(op.operand.kind, TermKind::Apply(_)) => {
+                        SymbolKind::Matrix
+                    }
+                    (None, _) if matches!(op.operand.kind, TermKind::Apply(_)) => SymbolKind::Vector,
+                    // `\nabla f_k`, `\nabla L`: the gradient of a number is a vector.
+                    (None, SymbolKind::Scalar) => SymbolKind::Vector,
+                    (_, kind) => kind,
                 },
-                // `\nabla f_k`, `\nabla L`: the gradient of a number is a vector.
-                None if child(&op.operand) == SymbolKind::Scalar => SymbolKind::Vector,
-                _ => child(&op.operand),
             },
             // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.
             "Delta" | "exp" | "log" | "E" => child(&op.operand),
