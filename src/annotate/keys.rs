@@ -384,6 +384,113 @@ fn for_each_inner<'t>(node: &'t Node, mut visit: impl FnMut(&'t Node)) {
     }
 }
 
+/// A set of keys as 256 bits, one for each key (two keys may share one): what keys a formula
+/// has anywhere ([`formula_keys`]), or what keys a pattern needs there to match anywhere
+/// ([`required_keys`]). A pattern whose needs a formula does not cover never matches in it, so
+/// the walk does not try it (a shared bit only costs a wasted try).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct KeySet([u64; 4]);
+
+impl KeySet {
+    /// Every key: a formula whose keys are not all known has all of them.
+    pub const ALL: KeySet = KeySet([u64::MAX; 4]);
+
+    /// Adds `key`.
+    pub fn insert(&mut self, key: Key) {
+        let bit = (key.0 >> 24) as usize & 255;
+        if let Some(word) = self.0.get_mut(bit >> 6) {
+            *word |= 1 << (bit & 63);
+        }
+    }
+
+    /// Whether every key of `needed` is in this set.
+    pub fn covers(&self, needed: &KeySet) -> bool {
+        self.0.iter().zip(&needed.0).all(|(has, needs)| needs & !has == 0)
+    }
+
+    /// The keys in both sets.
+    pub fn intersection(&self, other: &KeySet) -> KeySet {
+        let mut both = *self;
+        both.0.iter_mut().zip(&other.0).for_each(|(a, b)| *a &= b);
+        both
+    }
+}
+
+/// Every key a pattern could be compared with in the formula `root`: the key ([`key_of`]) of
+/// each of its nodes and of each operator between a chain's operands. [`KeySet::ALL`] for a
+/// tree deeper than a walk goes.
+pub fn formula_keys(root: &Node) -> KeySet {
+    let mut set = KeySet::default();
+    if add_formula_keys(root, &mut set, 0) {
+        set
+    } else {
+        KeySet::ALL
+    }
+}
+
+/// Adds the keys of `node` and all below it to `set` ([`formula_keys`]); false where the tree
+/// goes deeper than a walk.
+fn add_formula_keys(node: &Node, set: &mut KeySet, depth: usize) -> bool {
+    if depth > crate::syntax::depth::WALK_GUARD {
+        return false;
+    }
+    set.insert(key_of(node));
+    if let NodeKind::Chain { rest, .. } = &node.kind {
+        rest.iter().for_each(|link| set.insert(operator_key(&link.op)));
+    }
+    let mut whole = true;
+    node.for_each_child(|child| whole &= add_formula_keys(child, set, depth + 1));
+    whole
+}
+
+/// The keys a formula must have for the pattern `pattern` to match any of its nodes
+/// (`super::pattern::matches`): the key of each of its nodes that is not a metavariable, but
+/// of no chain (a nested chain pattern may match after a prefix of operators with limits), and
+/// of each operator between a chain's operands that is not side by side (a product side by
+/// side may be written with `\cdot`). A match compares every such node with a node of the
+/// formula of the same key, through the leniencies too (they compare it with a part).
+pub fn required_keys(pattern: &Node) -> KeySet {
+    let mut set = KeySet::default();
+    add_required(pattern, &mut set, 0);
+    set
+}
+
+/// The keys a chain pattern whose operands, each with the operator before it, are `links`
+/// needs in a formula to match a run of its chains ([`required_keys`]).
+pub fn run_required_keys<'p>(links: impl Iterator<Item = (Option<&'p InfixOp>, &'p Node)>) -> KeySet {
+    let mut set = KeySet::default();
+    add_required_links(links, &mut set, 0);
+    set
+}
+
+/// Adds to `set` the keys [`run_required_keys`] gives for `links`.
+fn add_required_links<'p>(
+    links: impl Iterator<Item = (Option<&'p InfixOp>, &'p Node)>,
+    set: &mut KeySet,
+    depth: usize,
+) {
+    for (op, operand) in links {
+        if let Some(op) = op.filter(|op| !matches!(op, InfixOp::Juxt)) {
+            set.insert(operator_key(op));
+        }
+        add_required(operand, set, depth);
+    }
+}
+
+/// Adds to `set` the keys [`required_keys`] gives for `pattern`.
+fn add_required(pattern: &Node, set: &mut KeySet, depth: usize) {
+    if depth > crate::syntax::depth::WALK_GUARD || metavariable(pattern).is_some() {
+        return;
+    }
+    if let NodeKind::Chain { first, rest } = &pattern.kind {
+        let links = rest.iter().map(|link| (Some(&link.op), &link.operand));
+        add_required_links(std::iter::once((None, first.as_ref())).chain(links), set, depth + 1);
+        return;
+    }
+    set.insert(key_of(pattern));
+    pattern.for_each_child(|child| add_required(child, set, depth + 1));
+}
+
 /// How many 64-bit words the filter of a [`KeyMap`] has.
 const FILTER_WORDS: usize = 16;
 

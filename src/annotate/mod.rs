@@ -168,6 +168,9 @@ struct Walker<'a> {
     /// The kind of each operand of the chain whose runs are being tried, once asked: the runs
     /// of many patterns ask for the same operands' kinds ([`run_kinds_hold`]).
     operand_kinds: Vec<Option<SymbolKind>>,
+    /// The keys the formula has anywhere ([`keys::formula_keys`]): a pattern that needs others
+    /// is not tried.
+    present: keys::KeySet,
 }
 
 impl<'a> Walker<'a> {
@@ -182,6 +185,7 @@ impl<'a> Walker<'a> {
             chain_keys: SPARE_CHAIN_KEYS.with(|spare| spare.take()),
             fired_around: Vec::new(),
             operand_kinds: Vec::new(),
+            present: keys::KeySet::ALL,
         }
     }
 
@@ -191,6 +195,7 @@ impl<'a> Walker<'a> {
     }
 
     fn run(mut self, root: &'a Node) -> Vec<Firing> {
+        self.present = keys::formula_keys(root);
         self.walk(root, false, 0);
         SPARE_CHAIN_KEYS.with(|spare| spare.replace(std::mem::take(&mut self.chain_keys)));
         self.firings
@@ -268,7 +273,7 @@ impl<'a> Walker<'a> {
                     .is_none_or(|r| run_kinds_hold(meaning, known, r, checks, &view, offset))
         };
         let chain = is_chain.then_some(&chain_keys);
-        rules.candidates(node, keys, chain, &mut kinds_hold, &mut candidates);
+        rules.candidates(node, keys, chain, &self.present, &mut kinds_hold, &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {

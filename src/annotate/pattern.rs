@@ -10,7 +10,10 @@
 //! scope is what follows.
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
-use super::keys::{commonness, index_key, operator_commonness, operator_key, same_head, Key, RunKeys};
+use super::keys::{
+    commonness, index_key, operator_commonness, operator_key, required_keys, run_required_keys, same_head,
+    Key, KeySet, RunKeys,
+};
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span, WordStyle};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
@@ -254,6 +257,16 @@ impl Pattern {
             Some((operator_commonness(op), at, operator_key(op)))
         });
         operands.chain(operators).min_by_key(|&(common, at, _)| (common, at)).map(|(_, at, key)| (at, key))
+    }
+
+    /// The keys a formula must have for this pattern to match in it
+    /// ([`super::keys::required_keys`]).
+    pub fn required_keys(&self) -> KeySet {
+        if self.is_chain() {
+            run_required_keys(self.links())
+        } else {
+            required_keys(&self.root)
+        }
     }
 
     /// What a run must have, in keys, for this chain pattern to match it ([`RunKeys::admits`]).
