@@ -193,7 +193,7 @@ impl RuleSet {
             set.kind_checks.resize(rule_index, Vec::new());
             set.kind_checks.push(checks.collect());
             for (pattern_index, pattern) in patterns.iter().enumerate() {
-                let filed = (rule_index, pattern_index, pattern.required_keys());
+                let filed = (rule_index, pattern_index, *pattern.needs());
                 if !pattern.is_chain() {
                     set.by_key.entry(pattern.index_key()).push(filed);
                     continue;

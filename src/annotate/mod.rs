@@ -211,8 +211,9 @@ impl<'a> Walker<'a> {
             (Some(holder), Some(later)) => steps::holds_earlier(holder, later),
             _ => true,
         };
+        // A pattern that needs keys the formula lacks is found nowhere in it.
         let holds = |node: &Node, patterns: &[pattern::Pattern]| {
-            patterns.iter().any(|p| p.find_in(node, bindings, 0).is_some())
+            patterns.iter().any(|p| self.present.covers(p.needs()) && p.find_in(node, bindings, 0).is_some())
         };
         let within = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
             bindings.get(name).is_none_or(|node| holds(node, patterns))

@@ -26,6 +26,8 @@ pub struct Pattern {
     root: Node,
     /// For a chain pattern: its operands with the operator before each.
     operands: Vec<(Option<InfixOp>, Node)>,
+    /// The keys a formula must have for this pattern to match in it.
+    needs: KeySet,
 }
 
 /// A chain's operands with the operator before each, and whether each neighbouring pair is a
@@ -210,7 +212,13 @@ impl Pattern {
                 .collect(),
             _ => Vec::new(),
         };
-        Ok(Pattern { source: source.to_string(), root: parsed.root, operands })
+        let mut pattern = Pattern { source: source.to_string(), root: parsed.root, operands, needs: KeySet::ALL };
+        pattern.needs = if pattern.is_chain() {
+            run_required_keys(pattern.links())
+        } else {
+            required_keys(&pattern.root)
+        };
+        Ok(pattern)
     }
 
     /// The first match of this pattern at `node`, starting from `start`, splitting nothing:
@@ -260,13 +268,9 @@ impl Pattern {
     }
 
     /// The keys a formula must have for this pattern to match in it
-    /// ([`super::keys::required_keys`]).
-    pub fn required_keys(&self) -> KeySet {
-        if self.is_chain() {
-            run_required_keys(self.links())
-        } else {
-            required_keys(&self.root)
-        }
+    /// ([`super::keys::required_keys`], [`super::keys::run_required_keys`]).
+    pub fn needs(&self) -> &KeySet {
+        &self.needs
     }
 
     /// What a run must have, in keys, for this chain pattern to match it ([`RunKeys::admits`]).
