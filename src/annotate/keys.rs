@@ -558,34 +558,74 @@ pub struct ChainKeys {
     nested: Vec<Key>,
     /// Where each operand's nested keys end in `nested`.
     nested_ends: Vec<usize>,
+    /// For each operand that is itself a chain, where the keys of each of its operands end in
+    /// its nested keys (counted from their start), one operand after the other: so that the
+    /// walk of that chain takes its operands' keys from here instead of working them out again.
+    part_ends: Vec<usize>,
+    /// Where each operand's `part_ends` end.
+    part_ends_ends: Vec<usize>,
     /// Each operand's keys and nested keys as two [`mask`]s, tested before the lists.
     masks: Vec<(u64, u64)>,
 }
 
 impl ChainKeys {
-    /// Makes these the keys of the chain `view` shows.
-    pub fn fill(&mut self, view: &ChainView) {
+    /// Makes these the keys of the chain `view` shows; `outer` holds them already where the
+    /// chain is the operand at a position of a chain whose keys are those
+    /// ([`ChainKeys::operand_parts`]).
+    pub fn fill(&mut self, view: &ChainView, outer: Option<(&ChainKeys, usize)>) {
         self.keys.clear();
         self.ends.clear();
         self.operators.clear();
         self.nested.clear();
         self.nested_ends.clear();
+        self.part_ends.clear();
+        self.part_ends_ends.clear();
         self.masks.clear();
-        for (op, operand) in view.links() {
+        let known = outer
+            .and_then(|(outer, position)| outer.operand_parts(position))
+            .filter(|(_, ends)| ends.len() == view.links().count());
+        for (position, (op, operand)) in view.links().enumerate() {
             let (mut own, mut nested) = (0, 0);
-            for_each_key(operand, |key| {
-                own |= mask(key);
-                self.keys.push(key);
-            });
+            match known {
+                Some((keys, ends)) => {
+                    let keys = part_of(keys, ends, position);
+                    own = keys.iter().fold(0, |all, &key| all | mask(key));
+                    self.keys.extend_from_slice(keys);
+                }
+                None => for_each_key(operand, |key| {
+                    own |= mask(key);
+                    self.keys.push(key);
+                }),
+            }
             self.ends.push(self.keys.len());
             self.operators.push(op.map(operator_key));
-            operand_keys(operand, |key| {
-                nested |= mask(key);
-                self.nested.push(key);
-            });
+            let start = self.nested.len();
+            if let NodeKind::Chain { first, rest } = &operand.kind {
+                // What `operand_keys` gives for a chain, with where each operand's keys end.
+                for part in std::iter::once(first.as_ref()).chain(rest.iter().map(|link| &link.operand)) {
+                    for_each_key(part, |key| {
+                        nested |= mask(key);
+                        self.nested.push(key);
+                    });
+                    self.part_ends.push(self.nested.len() - start);
+                }
+            } else {
+                operand_keys(operand, |key| {
+                    nested |= mask(key);
+                    self.nested.push(key);
+                });
+            }
             self.nested_ends.push(self.nested.len());
+            self.part_ends_ends.push(self.part_ends.len());
             self.masks.push((own, nested));
         }
+    }
+
+    /// For the operand at `position` where it is a chain: its operands' keys, one operand
+    /// after the other, and where each one's end.
+    pub fn operand_parts(&self, position: usize) -> Option<(&[Key], &[usize])> {
+        let ends = part_of(&self.part_ends, &self.part_ends_ends, position);
+        (!ends.is_empty()).then(|| (self.nested(position), ends))
     }
 
     /// How many operands the chain has.
@@ -622,7 +662,7 @@ impl ChainKeys {
 
 /// The keys of the operand at `position`, of `keys` that hold every operand's one after the
 /// other, each ending where `ends` says.
-fn part_of<'k>(keys: &'k [Key], ends: &[usize], position: usize) -> &'k [Key] {
+fn part_of<'k, T>(keys: &'k [T], ends: &[usize], position: usize) -> &'k [T] {
     let start = match position.checked_sub(1) {
         Some(previous) => ends.get(previous).copied().unwrap_or(0),
         None => 0,

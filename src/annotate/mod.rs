@@ -245,9 +245,9 @@ impl<'a> Walker<'a> {
         self.walk_keyed(node, in_script, depth, None);
     }
 
-    /// [`Walker::walk`] of a node whose keys ([`keys::for_each_key`]) are `keys`, when its
-    /// chain worked them out already.
-    fn walk_keyed(&mut self, node: &'a Node, in_script: bool, depth: usize, keys: Option<&[keys::Key]>) {
+    /// [`Walker::walk`] of a node that is the operand at a position of a chain whose keys
+    /// ([`ChainKeys`]) are worked out already, `outer`: its keys are taken from there.
+    fn walk_keyed(&mut self, node: &'a Node, in_script: bool, depth: usize, outer: Option<(&ChainKeys, usize)>) {
         if depth > MAX_WALK_DEPTH {
             return;
         }
@@ -259,7 +259,7 @@ impl<'a> Walker<'a> {
         let mut chain_keys =
             if is_chain { self.chain_keys.pop().unwrap_or_default() } else { ChainKeys::default() };
         if is_chain {
-            chain_keys.fill(&view);
+            chain_keys.fill(&view, outer);
             self.operand_kinds.clear();
             self.operand_kinds.resize(chain_keys.len(), None);
         }
@@ -274,6 +274,7 @@ impl<'a> Walker<'a> {
                     .is_none_or(|r| run_kinds_hold(meaning, known, r, checks, &view, offset))
         };
         let chain = is_chain.then_some(&chain_keys);
+        let keys = outer.map(|(outer, position)| outer.operand(position));
         rules.candidates(node, keys, chain, &self.present, &mut kinds_hold, &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
@@ -324,12 +325,12 @@ impl<'a> Walker<'a> {
     /// operand with its keys from `chain_keys`.
     fn walk_operands(&mut self, node: &'a Node, in_script: bool, depth: usize, chain_keys: &ChainKeys) {
         let NodeKind::Chain { first, rest } = &node.kind else { return };
-        self.walk_keyed(first, in_script, depth + 1, Some(chain_keys.operand(0)));
+        self.walk_keyed(first, in_script, depth + 1, Some((chain_keys, 0)));
         for (position, link) in (1..).zip(rest) {
             if let InfixOp::Stacked(stacked) = &link.op {
                 self.walk(&stacked.label, in_script, depth + 1);
             }
-            self.walk_keyed(&link.operand, in_script, depth + 1, Some(chain_keys.operand(position)));
+            self.walk_keyed(&link.operand, in_script, depth + 1, Some((chain_keys, position)));
         }
     }
 
