@@ -416,9 +416,9 @@ impl KeySet {
     }
 }
 
-/// Every key a pattern could be compared with in the formula `root`: the key ([`key_of`]) of
-/// each of its nodes and of each operator between a chain's operands. [`KeySet::ALL`] for a
-/// tree deeper than a walk goes.
+/// Every key a pattern could need in the formula `root` ([`required_keys`]): the key
+/// ([`key_of`]) of each of its nodes but chains, and of each operator between a chain's
+/// operands. [`KeySet::ALL`] for a tree deeper than a walk goes.
 pub fn formula_keys(root: &Node) -> KeySet {
     let mut set = KeySet::default();
     if add_formula_keys(root, &mut set, 0) {
@@ -434,9 +434,9 @@ fn add_formula_keys(node: &Node, set: &mut KeySet, depth: usize) -> bool {
     if depth > crate::syntax::depth::WALK_GUARD {
         return false;
     }
-    set.insert(key_of(node));
-    if let NodeKind::Chain { rest, .. } = &node.kind {
-        rest.iter().for_each(|link| set.insert(operator_key(&link.op)));
+    match &node.kind {
+        NodeKind::Chain { rest, .. } => rest.iter().for_each(|link| set.insert(operator_key(&link.op))),
+        _ => set.insert(key_of(node)),
     }
     let mut whole = true;
     node.for_each_child(|child| whole &= add_formula_keys(child, set, depth + 1));
