@@ -256,10 +256,13 @@ impl<'a> Walker<'a> {
         let is_call = |callee: &Node, _argument: &Node| meaning.is_callee(callee);
         let mut view = std::mem::take(&mut self.view);
         let is_chain = view.fill(node, &is_call);
-        let mut chain_keys =
-            if is_chain { self.chain_keys.pop().unwrap_or_default() } else { ChainKeys::default() };
-        if is_chain {
+        // Only a chain has keys of its own to keep (most nodes are not chains).
+        let chain_keys = is_chain.then(|| {
+            let mut chain_keys = self.chain_keys.pop().unwrap_or_default();
             chain_keys.fill(&view, outer);
+            chain_keys
+        });
+        if let Some(chain_keys) = &chain_keys {
             self.operand_kinds.clear();
             self.operand_kinds.resize(chain_keys.len(), None);
         }
@@ -273,7 +276,7 @@ impl<'a> Walker<'a> {
                     .get(rule)
                     .is_none_or(|r| run_kinds_hold(meaning, known, r, checks, &view, offset))
         };
-        let chain = is_chain.then_some(&chain_keys);
+        let chain = chain_keys.as_ref();
         let keys = outer.map(|(outer, position)| outer.operand(position));
         rules.candidates(node, keys, chain, &self.present, &mut kinds_hold, &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
@@ -313,7 +316,7 @@ impl<'a> Walker<'a> {
             // What fired further out (`-\hat{y}_i`) is not fired on the inner nodes either.
             fired_here.extend(around);
         }
-        if is_chain {
+        if let Some(chain_keys) = chain_keys {
             self.walk_operands(node, in_script, depth, &chain_keys);
             self.chain_keys.push(chain_keys);
         } else {
