@@ -12,7 +12,7 @@
 //! that are whole metavariables ([`RuleSet::kind_checks`]): `$A $B` with a matrix and a vector
 //! is not tried at every pair of letters side by side.
 
-use super::keys::{for_each_key, ChainKeys, Key, KeyMap, RunKeys};
+use super::keys::{for_each_key, ChainKeys, Key, KeyMap, KeySet, RunKeys};
 use super::pattern::metavariable;
 use super::rules::{self, Matcher, Rule};
 use crate::syntax::ast::{InfixOp, Node};
@@ -81,35 +81,48 @@ struct ChainGroup {
     at: usize,
     /// What a run must have, in keys, to be tried.
     run: RunKeys,
-    /// (rule, pattern) of each pattern of the group, in the order they were filed.
-    patterns: Vec<(usize, usize)>,
+    /// The keys a formula must have for any pattern of the group to match in it.
+    needs: KeySet,
+    /// Each pattern of the group, in the order they were filed.
+    patterns: Vec<Filed>,
 }
+
+/// A pattern as the index files it: (rule, pattern, the keys a formula must have for it to
+/// match there, [`KeySet`]).
+type Filed = (usize, usize, KeySet);
 
 impl ChainGroup {
     /// Puts into `found` the candidates of these patterns for the run that has their anchor
-    /// at `position`, if the run could match and its operands have the kinds the pattern's rule
-    /// asks (`kinds_hold(rule, pattern, offset)`).
+    /// at `position`, if the run could match, the formula has the keys the pattern needs
+    /// (`present`), and its operands have the kinds the pattern's rule asks (`kinds_hold(rule,
+    /// pattern, offset)`).
     fn add_candidates(
         &self,
         chain: &ChainKeys,
         position: usize,
+        present: &KeySet,
         kinds_hold: &mut impl FnMut(usize, usize, usize) -> bool,
         found: &mut Vec<Candidate>,
     ) {
         let Some(offset) = position.checked_sub(self.at) else { return };
-        if self.run.admits(chain, offset) {
-            let admitted = self.patterns.iter().filter(|&&(rule, pattern)| kinds_hold(rule, pattern, offset));
-            found.extend(admitted.map(|&(rule, pattern)| (rule, pattern, offset)));
+        if present.covers(&self.needs) && self.run.admits(chain, offset) {
+            let admitted = self.patterns.iter().filter(|&&(rule, pattern, ref needs)| {
+                present.covers(needs) && kinds_hold(rule, pattern, offset)
+            });
+            found.extend(admitted.map(|&(rule, pattern, _)| (rule, pattern, offset)));
         }
     }
 }
 
-/// Files the chain pattern (`rule`, `pattern`) in `groups`: with the group of the same anchor
-/// and run keys, or in a new one.
-fn file_chain(groups: &mut Vec<ChainGroup>, at: usize, run: RunKeys, rule: usize, pattern: usize) {
+/// Files the chain pattern `filed` in `groups`: with the group of the same anchor and run
+/// keys, or in a new one.
+fn file_chain(groups: &mut Vec<ChainGroup>, at: usize, run: RunKeys, filed: Filed) {
     match groups.iter_mut().find(|group| group.at == at && group.run == run) {
-        Some(group) => group.patterns.push((rule, pattern)),
-        None => groups.push(ChainGroup { at, run, patterns: vec![(rule, pattern)] }),
+        Some(group) => {
+            group.needs = group.needs.intersection(&filed.2);
+            group.patterns.push(filed);
+        }
+        None => groups.push(ChainGroup { at, run, needs: filed.2, patterns: vec![filed] }),
     }
 }
 
@@ -120,9 +133,9 @@ fn file_chain(groups: &mut Vec<ChainGroup>, at: usize, run: RunKeys, rule: usize
 pub struct RuleSet {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
-    by_key: KeyMap<Vec<(usize, usize)>>,
+    by_key: KeyMap<Vec<Filed>>,
     /// Non-chain patterns that are one metavariable: tried on every node.
-    anywhere: Vec<(usize, usize)>,
+    anywhere: Vec<Filed>,
     /// Chain patterns by their anchor's key.
     chains_by_anchor: KeyMap<Vec<ChainGroup>>,
     /// Chain patterns without an anchor: tried on every run.
@@ -180,8 +193,9 @@ impl RuleSet {
             set.kind_checks.resize(rule_index, Vec::new());
             set.kind_checks.push(checks.collect());
             for (pattern_index, pattern) in patterns.iter().enumerate() {
+                let filed = (rule_index, pattern_index, *pattern.needs());
                 if !pattern.is_chain() {
-                    set.by_key.entry(pattern.index_key()).push((rule_index, pattern_index));
+                    set.by_key.entry(pattern.index_key()).push(filed);
                     continue;
                 }
                 let anchor = pattern.chain_anchor();
@@ -190,7 +204,7 @@ impl RuleSet {
                     None => &mut set.chains_free,
                 };
                 let at = anchor.map_or(0, |(at, _)| at);
-                file_chain(groups, at, pattern.run_keys(), rule_index, pattern_index);
+                file_chain(groups, at, pattern.run_keys(), filed);
             }
         }
         set.anywhere = set.by_key.remove(Key::ANY).unwrap_or_default();
@@ -210,33 +224,35 @@ impl RuleSet {
     }
 
     /// Puts into `found`, in rule order, the patterns that could match `node` (whose keys
-    /// are `keys`, when known already, and whose chain's keys are `chain`, if it is a chain);
-    /// a chain pattern's run only where `kinds_hold(rule, pattern, offset)` (the walk's test of
+    /// are `keys`, when known already, and whose chain's keys are `chain`, if it is a chain)
+    /// in a formula that has the keys `present` ([`super::keys::formula_keys`]); a chain
+    /// pattern's run only where `kinds_hold(rule, pattern, offset)` (the walk's test of
     /// [`RuleSet::kind_checks`]).
     pub(super) fn candidates(
         &self,
         node: &Node,
         keys: Option<&[Key]>,
         chain: Option<&ChainKeys>,
+        present: &KeySet,
         kinds_hold: &mut impl FnMut(usize, usize, usize) -> bool,
         found: &mut Vec<Candidate>,
     ) {
         found.clear();
         let mut add = |key: Key| {
             if let Some(list) = self.by_key.get(key) {
-                found.extend(list.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
+                add_possible(list, present, found);
             }
         };
         match keys {
             Some(keys) => keys.iter().copied().for_each(&mut add),
             None => for_each_key(node, &mut add),
         }
-        found.extend(self.anywhere.iter().map(|&(rule, pattern)| (rule, pattern, 0)));
+        add_possible(&self.anywhere, present, found);
         if let Some(chain) = chain {
             for position in 0..chain.len() {
                 let mut add_runs = |key: Key| {
                     for group in self.chains_by_anchor.get(key).into_iter().flatten() {
-                        group.add_candidates(chain, position, kinds_hold, found);
+                        group.add_candidates(chain, position, present, kinds_hold, found);
                     }
                 };
                 chain.operand(position).iter().copied().for_each(&mut add_runs);
@@ -244,7 +260,7 @@ impl RuleSet {
                     add_runs(op);
                 }
                 for group in &self.chains_free {
-                    group.add_candidates(chain, position, kinds_hold, found);
+                    group.add_candidates(chain, position, present, kinds_hold, found);
                 }
             }
         }
@@ -253,4 +269,11 @@ impl RuleSet {
             found.dedup();
         }
     }
+}
+
+/// Puts into `found` the non-chain patterns of `list` whose keys a formula that has the keys
+/// `present` has.
+fn add_possible(list: &[Filed], present: &KeySet, found: &mut Vec<Candidate>) {
+    let possible = list.iter().filter(|(_, _, needs)| present.covers(needs));
+    found.extend(possible.map(|&(rule, pattern, _)| (rule, pattern, 0)));
 }

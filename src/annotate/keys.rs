@@ -384,6 +384,113 @@ fn for_each_inner<'t>(node: &'t Node, mut visit: impl FnMut(&'t Node)) {
     }
 }
 
+/// A set of keys as 256 bits, one for each key (two keys may share one): what keys a formula
+/// has anywhere ([`formula_keys`]), or what keys a pattern needs there to match anywhere
+/// ([`required_keys`]). A pattern whose needs a formula does not cover never matches in it, so
+/// the walk does not try it (a shared bit only costs a wasted try).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct KeySet([u64; 4]);
+
+impl KeySet {
+    /// Every key: a formula whose keys are not all known has all of them.
+    pub const ALL: KeySet = KeySet([u64::MAX; 4]);
+
+    /// Adds `key`.
+    pub fn insert(&mut self, key: Key) {
+        let bit = (key.0 >> 24) as usize & 255;
+        if let Some(word) = self.0.get_mut(bit >> 6) {
+            *word |= 1 << (bit & 63);
+        }
+    }
+
+    /// Whether every key of `needed` is in this set.
+    pub fn covers(&self, needed: &KeySet) -> bool {
+        self.0.iter().zip(&needed.0).all(|(has, needs)| needs & !has == 0)
+    }
+
+    /// The keys in both sets.
+    pub fn intersection(&self, other: &KeySet) -> KeySet {
+        let mut both = *self;
+        both.0.iter_mut().zip(&other.0).for_each(|(a, b)| *a &= b);
+        both
+    }
+}
+
+/// Every key a pattern could need in the formula `root` ([`required_keys`]): the key
+/// ([`key_of`]) of each of its nodes but chains, and of each operator between a chain's
+/// operands. [`KeySet::ALL`] for a tree deeper than a walk goes.
+pub fn formula_keys(root: &Node) -> KeySet {
+    let mut set = KeySet::default();
+    if add_formula_keys(root, &mut set, 0) {
+        set
+    } else {
+        KeySet::ALL
+    }
+}
+
+/// Adds the keys of `node` and all below it to `set` ([`formula_keys`]); false where the tree
+/// goes deeper than a walk.
+fn add_formula_keys(node: &Node, set: &mut KeySet, depth: usize) -> bool {
+    if depth > crate::syntax::depth::WALK_GUARD {
+        return false;
+    }
+    match &node.kind {
+        NodeKind::Chain { rest, .. } => rest.iter().for_each(|link| set.insert(operator_key(&link.op))),
+        _ => set.insert(key_of(node)),
+    }
+    let mut whole = true;
+    node.for_each_child(|child| whole &= add_formula_keys(child, set, depth + 1));
+    whole
+}
+
+/// The keys a formula must have for the pattern `pattern` to match any of its nodes
+/// (`super::pattern::matches`): the key of each of its nodes that is not a metavariable, but
+/// of no chain (a nested chain pattern may match after a prefix of operators with limits), and
+/// of each operator between a chain's operands that is not side by side (a product side by
+/// side may be written with `\cdot`). A match compares every such node with a node of the
+/// formula of the same key, through the leniencies too (they compare it with a part).
+pub fn required_keys(pattern: &Node) -> KeySet {
+    let mut set = KeySet::default();
+    add_required(pattern, &mut set, 0);
+    set
+}
+
+/// The keys a chain pattern whose operands, each with the operator before it, are `links`
+/// needs in a formula to match a run of its chains ([`required_keys`]).
+pub fn run_required_keys<'p>(links: impl Iterator<Item = (Option<&'p InfixOp>, &'p Node)>) -> KeySet {
+    let mut set = KeySet::default();
+    add_required_links(links, &mut set, 0);
+    set
+}
+
+/// Adds to `set` the keys [`run_required_keys`] gives for `links`.
+fn add_required_links<'p>(
+    links: impl Iterator<Item = (Option<&'p InfixOp>, &'p Node)>,
+    set: &mut KeySet,
+    depth: usize,
+) {
+    for (op, operand) in links {
+        if let Some(op) = op.filter(|op| !matches!(op, InfixOp::Juxt)) {
+            set.insert(operator_key(op));
+        }
+        add_required(operand, set, depth);
+    }
+}
+
+/// Adds to `set` the keys [`required_keys`] gives for `pattern`.
+fn add_required(pattern: &Node, set: &mut KeySet, depth: usize) {
+    if depth > crate::syntax::depth::WALK_GUARD || metavariable(pattern).is_some() {
+        return;
+    }
+    if let NodeKind::Chain { first, rest } = &pattern.kind {
+        let links = rest.iter().map(|link| (Some(&link.op), &link.operand));
+        add_required_links(std::iter::once((None, first.as_ref())).chain(links), set, depth + 1);
+        return;
+    }
+    set.insert(key_of(pattern));
+    pattern.for_each_child(|child| add_required(child, set, depth + 1));
+}
+
 /// How many 64-bit words the filter of a [`KeyMap`] has.
 const FILTER_WORDS: usize = 16;
 
@@ -451,34 +558,74 @@ pub struct ChainKeys {
     nested: Vec<Key>,
     /// Where each operand's nested keys end in `nested`.
     nested_ends: Vec<usize>,
+    /// For each operand that is itself a chain, where the keys of each of its operands end in
+    /// its nested keys (counted from their start), one operand after the other: so that the
+    /// walk of that chain takes its operands' keys from here instead of working them out again.
+    part_ends: Vec<usize>,
+    /// Where each operand's `part_ends` end.
+    part_ends_ends: Vec<usize>,
     /// Each operand's keys and nested keys as two [`mask`]s, tested before the lists.
     masks: Vec<(u64, u64)>,
 }
 
 impl ChainKeys {
-    /// Makes these the keys of the chain `view` shows.
-    pub fn fill(&mut self, view: &ChainView) {
+    /// Makes these the keys of the chain `view` shows; `outer` holds them already where the
+    /// chain is the operand at a position of a chain whose keys are those
+    /// ([`ChainKeys::operand_parts`]).
+    pub fn fill(&mut self, view: &ChainView, outer: Option<(&ChainKeys, usize)>) {
         self.keys.clear();
         self.ends.clear();
         self.operators.clear();
         self.nested.clear();
         self.nested_ends.clear();
+        self.part_ends.clear();
+        self.part_ends_ends.clear();
         self.masks.clear();
-        for (op, operand) in view.links() {
+        let known = outer
+            .and_then(|(outer, position)| outer.operand_parts(position))
+            .filter(|(_, ends)| ends.len() == view.links().count());
+        for (position, (op, operand)) in view.links().enumerate() {
             let (mut own, mut nested) = (0, 0);
-            for_each_key(operand, |key| {
-                own |= mask(key);
-                self.keys.push(key);
-            });
+            match known {
+                Some((keys, ends)) => {
+                    let keys = part_of(keys, ends, position);
+                    own = keys.iter().fold(0, |all, &key| all | mask(key));
+                    self.keys.extend_from_slice(keys);
+                }
+                None => for_each_key(operand, |key| {
+                    own |= mask(key);
+                    self.keys.push(key);
+                }),
+            }
             self.ends.push(self.keys.len());
             self.operators.push(op.map(operator_key));
-            operand_keys(operand, |key| {
-                nested |= mask(key);
-                self.nested.push(key);
-            });
+            let start = self.nested.len();
+            if let NodeKind::Chain { first, rest } = &operand.kind {
+                // What `operand_keys` gives for a chain, with where each operand's keys end.
+                for part in std::iter::once(first.as_ref()).chain(rest.iter().map(|link| &link.operand)) {
+                    for_each_key(part, |key| {
+                        nested |= mask(key);
+                        self.nested.push(key);
+                    });
+                    self.part_ends.push(self.nested.len() - start);
+                }
+            } else {
+                operand_keys(operand, |key| {
+                    nested |= mask(key);
+                    self.nested.push(key);
+                });
+            }
             self.nested_ends.push(self.nested.len());
+            self.part_ends_ends.push(self.part_ends.len());
             self.masks.push((own, nested));
         }
+    }
+
+    /// For the operand at `position` where it is a chain: its operands' keys, one operand
+    /// after the other, and where each one's end.
+    pub fn operand_parts(&self, position: usize) -> Option<(&[Key], &[usize])> {
+        let ends = part_of(&self.part_ends, &self.part_ends_ends, position);
+        (!ends.is_empty()).then(|| (self.nested(position), ends))
     }
 
     /// How many operands the chain has.
@@ -515,7 +662,7 @@ impl ChainKeys {
 
 /// The keys of the operand at `position`, of `keys` that hold every operand's one after the
 /// other, each ending where `ends` says.
-fn part_of<'k>(keys: &'k [Key], ends: &[usize], position: usize) -> &'k [Key] {
+fn part_of<'k, T>(keys: &'k [T], ends: &[usize], position: usize) -> &'k [T] {
     let start = match position.checked_sub(1) {
         Some(previous) => ends.get(previous).copied().unwrap_or(0),
         None => 0,

@@ -168,6 +168,9 @@ struct Walker<'a> {
     /// The kind of each operand of the chain whose runs are being tried, once asked: the runs
     /// of many patterns ask for the same operands' kinds ([`run_kinds_hold`]).
     operand_kinds: Vec<Option<SymbolKind>>,
+    /// The keys the formula has anywhere ([`keys::formula_keys`]): a pattern that needs others
+    /// is not tried.
+    present: keys::KeySet,
 }
 
 impl<'a> Walker<'a> {
@@ -182,6 +185,7 @@ impl<'a> Walker<'a> {
             chain_keys: SPARE_CHAIN_KEYS.with(|spare| spare.take()),
             fired_around: Vec::new(),
             operand_kinds: Vec::new(),
+            present: keys::KeySet::ALL,
         }
     }
 
@@ -191,6 +195,7 @@ impl<'a> Walker<'a> {
     }
 
     fn run(mut self, root: &'a Node) -> Vec<Firing> {
+        self.present = keys::formula_keys(root);
         self.walk(root, false, 0);
         SPARE_CHAIN_KEYS.with(|spare| spare.replace(std::mem::take(&mut self.chain_keys)));
         self.firings
@@ -206,8 +211,9 @@ impl<'a> Walker<'a> {
             (Some(holder), Some(later)) => steps::holds_earlier(holder, later),
             _ => true,
         };
+        // A pattern that needs keys the formula lacks is found nowhere in it.
         let holds = |node: &Node, patterns: &[pattern::Pattern]| {
-            patterns.iter().any(|p| p.find_in(node, bindings, 0).is_some())
+            patterns.iter().any(|p| self.present.covers(p.needs()) && p.find_in(node, bindings, 0).is_some())
         };
         let within = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
             bindings.get(name).is_none_or(|node| holds(node, patterns))
@@ -239,9 +245,9 @@ impl<'a> Walker<'a> {
         self.walk_keyed(node, in_script, depth, None);
     }
 
-    /// [`Walker::walk`] of a node whose keys ([`keys::for_each_key`]) are `keys`, when its
-    /// chain worked them out already.
-    fn walk_keyed(&mut self, node: &'a Node, in_script: bool, depth: usize, keys: Option<&[keys::Key]>) {
+    /// [`Walker::walk`] of a node that is the operand at a position of a chain whose keys
+    /// ([`ChainKeys`]) are worked out already, `outer`: its keys are taken from there.
+    fn walk_keyed(&mut self, node: &'a Node, in_script: bool, depth: usize, outer: Option<(&ChainKeys, usize)>) {
         if depth > MAX_WALK_DEPTH {
             return;
         }
@@ -250,10 +256,13 @@ impl<'a> Walker<'a> {
         let is_call = |callee: &Node, _argument: &Node| meaning.is_callee(callee);
         let mut view = std::mem::take(&mut self.view);
         let is_chain = view.fill(node, &is_call);
-        let mut chain_keys =
-            if is_chain { self.chain_keys.pop().unwrap_or_default() } else { ChainKeys::default() };
-        if is_chain {
-            chain_keys.fill(&view);
+        // Only a chain has keys of its own to keep (most nodes are not chains).
+        let chain_keys = is_chain.then(|| {
+            let mut chain_keys = self.chain_keys.pop().unwrap_or_default();
+            chain_keys.fill(&view, outer);
+            chain_keys
+        });
+        if let Some(chain_keys) = &chain_keys {
             self.operand_kinds.clear();
             self.operand_kinds.resize(chain_keys.len(), None);
         }
@@ -267,8 +276,9 @@ impl<'a> Walker<'a> {
                     .get(rule)
                     .is_none_or(|r| run_kinds_hold(meaning, known, r, checks, &view, offset))
         };
-        let chain = is_chain.then_some(&chain_keys);
-        rules.candidates(node, keys, chain, &mut kinds_hold, &mut candidates);
+        let chain = chain_keys.as_ref();
+        let keys = outer.map(|(outer, position)| outer.operand(position));
+        rules.candidates(node, keys, chain, &self.present, &mut kinds_hold, &mut candidates);
         let around = std::mem::take(&mut self.fired_around);
         let mut fired_here = Vec::new();
         for &(index, pattern_index, offset) in &candidates {
@@ -306,7 +316,7 @@ impl<'a> Walker<'a> {
             // What fired further out (`-\hat{y}_i`) is not fired on the inner nodes either.
             fired_here.extend(around);
         }
-        if is_chain {
+        if let Some(chain_keys) = chain_keys {
             self.walk_operands(node, in_script, depth, &chain_keys);
             self.chain_keys.push(chain_keys);
         } else {
@@ -318,12 +328,12 @@ impl<'a> Walker<'a> {
     /// operand with its keys from `chain_keys`.
     fn walk_operands(&mut self, node: &'a Node, in_script: bool, depth: usize, chain_keys: &ChainKeys) {
         let NodeKind::Chain { first, rest } = &node.kind else { return };
-        self.walk_keyed(first, in_script, depth + 1, Some(chain_keys.operand(0)));
+        self.walk_keyed(first, in_script, depth + 1, Some((chain_keys, 0)));
         for (position, link) in (1..).zip(rest) {
             if let InfixOp::Stacked(stacked) = &link.op {
                 self.walk(&stacked.label, in_script, depth + 1);
             }
-            self.walk_keyed(&link.operand, in_script, depth + 1, Some(chain_keys.operand(position)));
+            self.walk_keyed(&link.operand, in_script, depth + 1, Some((chain_keys, position)));
         }
     }
 

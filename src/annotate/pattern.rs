@@ -10,7 +10,10 @@
 //! scope is what follows.
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
 
-use super::keys::{commonness, index_key, operator_commonness, operator_key, same_head, Key, RunKeys};
+use super::keys::{
+    commonness, index_key, operator_commonness, operator_key, required_keys, run_required_keys, same_head,
+    Key, KeySet, RunKeys,
+};
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span, WordStyle};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
@@ -23,6 +26,8 @@ pub struct Pattern {
     root: Node,
     /// For a chain pattern: its operands with the operator before each.
     operands: Vec<(Option<InfixOp>, Node)>,
+    /// The keys a formula must have for this pattern to match in it.
+    needs: KeySet,
 }
 
 /// A chain's operands with the operator before each, and whether each neighbouring pair is a
@@ -207,7 +212,13 @@ impl Pattern {
                 .collect(),
             _ => Vec::new(),
         };
-        Ok(Pattern { source: source.to_string(), root: parsed.root, operands })
+        let mut pattern = Pattern { source: source.to_string(), root: parsed.root, operands, needs: KeySet::ALL };
+        pattern.needs = if pattern.is_chain() {
+            run_required_keys(pattern.links())
+        } else {
+            required_keys(&pattern.root)
+        };
+        Ok(pattern)
     }
 
     /// The first match of this pattern at `node`, starting from `start`, splitting nothing:
@@ -254,6 +265,12 @@ impl Pattern {
             Some((operator_commonness(op), at, operator_key(op)))
         });
         operands.chain(operators).min_by_key(|&(common, at, _)| (common, at)).map(|(_, at, key)| (at, key))
+    }
+
+    /// The keys a formula must have for this pattern to match in it
+    /// ([`super::keys::required_keys`], [`super::keys::run_required_keys`]).
+    pub fn needs(&self) -> &KeySet {
+        &self.needs
     }
 
     /// What a run must have, in keys, for this chain pattern to match it ([`RunKeys::admits`]).
