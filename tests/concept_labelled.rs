@@ -29,16 +29,16 @@ fn the_development_half_holds_its_floor() {
     // Measured (session 18): recall 86.7%, precision 99.6%, 99.4% without symbol-kind rows;
     // session 19 (rules over structure): 87.9%, 99.7%, 99.6%; session 21: 92.9%, 100%, 100%;
     // session 22 (the 49 missing concepts added and renamed): 95.5%, 100%, 100%; session 24
-    // (rules over forms papers vary): 96.3%, 100%, 100%.
-    holds_floor("dev.jsonl", 0.955, 0.99, 0.99);
+    // (rules over forms papers vary): 96.3%, 100%, 100%; session 26 (spellings): 96.6%, 100%.
+    holds_floor("dev.jsonl", 0.96, 0.99, 0.99);
 }
 
 #[test]
 fn the_held_out_half_holds_its_floor() {
     // Measured (session 18): recall 67.3%, precision 99.0%, 98.6% without symbol-kind rows;
     // session 19: 68.1%, 99.2%, 98.8%; session 21: 75.0%, 99.3%, 99.1%; session 22: 81.6%,
-    // 99.4%; session 24: 83.0%, 99.4%.
-    holds_floor("heldout.jsonl", 0.82, 0.98, 0.98);
+    // 99.4%; session 24: 83.0%, 99.4%; session 26: 83.1%, 99.4%.
+    holds_floor("heldout.jsonl", 0.825, 0.98, 0.98);
 }
 
 #[test]
@@ -51,8 +51,9 @@ fn the_probes_hold_their_floor() {
     // added 257 in six batches, each written before its rules (357 of their 556 concepts found
     // before); all 504 now 93.9%, precision 99.8%. Session 24 added 120 in two batches, each
     // before its rules (214 of the first batch's 237 concepts found before, 89 of the second's
-    // 100); all 624 now 94.3%, precision 99.9%.
-    holds_floor("probes.jsonl", 0.935, 0.99, 0.99);
+    // 100); all 624 now 94.3%, precision 99.9%. Session 26 added 84 in three batches, each before
+    // its rules (61 of 68 concepts found before, 38 of 45, 28 of 34); all 763 now 95.2%, 99.9%.
+    holds_floor("probes.jsonl", 0.945, 0.99, 0.99);
 }
 
 /// The concepts of `data/concepts.toml`, by id.

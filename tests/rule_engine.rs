@@ -5,6 +5,16 @@
 use eqmap::annotate::{fired_rules, rules::load_rules, RuleSet};
 use eqmap::meaning::SymbolTable;
 
+/// A running mean with constant weights: a rule two tests share.
+const CONSTANT_WEIGHTS: &str = r#"[[rule]]
+id = "constant-weights"
+patterns = ['$N = $A $P + $B $G']
+numbers = ["A", "B"]
+earlier = { P = "N" }
+concepts = ["opt.moving-average"]
+examples = ['v_t = 0.9 v_{t-1} + 0.1 g_t']
+"#;
+
 fn rule_set(toml: &str) -> RuleSet {
     RuleSet::new(load_rules(toml).unwrap_or_else(|e| panic!("{e}")))
 }
@@ -32,16 +42,7 @@ examples = ['W x + b']
 
 #[test]
 fn a_metavariable_required_to_be_a_number_refuses_a_letter() {
-    let rules = rule_set(
-        r#"[[rule]]
-id = "constant-weights"
-patterns = ['$N = $A $P + $B $G']
-numbers = ["A", "B"]
-earlier = { P = "N" }
-concepts = ["opt.moving-average"]
-examples = ['v_t = 0.9 v_{t-1} + 0.1 g_t']
-"#,
-    );
+    let rules = rule_set(CONSTANT_WEIGHTS);
     assert!(fires(r"v_t = 0.9 v_{t-1} + 0.1 g_t^2", &rules));
     assert!(!fires(r"h_t = W h_{t-1} + U x_t", &rules));
     assert!(!fires(r"v_t = \beta v_{t-1} + 0.1 g_t", &rules));
@@ -195,4 +196,37 @@ examples = ['\mathbb{E}[f(x)] - \mathbb{E}[f(y)]']
     // Other operands in front are not a scope: a product or a sum stays itself.
     assert!(!fires(r"a \mathbb{E}[f(x)] - \mathbb{E}[f(y)]", &rules));
     assert!(!fires(r"\sum_i \mathbb{E}[f(x)] - \mathbb{E}[f(y)]", &rules));
+}
+
+#[test]
+fn a_pattern_matches_the_spellings_papers_vary() {
+    // One update written with any sign that sets a value; one expectation with any E.
+    let rules = rule_set(
+        &(CONSTANT_WEIGHTS.to_string()
+            + r#"
+[[rule]]
+id = "expected-log"
+patterns = ['\mathbb{E}[\log $P]']
+concepts = ["prob.expectation"]
+examples = ['\mathbb{E}[\log p(x)]']
+"#),
+    );
+    for update in [r"v_t \leftarrow 0.9 v_{t-1} + 0.1 g_t", r"v_t := 0.9 v_{t-1} + 0.1 g_t", r"v_t \doteq 0.9 v_{t-1} + 0.1 g_t"] {
+        assert!(fires(update, &rules), "{update}");
+    }
+    assert!(fires(r"\mathrm{E}_{q}[\log p(x \mid z)]", &rules));
+    assert!(fires(r"E_{z \sim q}[\log p(x \mid z)]", &rules));
+    assert!(!fires(r"v_t < 0.9 v_{t-1} + 0.1 g_t", &rules));
+}
+
+#[test]
+fn the_spellings_of_a_pattern_change_only_what_papers_vary() {
+    use eqmap::annotate::rules::spellings;
+    let one = |p: &str| spellings(&[p.to_string()]);
+    // The `=` inside a group (a sum's lower limit) stays; a bare E before a parenthesis is not
+    // an expectation.
+    assert_eq!(one(r"\sum_{$I = 1}^{$N} $X").len(), 1);
+    assert!(!one(r"\mathbb{E}($X)").contains(&"E($X)".to_string()));
+    assert!(one(r"$N := $A").contains(&r"$N \leftarrow $A".to_string()));
+    assert!(one(r"$N \leftarrow $A").contains(&r"$N = $A".to_string()));
 }

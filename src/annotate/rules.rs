@@ -1,4 +1,5 @@
-//! Annotation rules as data: the schema of `data/rules.toml`, loading and compiling.
+//! Annotation rules as data: the schema of `data/rules.toml`, loading and compiling, with the
+//! spellings papers vary compiled from each pattern as written ([`spellings`]).
 
 use super::pattern::Pattern;
 use crate::meaning::SymbolKind;
@@ -212,7 +213,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             Matcher::Symbol(parse_kind(kind).ok_or_else(|| error(format!("unknown kind `{kind}`")))?)
         }
         (None, false, true) => Matcher::Patterns(
-            spec.patterns.iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?,
+            spellings(&spec.patterns).iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?,
         ),
         (None, true, false) => Matcher::Environment(spec.environments.clone()),
         _ => {
@@ -260,6 +261,67 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         overrides: spec.overrides,
         examples: spec.examples,
     })
+}
+
+/// The signs that set or define a value: papers write one update or definition with any of
+/// them (`\theta \leftarrow \theta - \eta g`, `\theta_{t+1} = …`, `v := …`, `\doteq`, `\triangleq`).
+const ASSIGNMENTS: [&str; 6] = ["=", "\\leftarrow", "\\longleftarrow", ":=", "\\doteq", "\\triangleq"];
+
+/// The patterns as written, each followed by the spellings papers vary it in, without repeats:
+/// an expectation's `\mathbb{E}` also as `\mathrm{E}` and, before a bracket or a subscript, as
+/// `E`; a sign of [`ASSIGNMENTS`] outside any group as each of the others. Each spelling is a
+/// pattern of its own, indexed like the rest.
+pub fn spellings(patterns: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(patterns.len());
+    let push = |pattern: String, out: &mut Vec<String>| {
+        if !out.contains(&pattern) {
+            out.push(pattern);
+        }
+    };
+    for pattern in patterns {
+        let mut forms = vec![pattern.clone()];
+        if pattern.contains("\\mathbb{E}") {
+            forms.push(pattern.replace("\\mathbb{E}", "\\mathrm{E}"));
+            // A bare E before a parenthesis is a function or an energy, not an expectation.
+            if !pattern.contains("\\mathbb{E}(") && !pattern.contains("\\mathbb{E}\\left(") {
+                forms.push(pattern.replace("\\mathbb{E}", "E"));
+            }
+        }
+        for form in forms {
+            let signs = top_level_signs(&form);
+            push(form.clone(), &mut out);
+            if let Some((at, sign)) = signs {
+                for other in ASSIGNMENTS.iter().filter(|other| **other != sign) {
+                    push(format!("{}{other}{}", &form[..at], &form[at + sign.len()..]), &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where a sign of [`ASSIGNMENTS`] stands between spaces outside any group (`$N = $A $P`, not
+/// the `=` of `\sum_{$I = 1}`): the first such sign, with its byte offset.
+fn top_level_signs(pattern: &str) -> Option<(usize, &'static str)> {
+    let mut depth = 0usize;
+    for (at, c) in pattern.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 => {
+                let rest = &pattern[at + 1..];
+                let sign = ASSIGNMENTS.iter().find(|sign| {
+                    rest.strip_prefix(**sign).is_some_and(|after| after.starts_with(' '))
+                        && !(**sign == "=" && pattern[..at].ends_with(':'))
+                });
+                if let Some(sign) = sign {
+                    return Some((at + 1, sign));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The patterns of `within` or `without`, compiled, by metavariable.

@@ -7,7 +7,11 @@
 //!
 //! Two nodes are one step apart when they are equal except at one place, where the later one
 //! has `e` and the earlier `e - 1`, or the later `e + 1` and the earlier `e`. That place must
-//! be inside a script or an argument: `t` itself is not a step of `t - 1`.
+//! be inside a script or an argument: `t` itself is not a step of `t - 1`, but `(t)` is a step
+//! of `(t - 1)` (the argument of `w(t)`, written apart from its name). A value marked new in a
+//! script (`m^{\mathrm{new}}`, `\ell_i^{\text{new}}`) is also the step after the same value
+//! unmarked or marked old (`m`, `m_i`, `m^{\mathrm{old}}`), as online softmax writes its
+//! running maximum.
 
 use crate::syntax::ast::{InfixOp, Link, Node, NodeKind};
 
@@ -37,6 +41,10 @@ fn search(within: &Node, later: &Node, depth: usize) -> bool {
     if one_step_before(later, within) || earlier_call_in_chain(within, later) {
         return true;
     }
+    // An accent makes another quantity (`\tilde{m}` is not `m`): its body is not searched.
+    if matches!(within.kind, NodeKind::Accent { .. }) {
+        return false;
+    }
     // The children in turn, without a list of them (most of what is searched holds no step).
     let mut found = false;
     within.for_each_child(|child| found = found || search(child, later, depth + 1));
@@ -48,9 +56,37 @@ fn search(within: &Node, later: &Node, depth: usize) -> bool {
 pub(super) fn one_step_before(later: &Node, earlier: &Node) -> bool {
     match (&later.kind, &earlier.kind) {
         (NodeKind::Scripts { .. }, NodeKind::Scripts { .. })
-        | (NodeKind::Chain { .. }, NodeKind::Chain { .. }) => differs_by_a_step(later, earlier, 0),
+        | (NodeKind::Chain { .. }, NodeKind::Chain { .. })
+        | (NodeKind::Fenced { .. }, NodeKind::Fenced { .. }) => {
+            differs_by_a_step(later, earlier, 0) || renewed(later, earlier)
+        }
+        (NodeKind::Scripts { .. }, _) => renewed(later, earlier),
         _ => false,
     }
+}
+
+/// Whether `later` is `earlier` with a superscript that marks it new (`m^{\mathrm{new}}` of
+/// `m`, `m_i^{\mathrm{new}}` of `m_i` or of `m_i^{\mathrm{old}}`): the same letter and
+/// subscript, the earlier one's superscript absent or marking it old.
+fn renewed(later: &Node, earlier: &Node) -> bool {
+    let NodeKind::Scripts { base, sub, sup: Some(mark), primes } = &later.kind else { return false };
+    if !is_word(mark, &["new"]) {
+        return false;
+    }
+    match &earlier.kind {
+        NodeKind::Scripts { base: b, sub: s, sup, primes: q } => {
+            b == base
+                && s == sub
+                && q == primes
+                && sup.as_deref().is_none_or(|old| is_word(old, &["old", "prev"]))
+        }
+        _ => sub.is_none() && *primes == 0 && earlier == base.as_ref(),
+    }
+}
+
+/// Whether `node` is a word (in any style) among `words`.
+fn is_word(node: &Node, words: &[&str]) -> bool {
+    matches!(&node.kind, NodeKind::Word { text, .. } if words.contains(&text.as_str()))
 }
 
 /// A call written as a name and a parenthesis (`\mathbf{s}(t)`) is two operands of a chain: a
@@ -174,6 +210,17 @@ mod tests {
         assert!(earlier("\\boldsymbol{h}^{(t)}", "\\boldsymbol{W} \\boldsymbol{h}^{(t-1)}"));
         assert!(earlier("x^k", "x^{k-1} - \\eta g"));
         assert!(earlier("h^{\\langle t \\rangle}", "W h^{\\langle t-1 \\rangle}"));
+        assert!(earlier("(t)", "\\alpha \\Delta w(t-1)"));
+    }
+
+    #[test]
+    fn a_value_marked_new_follows_the_same_value_unmarked_or_old() {
+        assert!(earlier("m^{\\mathrm{new}}", "e^{m - m^{\\mathrm{new}}}"));
+        assert!(earlier("m_i^{\\mathrm{new}}", "m_i"));
+        assert!(earlier("m_i^{\\text{new}}", "m_i^{\\text{old}}"));
+        assert!(!earlier("m_i^{\\mathrm{new}}", "m_j"));
+        assert!(!earlier("m^{\\mathrm{new}}", "\\tilde{m}"));
+        assert!(!earlier("m^{\\mathrm{old}}", "m"));
     }
 
     #[test]
