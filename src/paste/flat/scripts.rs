@@ -45,7 +45,11 @@ impl Scan<'_> {
         // A capital's italic correction may set a space before the group (`W (l)`, `X (N )`);
         // so may any letter's before a superscript that a script's space follows (`y (i) .`).
         let spaced = after.starts_with(" (") && single && (is_capital(word) || script_space(1));
-        let settled = script_space(usize::from(spaced));
+        // One letter at several steps is written one way: a glued group after a letter that a
+        // script's space shows raised elsewhere (`h(l) = f (h(l−1) )`) is raised too.
+        let elsewhere = !after.starts_with(' ')
+            && word.chars().next_back().is_some_and(|c| self.raised_letters.contains(&c));
+        let settled = script_space(usize::from(spaced)) || elsewhere;
         let group = after.get(usize::from(spaced)..)?.strip_prefix('(')?;
         let close = group.find(')')?;
         let index = group.get(..close)?.trim_end_matches(' ');
@@ -70,7 +74,8 @@ impl Scan<'_> {
         }
         let notation = Notation::shipped();
         let letter = base.to_string();
-        let applied = has(&notation.function_letters, &letter) || has(&notation.distribution_letters, &letter);
+        let applied =
+            has(&notation.function_letters, &letter) || has(&notation.distribution_letters, &letter);
         if applied && !settled {
             return None;
         }
@@ -267,6 +272,32 @@ fn split_square(script: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// The letters of `text` set right before a parenthesized index that TeX's space after a
+/// script follows (`h(l−1) )`, `f (i) (`): raised there, whatever else they name. Linear: each
+/// `)` looks back over at most an index's characters.
+pub(super) fn raised_letters(text: &str) -> Vec<char> {
+    let mut letters: Vec<char> = Vec::new();
+    for (at, _) in text.match_indices(')') {
+        if !script_space_after(text.get(at + 1..)) {
+            continue;
+        }
+        let before: Vec<char> =
+            text.get(..at).unwrap_or("").chars().rev().take(INDEX_CHARACTERS + 3).collect();
+        let Some(open) = before.iter().position(|&c| c == '(') else { continue };
+        let index = before.get(..open).unwrap_or_default();
+        let letter = before.get(open + 1..).unwrap_or_default().iter().find(|&&c| c != ' ');
+        let spaces = before.get(open + 1..).unwrap_or_default().iter().take_while(|&&c| c == ' ').count();
+        let indexed =
+            !index.is_empty() && index.iter().all(|c| c.is_alphanumeric() || TIGHT_SIGNS.contains(c));
+        if let Some(&letter) = letter.filter(|c| c.is_alphabetic() && spaces <= 1 && indexed) {
+            if !letters.contains(&letter) {
+                letters.push(letter);
+            }
+        }
+    }
+    letters
+}
+
 /// Whether `after` (what follows a script) starts with the space TeX sets after a script
 /// before a character that takes no space before it in a display: `)`, `]`, `,`, `.`, `;`, or
 /// the parenthesis of an argument (`f (i) (x)`).
@@ -292,7 +323,15 @@ mod tests {
         // A script's space after the group settles it: `f (i) (x0 )`, `h(l−1) )`, `y (i) .`.
         assert_eq!(read("f (i) (x0 ) + h(l−1) ) − y (i) ."), "f^{(i)} (x_{0} ) + h^{(l−1)} ) − y^{(i)} .");
         assert_eq!(read("ϕ(Wh(t−1) ), p(h(t) )"), "ϕ(Wh^{(t−1)} ), p(h^{(t)} )");
-        for text in ["h(t) = f(1) + p(i)", "u(x) + g(3)", "x (i) = W(1)x", "F (u(0)) + P (i)", "f (1) + g(0) = h(t)(x)"] {
+        // One letter at several steps: `h(l)` is raised as `h(l−1) )` shows it elsewhere.
+        assert_eq!(read("h(l) = fl (h(l−1) )"), "h^{(l)} = f_{l}(h^{(l−1)} )");
+        for text in [
+            "h(t) = f(1) + p(i)",
+            "u(x) + g(3)",
+            "x (i) = W(1)x",
+            "F (u(0)) + P (i)",
+            "f (1) + g(0) = h(t)(x)",
+        ] {
             assert_eq!(read(text), text, "{text}");
         }
     }
