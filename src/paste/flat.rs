@@ -37,8 +37,14 @@ const INDEX_BELOW_CHARACTERS: usize = 4;
 
 /// Reads the flattened scripts, signs and names of `text`.
 pub(super) fn in_lines(text: &str) -> Pass {
-    let mut scan =
-        Scan { text, table: table(), out: Rewriter::new(text), notes: Vec::new(), line_has_text: false };
+    let mut scan = Scan {
+        text,
+        table: table(),
+        out: Rewriter::new(text),
+        notes: Vec::new(),
+        line_has_text: false,
+        raised_letters: scripts::raised_letters(text),
+    };
     super::walk_chars(text, |at, c| scan.step(at, c));
     let (text, map) = scan.out.finish();
     Pass { text, map, notes: scan.notes }
@@ -51,6 +57,9 @@ struct Scan<'a> {
     notes: Vec<Warning>,
     /// Whether anything but spaces came before on the line being read.
     line_has_text: bool,
+    /// Letters that a script's space shows with a parenthesized superscript somewhere in the
+    /// text (`h(l−1) )`): their other glued groups are superscripts too (`h(l) =`).
+    raised_letters: Vec<char>,
 }
 
 impl Scan<'_> {

@@ -303,13 +303,16 @@ impl Layout<'_> {
     /// `a=1 b=1` after signs set apart (`X` / `X`): each word the lower limit of an operator
     /// waiting for one, in turn, when every word may be a limit and as many wait; whether so.
     fn fill_pending_words(&mut self, line: Range) -> bool {
-        let words = words_in(self.text, line);
+        let words = self.limit_groups(line);
         let waiting = self
             .pending
             .iter()
             .filter(|&&n| matches!(self.items.get(n), Some(Item::Operator { lower: None, .. })))
             .count();
-        if words.len() < 2 || waiting < words.len() || !words.iter().all(|&w| self.limit_like(w)) {
+        if words.len() < 2
+            || waiting < words.len()
+            || !words.iter().all(|&w| self.limit_like(w) || self.spaced_limit(w))
+        {
             return false;
         }
         words.into_iter().all(|word| self.fill_pending(word))
@@ -461,18 +464,45 @@ impl Layout<'_> {
         if self.limit_like(line) {
             return vec![line];
         }
-        let mut words = Vec::new();
-        let mut at = line.0;
-        for word in self.get(line).split(' ') {
-            words.push((at, at + word.len()));
-            at += word.len() + 1;
-        }
-        let all_limits = words.iter().all(|&w| self.limit_like(w));
-        if signs > 1 && words.len() == signs && all_limits {
-            words
+        let groups = self.limit_groups(line);
+        let all_limits = groups.iter().all(|&g| self.limit_like(g) || self.spaced_limit(g));
+        if groups.len() == signs && all_limits {
+            groups
         } else {
             Vec::new()
         }
+    }
+
+    /// The limits side by side on `line`: its words, a word joined to the one before when
+    /// that ends with a comma or it starts with a relation or a parenthesis. TeX's `,\ ` in a
+    /// limit and the spaces of italic correction and after a script come out as spaces
+    /// (`k=1, wk ∼P (w)`, `t=1 −m≤j≤m, j̸=0` under two signs).
+    fn limit_groups(&self, line: Range) -> Vec<Range> {
+        let mut groups: Vec<Range> = Vec::new();
+        for word in words_in(self.text, line) {
+            let text = self.get(word);
+            let goes_on = text.starts_with(RELATIONS) || text.starts_with('(');
+            // The flat pass writes a negated relation as a command and a space (`j\neq 0`).
+            let open =
+                |last: &str| last.ends_with(',') || last.ends_with(RELATIONS) || ends_with_command(last);
+            match groups.last_mut() {
+                Some(last) if goes_on || open(self.get(*last)) => last.1 = word.1,
+                _ => groups.push(word),
+            }
+        }
+        groups
+    }
+
+    /// Whether `group`, a limit with spaces in it ([`Layout::limit_groups`]), may be a lower
+    /// limit: its first word one, a relation in it, and short once its spaces are taken off.
+    fn spaced_limit(&self, group: Range) -> bool {
+        let text = self.get(group);
+        let Some(first) = words_in(self.text, group).first().copied() else { return false };
+        let first = (first.0, first.0 + self.get(first).trim_end_matches(',').len());
+        text.contains(' ')
+            && text.contains(RELATIONS)
+            && text.chars().filter(|c| !c.is_whitespace()).count() <= LIMIT_CHARACTERS
+            && self.limit_like(first)
     }
 
     /// Whether `line` may be a limit: short, one word, with a letter, a digit or `∞` in it.
@@ -632,6 +662,12 @@ impl Layout<'_> {
     }
 }
 
+/// Whether `text` ends with a command's name (`j\\neq`).
+fn ends_with_command(text: &str) -> bool {
+    let name = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    name.len() < text.len() && name.ends_with('\\')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -650,6 +686,16 @@ mod tests {
         assert_eq!(
             read_back("c +\n\nm\nX\n\nm\nX\n\nu=1 v=1\n\nzuv"),
             "c + \\sum_{u=1}^{m} \\sum_{v=1}^{m} zuv"
+        );
+        // A limit with TeX's `,\ ` and italic corrections in it, alone and beside another.
+        assert_eq!(read_back("N\nX\ni=1, xi ∼p(x)\n\nlog q(xi )"), "\\sum_{i=1, xi ∼p(x)}^{N} log q(xi )");
+        assert_eq!(
+            read_back("n\nY\n\nY\n\ni=1 −k≤j≤k, j̸=0\n\nq(xi+j | xi )"),
+            "\\prod_{i=1}^{n} \\prod_{−k≤j≤k, j̸=0} q(xi+j | xi )"
+        );
+        assert_eq!(
+            read_back("n\nY\n\nY\n\ni=1 −k≤j≤k, j\\neq 0\n\nq"),
+            "\\prod_{i=1}^{n} \\prod_{−k≤j≤k, j\\neq 0} q"
         );
         let pass = read("X\ni\n\nxi");
         assert_eq!(pass.notes.len(), 1);

@@ -32,9 +32,24 @@ impl Scan<'_> {
     /// (`u(0))`). A capital's group may come after a space, its italic correction (`W (l)`);
     /// a small letter's may not (`x (i)` is a product). Of capitals set together
     /// (`XW(1)`, a product) the last takes it.
+    ///
+    /// TeX's space after a script, before what no space comes before in a display (a closing
+    /// bracket, a comma, a full stop, or the next parenthesis: `f (i) (x0 )`, `h(l−1) )`,
+    /// `y (i) .`), settles it: there the group is a superscript even after a function's
+    /// letter or a small letter's italic correction (`script_space_after`).
     pub(super) fn parenthesized_index(&mut self, end: usize, word: &str, after: &str) -> Option<usize> {
-        // A capital's italic correction may set a space before the group (`W (l)`, `X (N )`).
-        let spaced = after.starts_with(" (") && word.chars().count() == 1 && is_capital(word);
+        let single = word.chars().count() == 1;
+        let close = |from: usize| after.get(from..)?.strip_prefix('(')?.find(')').map(|c| from + 1 + c + 1);
+        // Whether the group that starts `from` bytes into `after` is followed by a script's space.
+        let script_space = |from: usize| close(from).is_some_and(|e| script_space_after(after.get(e..)));
+        // A capital's italic correction may set a space before the group (`W (l)`, `X (N )`);
+        // so may any letter's before a superscript that a script's space follows (`y (i) .`).
+        let spaced = after.starts_with(" (") && single && (is_capital(word) || script_space(1));
+        // One letter at several steps is written one way: a glued group after a letter that a
+        // script's space shows raised elsewhere (`h(l) = f (h(l−1) )`) is raised too.
+        let elsewhere = !after.starts_with(' ')
+            && word.chars().next_back().is_some_and(|c| self.raised_letters.contains(&c));
+        let settled = script_space(usize::from(spaced)) || elsewhere;
         let group = after.get(usize::from(spaced)..)?.strip_prefix('(')?;
         let close = group.find(')')?;
         let index = group.get(..close)?.trim_end_matches(' ');
@@ -49,14 +64,19 @@ impl Scan<'_> {
         // A capital after a letter or two is a factor's (`λW(2)`, `XW(1)`: λ W^{(2)}).
         let factored =
             word.chars().count() <= 3 && base.is_uppercase() && word.chars().all(char::is_alphabetic);
-        if !(word.chars().count() == 1 || word.chars().all(char::is_uppercase) || factored)
+        // With a script's space after it, the last of a few letters set together takes it
+        // whatever its case (`Wh(t−1) )`: W h^{(t−1)}).
+        let settled_factor = settled && word.chars().count() <= 3 && word.chars().all(char::is_alphabetic);
+        if !(single || word.chars().all(char::is_uppercase) || factored || settled_factor)
             || !base.is_alphabetic()
         {
             return None;
         }
         let notation = Notation::shipped();
         let letter = base.to_string();
-        if has(&notation.function_letters, &letter) || has(&notation.distribution_letters, &letter) {
+        let applied =
+            has(&notation.function_letters, &letter) || has(&notation.distribution_letters, &letter);
+        if applied && !settled {
             return None;
         }
         // TeX's space after a script follows it (`W(1) x`, `x(i) )`); a call may be followed
@@ -252,6 +272,42 @@ fn split_square(script: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// The letters of `text` set right before a parenthesized index that TeX's space after a
+/// script follows (`h(l−1) )`, `f (i) (`): raised there, whatever else they name. Linear: each
+/// `)` looks back over at most an index's characters.
+pub(super) fn raised_letters(text: &str) -> Vec<char> {
+    let mut letters: Vec<char> = Vec::new();
+    for (at, _) in text.match_indices(')') {
+        if !script_space_after(text.get(at + 1..)) {
+            continue;
+        }
+        let before: Vec<char> =
+            text.get(..at).unwrap_or("").chars().rev().take(INDEX_CHARACTERS + 3).collect();
+        let Some(open) = before.iter().position(|&c| c == '(') else { continue };
+        let index = before.get(..open).unwrap_or_default();
+        let letter = before.get(open + 1..).unwrap_or_default().iter().find(|&&c| c != ' ');
+        let spaces = before.get(open + 1..).unwrap_or_default().iter().take_while(|&&c| c == ' ').count();
+        let indexed =
+            !index.is_empty() && index.iter().all(|c| c.is_alphanumeric() || TIGHT_SIGNS.contains(c));
+        if let Some(&letter) = letter.filter(|c| c.is_alphabetic() && spaces <= 1 && indexed) {
+            if !letters.contains(&letter) {
+                letters.push(letter);
+            }
+        }
+    }
+    letters
+}
+
+/// Whether `after` (what follows a script) starts with the space TeX sets after a script
+/// before a character that takes no space before it in a display: `)`, `]`, `,`, `.`, `;`, or
+/// the parenthesis of an argument (`f (i) (x)`).
+fn script_space_after(after: Option<&str>) -> bool {
+    after
+        .and_then(|a| a.strip_prefix(' '))
+        .and_then(|a| a.chars().next())
+        .is_some_and(|c| matches!(c, ')' | ']' | ',' | '.' | ';' | '('))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::read;
@@ -264,7 +320,18 @@ mod tests {
         assert_eq!(read("l(i) (w, b) = z(l−1) + (e(k) )2"), "l^{(i)} (w, b) = z^{(l−1)} + (e^{(k)} )^{2}");
         // Functions and densities are applied; a spaced or glued group is no index.
         assert_eq!(read("X (N ) = W (l) x"), "X^{(N)} = W^{(l)} x");
-        for text in ["h(t) = f(1) + p(i)", "u(x) + g(3)", "x (i) = W(1)x", "F (u(0)) + P (i)"] {
+        // A script's space after the group settles it: `f (i) (x0 )`, `h(l−1) )`, `y (i) .`.
+        assert_eq!(read("f (i) (x0 ) + h(l−1) ) − y (i) ."), "f^{(i)} (x_{0} ) + h^{(l−1)} ) − y^{(i)} .");
+        assert_eq!(read("ϕ(Wh(t−1) ), p(h(t) )"), "ϕ(Wh^{(t−1)} ), p(h^{(t)} )");
+        // One letter at several steps: `h(l)` is raised as `h(l−1) )` shows it elsewhere.
+        assert_eq!(read("h(l) = fl (h(l−1) )"), "h^{(l)} = f_{l}(h^{(l−1)} )");
+        for text in [
+            "h(t) = f(1) + p(i)",
+            "u(x) + g(3)",
+            "x (i) = W(1)x",
+            "F (u(0)) + P (i)",
+            "f (1) + g(0) = h(t)(x)",
+        ] {
             assert_eq!(read(text), text, "{text}");
         }
     }
