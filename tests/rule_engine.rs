@@ -211,7 +211,11 @@ concepts = ["prob.expectation"]
 examples = ['\mathbb{E}[\log p(x)]']
 "#),
     );
-    for update in [r"v_t \leftarrow 0.9 v_{t-1} + 0.1 g_t", r"v_t := 0.9 v_{t-1} + 0.1 g_t", r"v_t \doteq 0.9 v_{t-1} + 0.1 g_t"] {
+    for update in [
+        r"v_t \leftarrow 0.9 v_{t-1} + 0.1 g_t",
+        r"v_t := 0.9 v_{t-1} + 0.1 g_t",
+        r"v_t \doteq 0.9 v_{t-1} + 0.1 g_t",
+    ] {
         assert!(fires(update, &rules), "{update}");
     }
     assert!(fires(r"\mathrm{E}_{q}[\log p(x \mid z)]", &rules));

@@ -115,7 +115,9 @@ fn every_match_is_found_through_the_index() {
             }
         });
         for pattern in &searched {
-            if pattern.find_in(&parsed.root, &Bindings::new(), 0).is_some() && !present.covers(pattern.needs()) {
+            if pattern.find_in(&parsed.root, &Bindings::new(), 0).is_some()
+                && !present.covers(pattern.needs())
+            {
                 lost.push(format!("`{}` in `{}`, by the formula's keys", pattern.source, source));
             }
         }

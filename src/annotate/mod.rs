@@ -247,7 +247,13 @@ impl<'a> Walker<'a> {
 
     /// [`Walker::walk`] of a node that is the operand at a position of a chain whose keys
     /// ([`ChainKeys`]) are worked out already, `outer`: its keys are taken from there.
-    fn walk_keyed(&mut self, node: &'a Node, in_script: bool, depth: usize, outer: Option<(&ChainKeys, usize)>) {
+    fn walk_keyed(
+        &mut self,
+        node: &'a Node,
+        in_script: bool,
+        depth: usize,
+        outer: Option<(&ChainKeys, usize)>,
+    ) {
         if depth > MAX_WALK_DEPTH {
             return;
         }

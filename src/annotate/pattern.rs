@@ -212,7 +212,8 @@ impl Pattern {
                 .collect(),
             _ => Vec::new(),
         };
-        let mut pattern = Pattern { source: source.to_string(), root: parsed.root, operands, needs: KeySet::ALL };
+        let mut pattern =
+            Pattern { source: source.to_string(), root: parsed.root, operands, needs: KeySet::ALL };
         pattern.needs = if pattern.is_chain() {
             run_required_keys(pattern.links())
         } else {

@@ -213,7 +213,10 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             Matcher::Symbol(parse_kind(kind).ok_or_else(|| error(format!("unknown kind `{kind}`")))?)
         }
         (None, false, true) => Matcher::Patterns(
-            spellings(&spec.patterns).iter().map(|p| Pattern::compile(p).map_err(&error)).collect::<Result<_, _>>()?,
+            spellings(&spec.patterns)
+                .iter()
+                .map(|p| Pattern::compile(p).map_err(&error))
+                .collect::<Result<_, _>>()?,
         ),
         (None, true, false) => Matcher::Environment(spec.environments.clone()),
         _ => {

@@ -657,6 +657,28 @@ pub(super) fn differentiated_is_no_size(operand: &mut Term) {
     }
 }
 
+/// `\frac{q(y)}{r(y)}`, `\frac{\pi_\theta(a \mid s)}{g(a \mid s)}`: below a density applied, a
+/// function applied to the same arguments is a density too (a likelihood ratio, an importance
+/// weight), when only its use as a callee called it a function.
+pub(super) fn ratio_of_densities(num: &Term, den: &mut Term) {
+    let (TermKind::Apply(top), TermKind::Apply(bottom)) = (&num.kind, &mut den.kind) else { return };
+    let density = top.callee.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
+    let same =
+        top.args.len() == bottom.args.len()
+            && top.given.len() == bottom.given.len()
+            && top.args.iter().chain(&top.given).zip(bottom.args.iter().chain(&bottom.given)).all(
+                |(a, b)| crate::syntax::print::to_latex(a.node) == crate::syntax::print::to_latex(b.node),
+            );
+    let TermKind::Symbol(callee) = &mut bottom.callee.kind else { return };
+    if density
+        && same
+        && callee.kind == super::SymbolKind::Function
+        && callee.evidence == super::Evidence::Use
+    {
+        callee.kind = super::SymbolKind::Distribution;
+    }
+}
+
 /// `j \neq y`, `i < k`: a small Latin letter compared with a position is a position too (the
 /// class y), when only a convention called it a number.
 pub(super) fn positions_compared<'n>(left: &mut Term<'n>, right: &mut Term<'n>) {

@@ -132,7 +132,9 @@ impl<'t> Resolver<'t> {
                     Some(derivative) => derivative.boxed(),
                     None => boxed(num, place),
                 };
-                TermKind::Frac { num, den: boxed(den, den_place) }
+                let mut den = boxed(den, den_place);
+                super::agree::ratio_of_densities(&num, &mut den);
+                TermKind::Frac { num, den }
             }
             NodeKind::Binom { top, bottom } => {
                 TermKind::Binom { top: boxed(top, Place::Count), bottom: boxed(bottom, Place::Count) }

@@ -4,8 +4,9 @@
 //! stood. Each pair is set after the word that applies to what it encloses (`E`, `exp`, `min`:
 //! `delimited_after` in `data/paste.toml`), or at the display's start when there is none, and
 //! closed before the first relation after it, before a sign that starts the next such word's
-//! term, after a fraction followed by a letter (a factor set beside it), or before the
-//! display's final punctuation.
+//! term, after a fraction followed by a letter (a factor set beside it), before a constant
+//! added at the display's end after an expectation (`E[…] + c.`), or before the display's
+//! final punctuation.
 //! Each pair is a warning: where it stood is a guess.
 
 use super::layout::{Item, Layout, Range};
@@ -223,6 +224,13 @@ impl Layout<'_> {
     fn closing_place(&self, entries: &[Entry], open: usize, limit: usize) -> usize {
         let (mut depth, mut bars) = (0usize, 0usize);
         let mut after_fraction = false;
+        // `E[…] + c`: a constant after an expectation's bracket is outside it (inside `\exp(… - c)`
+        // it is part of the exponent).
+        let averaging = open
+            .checked_sub(1)
+            .and_then(|n| entries.get(n))
+            .and_then(|e| e.word)
+            .is_some_and(|w| self.get(w).starts_with(['E', '𝔼']));
         for n in open..limit {
             let Some(entry) = entries.get(n) else { break };
             let Some(word) = entry.word else {
@@ -238,7 +246,11 @@ impl Layout<'_> {
                 let sign = JOINING_SIGNS.contains(&w);
                 let next_applies =
                     entries.get(n + 1).and_then(|e| e.word).is_some_and(|next| self.applies(next));
+                // `+ c.`, `+ const`: a constant added at the display's end stands outside.
+                let trailing_constant =
+                    averaging && sign && w != "," && self.constant_to_the_end(entries, n + 1, limit);
                 if punctuation_left
+                    || trailing_constant
                     || !self.relation_free(word)
                     || (sign && next_applies)
                     || (after_fraction && w.starts_with(char::is_alphabetic))
@@ -252,6 +264,21 @@ impl Layout<'_> {
             bars += w.matches('∥').count();
         }
         limit
+    }
+
+    /// Whether the entries from `from` to `limit` are one constant (a lone letter or `const`,
+    /// its full stop glued or not) and then only punctuation.
+    fn constant_to_the_end(&self, entries: &[Entry], from: usize, limit: usize) -> bool {
+        let rest = entries.get(from..limit).unwrap_or_default();
+        let Some((first, tail)) = rest.split_first() else { return false };
+        let Some(word) = first.word else { return false };
+        let text = self.get(word).trim_end_matches(['.', ',', ';']);
+        let constant =
+            text == "const" || (text.chars().count() == 1 && text.starts_with(char::is_alphabetic));
+        let punctuation = tail
+            .iter()
+            .all(|e| e.word.is_some_and(|w| self.get(w).chars().all(|c| matches!(c, '.' | ',' | ';'))));
+        constant && punctuation
     }
 
     /// Whether `word` is one a big delimiter's content follows: one of `delimited_after`, or a
