@@ -27,7 +27,7 @@ fn holds_floor(scores: &Scores, accuracy: f64, per_kind: f64) {
 
 #[test]
 fn the_development_set_holds_its_floor() {
-    holds_floor(&scores("dev.jsonl"), 0.945, 0.88);
+    holds_floor(&scores("dev.jsonl"), 0.95, 0.9);
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn the_held_out_set_holds_its_floor() {
 
 #[test]
 fn the_probes_hold_their_floor() {
-    holds_floor(&scores("probes.jsonl"), 0.83, 0.54);
+    holds_floor(&scores("probes.jsonl"), 0.85, 0.54);
 }
 
 #[test]
