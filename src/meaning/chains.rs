@@ -203,9 +203,9 @@ impl Resolver<'_> {
         }
         if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::resolve::defined_by(&mut first, &joint.term);
-            super::agree::defined_as_array(&mut first, &joint.term);
-            super::agree::defined_as_inner_product(&mut first, &joint.term);
-            super::agree::defined_as_number(&mut first, &joint.term);
+            super::definitions::defined_as_array(&mut first, &joint.term);
+            super::definitions::defined_as_inner_product(&mut first, &joint.term);
+            super::definitions::defined_as_number(&mut first, &joint.term);
         }
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
         let same_kind = joints
@@ -221,8 +221,7 @@ impl Resolver<'_> {
             sizes_beside_sizes(&mut operands);
         }
         if let [joint] = joints.as_mut_slice() {
-            if matches!(joint.op, InfixOp::Relation(r) if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq"))
-            {
+            if is_comparing(joint.op) {
                 super::agree::positions_compared(&mut first, &mut joint.term);
             }
         }
@@ -368,4 +367,18 @@ fn whole_objective<'n>(mut objective: Term<'n>, joints: Vec<Joint<'n>>, node: &'
     big.body = Some(Term::new(TermKind::Chain { first: body.boxed(), rest: joints }, span, node));
     objective.span = objective.span.join(span);
     objective
+}
+
+/// Whether a node is a comparison (`y_i \neq G(x_i)`, `x > 0`): a chain of one comparing
+/// relation ([`is_comparing`]).
+pub(super) fn is_comparison(node: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &node.kind else { return false };
+    matches!(rest.as_slice(), [link] if is_comparing(&link.op))
+}
+
+/// Whether an operator compares two values: `\neq`, `<`, `>`, `\le`, `\ge` (not `=`, `\sim`,
+/// `\mid`, `\in`).
+pub(super) fn is_comparing(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Relation(r)
+        if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq"))
 }

@@ -575,7 +575,7 @@ impl<'t> Resolver<'t> {
         // with an entry picked is a function of vectors (a letter; `\mathrm{Cov}(X)_{ij}` is
         // still a covariance): no entropy nor information, whose arguments are random variables.
         let letter = matches!(callee.kind, NodeKind::Symbol { .. });
-        if own_place == Place::Random && ((letter && sub.is_some()) || is_comparison(body)) {
+        if own_place == Place::Random && ((letter && sub.is_some()) || super::chains::is_comparison(body)) {
             own_place = Place::Plain;
         }
         // What a density or a variance takes is its outcome; a call inside an expectation
@@ -688,8 +688,8 @@ pub(super) fn defined_by(lhs: &mut Term, rhs: &Term) {
     }
 }
 
-/// The transpose or inverse written on a call's argument group (`f(x)^\top`, `f(x)^{-1}`), taken off the call, with the
-/// span the call covered.
+/// The transpose or inverse written on a call's argument group (`f(x)^\top`, `f(x)^{-1}`), or
+/// the transpose written on a symbol (`f_k^T`), taken off, with the span the whole covered.
 fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>, Span)> {
     let whole = operand.span;
     if let TermKind::Scripted { base, sub: None, sup, primes: 0 } = &mut operand.kind {
@@ -710,14 +710,6 @@ fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>
     let script = app.sup.take()?;
     operand.span = app.callee.span.join(app.group.span);
     Some((script, whole))
-}
-
-/// Whether a node is a comparison (`y_i \neq G(x_i)`, `x > 0`): a chain of one relation other
-/// than `=`, `\sim` or `\mid`.
-fn is_comparison(node: &Node) -> bool {
-    let NodeKind::Chain { rest, .. } = &node.kind else { return false };
-    matches!(rest.as_slice(), [link] if matches!(&link.op, InfixOp::Relation(r)
-        if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq")))
 }
 
 /// Whether an operator's subscript draws each of its variables by `\sim` (`\mathbb{E}_{x \sim

@@ -7,7 +7,9 @@
 //! the second is a random variable too: the states of a Markov chain, a sampler's iterates.
 //! Numbered members of one family (`b_1`, `b_2`) are of one kind the same way. Two more passes
 //! over the whole formula look at one letter's several spellings: sizes named after a size
-//! (`N_c` beside `N`), and a letter a differential names (`dt`), a continuous number.
+//! (`N_c` beside `N`), and a letter a differential names (`dt`), a continuous number. One more
+//! looks at a letter's occurrences anywhere: what one's use settles that another only a
+//! convention called, known for the next reading.
 
 use super::tree::{Evidence, Occurrence, ScriptRole, Term, TermKind};
 use super::{SymbolKind, SymbolTable};
@@ -243,4 +245,62 @@ pub(super) fn continuous_variables(term: &Term, table: &SymbolTable) -> Vec<(Str
         term.for_each_child(|child| stack.push(child));
     }
     out
+}
+
+/// Names that one occurrence's use makes a vector or a matrix while another occurrence is a
+/// scalar only by convention (`x_l` of `x_{l+1} = x_l + \mathcal{F}(\mathrm{LN}(x_l))`): one
+/// symbol is one thing in a formula, so the reading again knows it everywhere, and the rules
+/// that compare neighbours (sides of an equation, factors beside a matrix) see it.
+pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
+    // One walk, in no particular order, without listing the occurrences: most formulas have
+    // no array settled by use, and then nothing is kept.
+    let mut used: Vec<(&str, SymbolKind)> = Vec::new();
+    let mut conventional_scalars: rustc_hash::FxHashSet<&str> = Default::default();
+    // Letters an expectation took as random variables (`\mathbb{E}[f]`), which only a function
+    // applied elsewhere settles.
+    let mut averaged: rustc_hash::FxHashSet<&str> = Default::default();
+    let mut stack: Vec<&Term> = vec![term];
+    while let Some(term) = stack.pop() {
+        if let Some(o) = term.occurrence() {
+            // `\mathbb{E}[f] \simeq \frac{1}{L} \sum_l f(\mathbf{z}^{(l)})`: a letter applied
+            // somewhere is a function where it stands alone too.
+            let settling = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix | SymbolKind::Function)
+                && !matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. });
+            // `\sum_{\tau=1}^{t} g_\tau`: a Greek letter a sum counts with is a position in the
+            // scripts it picks too (a Latin one is already, by its letter).
+            let counter = o.kind == SymbolKind::Index && crate::syntax::names::is_greek(&o.name);
+            if (settling || counter) && o.evidence == Evidence::Use {
+                used.push((o.name.as_str(), o.kind));
+                if counter && table.recorded(&o.name).is_none() {
+                    conventional_scalars.insert(o.name.as_str());
+                }
+            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
+                conventional_scalars.insert(o.name.as_str());
+            } else if o.kind == SymbolKind::RandomVariable && o.evidence == Evidence::Use {
+                averaged.insert(o.name.as_str());
+            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use && is_bare_capital(o) {
+                // `e^{z_i / T}` beside `\frac{1}{T}`: a capital a use made a number (a
+                // temperature) is that number where it divides alone.
+                used.push((o.name.as_str(), o.kind));
+                conventional_scalars.insert(o.name.as_str());
+            }
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
+    let mut out: Vec<(String, SymbolKind)> = Vec::new();
+    for (name, kind) in used {
+        let loose =
+            conventional_scalars.contains(name) || (kind == SymbolKind::Function && averaged.contains(name));
+        let settles = loose && table.recorded(name).is_none();
+        if settles && !out.iter().any(|(n, _)| n == name) {
+            out.push((name.to_string(), kind));
+        }
+    }
+    out
+}
+
+/// A Latin capital in the normal font without scripts (`T`, `C`).
+fn is_bare_capital(o: &Occurrence) -> bool {
+    let capital = o.name.len() == 1 && o.name.starts_with(|c: char| c.is_ascii_uppercase());
+    capital && o.scripts.is_empty() && super::roles::font_of(o.base) == crate::syntax::ast::Font::Normal
 }

@@ -1,0 +1,82 @@
+//! What an equation's right side says of the symbol it defines (`h = \mathbf{W}\mathbf{x} +
+//! \mathbf{b}` an array, `u_j = v^\top \tanh(…)` an inner product, a number; `C = \max I(X; Y)`
+//! a number): only a kind a convention gave the left side changes.
+
+use super::tree::{ScriptRole, Term, TermKind};
+use crate::syntax::ast::Delim;
+
+/// `G_t = \sum_\tau g_\tau g_\tau^\top`, `h = \mathbf{W}\mathbf{x} + \mathbf{b}`: a symbol an equation
+/// defines as a worked-out vector or matrix is that array, when only a convention gave it
+/// another array-like kind (a capital's "random variable", a bold letter's "vector"). The right
+/// side must be computed (not one symbol) and an array by its shape. A convention's scalar is
+/// left alone: a sum of products of scalars has an array's shape only when a factor is one.
+pub(super) fn defined_as_array(lhs: &mut Term, rhs: &Term) {
+    if rhs.occurrence().is_some() {
+        return;
+    }
+    let kind = super::kind_of_term(rhs);
+    if !matches!(kind, super::SymbolKind::Vector | super::SymbolKind::Matrix) {
+        return;
+    }
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let loose = matches!(occurrence.kind, super::SymbolKind::RandomVariable | super::SymbolKind::Vector);
+    if loose && occurrence.evidence == super::Evidence::Convention && occurrence.kind != kind {
+        occurrence.kind = kind;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// `C = \max_{p(x)} I(X; Y)`, `d = \alpha^\phi`, `C = 1 - H(p)`: a letter only its spelling
+/// called a size (the channels C, the depth d) that an equation defines as a number worked out
+/// from no size nor position is that number.
+pub(super) fn defined_as_number(lhs: &mut Term, rhs: &Term) {
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let spelled = occurrence.kind == super::SymbolKind::Dimension
+        && occurrence.evidence == super::Evidence::Convention
+        && occurrence.scripts.is_empty();
+    if !spelled || rhs.occurrence().is_some() || super::kind_of_term(rhs) != super::SymbolKind::Scalar {
+        return;
+    }
+    let mut symbols = 0;
+    let mut counted = false;
+    let mut stack = vec![rhs];
+    while let Some(term) = stack.pop() {
+        if let Some(o) = term.occurrence() {
+            symbols += 1;
+            counted |= matches!(o.kind, super::SymbolKind::Dimension | super::SymbolKind::Index);
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
+    if symbols > 0 && !counted {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// `u_j^i = v^\top \tanh(W_1 e_j + W_2 d_i)`, `e_{ij} = \frac{q_i^\top k_j}{\sqrt{d}}`: a symbol an
+/// equation defines as an inner product (a transposed vector times a vector) is a number,
+/// when only a convention called it a vector (`u`, `e` indexed).
+pub(super) fn defined_as_inner_product(lhs: &mut Term, rhs: &Term) {
+    if !is_inner_product(rhs) {
+        return;
+    }
+    super::agree::plain_vector_is_a_number(lhs);
+}
+
+/// Whether a term is an inner product by its shape, possibly scaled or signed: a product
+/// that is a number and has a transposed vector among its factors.
+fn is_inner_product(term: &Term) -> bool {
+    match &term.kind {
+        TermKind::Frac { num, .. } => is_inner_product(num),
+        TermKind::Sign { operand, .. } => is_inner_product(operand),
+        TermKind::Fenced { open: Delim::Paren, body } => is_inner_product(body),
+        TermKind::Product(factors) => {
+            let row = |t: &Term| {
+                matches!(&t.kind, TermKind::Scripted { base, sup: Some(s), .. }
+                    if s.role == ScriptRole::Transpose && super::kind_of_term(base) == super::SymbolKind::Vector)
+            };
+            factors.iter().any(|f| row(&f.term)) && super::kind_of_term(term) == super::SymbolKind::Scalar
+        }
+        _ => false,
+    }
+}
