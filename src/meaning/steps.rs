@@ -279,18 +279,19 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
             } else if o.kind == SymbolKind::RandomVariable && o.evidence == Evidence::Use {
                 averaged.insert(o.name.as_str());
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use && is_bare_capital(o) {
-                // `e^{z_i / T}` beside `\frac{1}{T}`: a capital a use made a number (a
-                // temperature) is that number where it divides alone.
+                // `e^{z_i / T}` beside `\frac{1}{T}`, `\partial T`: a capital a use made a number
+                // (a temperature, what is differentiated) is that number everywhere, below a bar too.
                 used.push((o.name.as_str(), o.kind));
-                conventional_scalars.insert(o.name.as_str());
             }
         }
         term.for_each_child(|child| stack.push(child));
     }
     let mut out: Vec<(String, SymbolKind)> = Vec::new();
     for (name, kind) in used {
-        let loose =
-            conventional_scalars.contains(name) || (kind == SymbolKind::Function && averaged.contains(name));
+        // A number by use settles its letter whatever its other occurrences are.
+        let loose = kind == SymbolKind::Scalar
+            || conventional_scalars.contains(name)
+            || (kind == SymbolKind::Function && averaged.contains(name));
         let settles = loose && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));
