@@ -103,7 +103,7 @@ pub(super) fn numbers_beside_values(operands: &mut [&mut Term], valued: impl Fn(
 /// The plain symbols of an inner product's or a norm's content (`a, b` of `\langle a, b \rangle`,
 /// the terms of `\|x - y\|`) that only a convention called scalars are vectors.
 pub(super) fn vectors_inside(body: &mut Term) {
-    let promote = |term: &mut Term| {
+    let promote_symbol = |term: &mut Term| {
         if let TermKind::Symbol(occurrence) = &mut term.kind {
             if occurrence.kind == super::SymbolKind::Scalar
                 && occurrence.evidence == super::Evidence::Convention
@@ -112,6 +112,10 @@ pub(super) fn vectors_inside(body: &mut Term) {
                 occurrence.evidence = super::Evidence::Use;
             }
         }
+    };
+    let promote = |term: &mut Term| {
+        promote_symbol(term);
+        arguments_of_a_vector(term);
     };
     match &mut body.kind {
         // `\|x - y\|`: the terms of a difference whose norm is taken are arrays too.
@@ -122,6 +126,59 @@ pub(super) fn vectors_inside(body: &mut Term) {
             rest.iter_mut().for_each(|j| promote(&mut j.term));
         }
         _ => promote(body),
+    }
+}
+
+/// `\|f(x_i^a) - f(x_i^p)\|`, `\phi(x)^\top \phi(y)`: a function whose value is a vector (its
+/// norm taken, transposed) maps vectors, as networks and feature maps do: a plain lower-case
+/// Latin argument that only a convention called a scalar is a vector.
+pub(super) fn arguments_of_a_vector(term: &mut Term) {
+    if let TermKind::Apply(app) = &mut term.kind {
+        arguments_of_a_vector_call(app);
+    }
+}
+
+/// See [`arguments_of_a_vector`]: the call itself.
+pub(super) fn arguments_of_a_vector_call(app: &mut super::tree::Application) {
+    let function = app.callee.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Function);
+    if function {
+        for arg in &mut app.args {
+            small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
+        }
+    }
+}
+
+/// `\mathcal{L}_{\theta, \xi}`: a Greek letter listed beside a network's parameters (a letter of
+/// `parameters`, such as θ) in a label is another network's parameters, of the same kind, where
+/// only a convention called it a number. (After `;` in a call, `Q(s, a; \theta, \alpha, \beta)`,
+/// the letters beside θ were as often numbers, `\sigma`: measured, not kept.)
+pub(super) fn parameters_beside_parameters(items: &mut [&mut Term], parameters: &super::notation::Names) {
+    let kind_of_parameters = items.iter().find_map(|t| {
+        t.occurrence().filter(|o| super::notation::has(parameters, &o.base_name)).map(|o| o.kind)
+    });
+    let Some(kind) = kind_of_parameters.filter(|k| *k == super::SymbolKind::Vector) else { return };
+    for item in items.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut item.kind else { continue };
+        let greek = crate::syntax::names::is_greek(&occurrence.base_name)
+            && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase());
+        if greek
+            && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. })
+            && occurrence.kind == super::SymbolKind::Scalar
+            && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = kind;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// [`parameters_beside_parameters`] for a list written as one term (`\theta, \xi`).
+pub(super) fn parameters_in_a_list(list: &mut Term, parameters: &super::notation::Names) {
+    let TermKind::Chain { first, rest } = &mut list.kind else { return };
+    if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) {
+        let mut items: Vec<&mut Term> =
+            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).collect();
+        parameters_beside_parameters(&mut items, parameters);
     }
 }
 
@@ -139,7 +196,12 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
         let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
         let left = super::kind_of_term(&previous.term);
-        let transposed = matches!(&previous.term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose);
+        let transposed = match &previous.term.kind {
+            TermKind::Scripted { sup: Some(s), .. } => s.role == ScriptRole::Transpose,
+            // `\phi(x)^\top \phi(y)`: a transposed call is a row vector too.
+            TermKind::Apply(app) => app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose),
+            _ => false,
+        };
         // `s \Sigma g`: a letter before a matrix that itself multiplies something is a number.
         let matrix_ends = i + 1 == count;
         let dotted = matches!(&factor.op, Some(InfixOp::Multiplicative(op)) if op == "\\cdot");
@@ -172,6 +234,7 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         if left == super::SymbolKind::Matrix {
             concatenated_vectors(&mut factor.term);
         }
+        arguments_of_a_vector(&mut factor.term);
         if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
             // `W_2 d_i`: what a matrix multiplies is a vector, though its spelling names a size.
             let size = (after_row || left == super::SymbolKind::Matrix)

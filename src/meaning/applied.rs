@@ -30,6 +30,9 @@ impl Resolver<'_> {
             application.args.iter_mut().for_each(super::agree::temperatures);
         }
         super::agree::arguments_at_one_position(&mut application.args);
+        if application.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose) {
+            super::agree::arguments_of_a_vector_call(application);
+        }
     }
 
     /// Settles the kinds of what an operator written without parentheses takes: what `\partial`

@@ -61,6 +61,15 @@ pub(super) fn defined_as_inner_product(lhs: &mut Term, rhs: &Term) {
         return;
     }
     super::agree::plain_vector_is_a_number(lhs);
+    // `k = \phi(u)^\top \phi(v)`: a kernel's value, though its letter names a size elsewhere.
+    if let TermKind::Symbol(occurrence) = &mut lhs.kind {
+        if occurrence.kind == super::SymbolKind::Dimension
+            && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Scalar;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
 }
 
 /// Whether a term is an inner product by its shape, possibly scaled or signed: a product
@@ -71,9 +80,16 @@ fn is_inner_product(term: &Term) -> bool {
         TermKind::Sign { operand, .. } => is_inner_product(operand),
         TermKind::Fenced { open: Delim::Paren, body } => is_inner_product(body),
         TermKind::Product(factors) => {
-            let row = |t: &Term| {
-                matches!(&t.kind, TermKind::Scripted { base, sup: Some(s), .. }
-                    if s.role == ScriptRole::Transpose && super::kind_of_term(base) == super::SymbolKind::Vector)
+            let row = |t: &Term| match &t.kind {
+                TermKind::Scripted { base, sup: Some(s), .. } => {
+                    s.role == ScriptRole::Transpose && super::kind_of_term(base) == super::SymbolKind::Vector
+                }
+                // `\phi(x)^\top \phi(y)`: a transposed call of vectors.
+                TermKind::Apply(app) => {
+                    app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose)
+                        && app.args.iter().any(|a| super::kind_of_term(a) == super::SymbolKind::Vector)
+                }
+                _ => false,
             };
             factors.iter().any(|f| row(&f.term)) && super::kind_of_term(term) == super::SymbolKind::Scalar
         }

@@ -239,7 +239,9 @@ impl Resolver<'_> {
             return Script { role, above, term: Term::of(TermKind::Leaf, node).boxed() };
         }
         if role == ScriptRole::Label {
-            if let Some(term) = self.tuple_label_term(node, d) {
+            if let Some(mut term) = self.tuple_label_term(node, d) {
+                // `\mathcal{L}_{\theta, \xi}`: parameters listed together.
+                super::agree::parameters_in_a_list(&mut term, &self.notation.parameter_letters);
                 return Script { role, above, term: term.boxed() };
             }
         }

@@ -118,9 +118,15 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 .callee
                 .occurrence()
                 .is_some_and(|o| super::notation::has(&notation.number_valued, &o.base_name));
+            let transposed = app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose);
             match app.args.first() {
                 _ if gives_set => SymbolKind::Set,
                 _ if measure => SymbolKind::Scalar,
+                // `\phi(x)^\top`: the value of a function named by a small letter, transposed,
+                // is a row vector (`J(x)^\top`, a capital's, may be a matrix).
+                _ if transposed && !elementwise && name.starts_with(|c: char| c.is_lowercase()) => {
+                    SymbolKind::Vector
+                }
                 // The argument's kind is asked once: a tower `\sigma(\sigma(…)_i)_i` stays linear.
                 Some(arg) if elementwise => match child(arg) {
                     SymbolKind::Vector if picked => SymbolKind::Scalar,
@@ -167,7 +173,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             let rest = factors.iter().skip(1);
             kinds.zip(rest).fold(first, |acc, (next, factor)| {
                 let dot = matches!(&factor.op, Some(crate::syntax::ast::InfixOp::Multiplicative(o)) if o == "\\cdot");
-                let vectors = acc == SymbolKind::Vector && next == SymbolKind::Vector;
+                // `\phi(x)^\top \phi(y)`: what a row vector multiplies, a function's value, is the
+                // other vector.
+                let called = next == SymbolKind::Unknown && matches!(factor.term.kind, TermKind::Apply(_));
+                let vectors = acc == SymbolKind::Vector && (next == SymbolKind::Vector || (row && called));
                 let transposed = is_transposed(&factor.term);
                 let product = match () {
                     _ if vectors && (row || dot) => SymbolKind::Scalar,
@@ -234,7 +243,11 @@ fn product_kind(acc: SymbolKind, next: SymbolKind) -> SymbolKind {
 
 /// Whether a term is written transposed (`w^\top`, `\mathbf{x}^{\mathrm{T}}`).
 fn is_transposed(term: &Term) -> bool {
-    matches!(&term.kind, TermKind::Scripted { sup: Some(s), .. } if s.role == ScriptRole::Transpose)
+    match &term.kind {
+        TermKind::Scripted { sup: Some(s), .. } => s.role == ScriptRole::Transpose,
+        TermKind::Apply(app) => app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose),
+        _ => false,
+    }
 }
 
 /// The kind of `term`, from the kinds of its parts, each worked out once and kept in `kinds`
