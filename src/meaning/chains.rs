@@ -206,6 +206,7 @@ impl Resolver<'_> {
             super::definitions::defined_as_array(&mut first, &joint.term);
             super::definitions::defined_as_inner_product(&mut first, &joint.term);
             super::definitions::defined_as_number(&mut first, &joint.term);
+            super::definitions::defined_as_quotient(&mut first, &joint.term);
         }
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
         let same_kind = joints

@@ -53,6 +53,17 @@ pub(super) fn defined_as_number(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// `q_i = \frac{e^{v_i / T}}{\sum_j e^{v_j / T}}`, `\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_k
+/// \exp(e_{ik})}`: an indexed letter an equation defines as a quotient of numbers is a number
+/// (one weight, one probability), when only a convention called it a vector.
+pub(super) fn defined_as_quotient(lhs: &mut Term, rhs: &Term) {
+    let TermKind::Frac { num, den } = &rhs.kind else { return };
+    let numbers = |t: &Term| super::kind_of_term(t) == super::SymbolKind::Scalar;
+    if lhs.occurrence().is_some_and(|o| o.indexed) && numbers(num) && numbers(den) {
+        super::agree::plain_vector_is_a_number(lhs);
+    }
+}
+
 /// `u_j^i = v^\top \tanh(W_1 e_j + W_2 d_i)`, `e_{ij} = \frac{q_i^\top k_j}{\sqrt{d}}`: a symbol an
 /// equation defines as an inner product (a transposed vector times a vector) is a number,
 /// when only a convention called it a vector (`u`, `e` indexed).

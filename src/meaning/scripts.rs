@@ -761,13 +761,46 @@ fn spelled(nodes: &[&Node]) -> Option<String> {
 }
 
 /// `\alpha^\phi`: a Greek letter alone as an exponent is a number, though papers name
-/// parameters (vectors) with its letter (`\phi`, `\theta`); a bold letter there (`e^{\mathbf{x}}`)
-/// is raised element-wise and keeps its kind.
+/// parameters (vectors) with its letter (`\phi`, `\theta`); so is a plain letter divided in an
+/// exponent (`e^{v_i / T}`, a logit over a temperature), though an indexed small letter names a
+/// vector elsewhere. A bold letter there (`e^{\mathbf{x}}`) is raised element-wise and keeps its
+/// kind, and so may a plain letter added there (`e^{m_i - m_i^{\mathrm{new}}}` rescales a vector
+/// of maxima).
 fn number_exponent(term: &mut Term) {
-    let TermKind::Symbol(o) = &mut term.kind else { return };
-    let greek =
-        matches!(&o.base.kind, NodeKind::Symbol { name, font: Font::Normal } if names::is_greek(name));
-    if greek && o.kind == super::SymbolKind::Vector && o.evidence == super::Evidence::Convention {
+    match &mut term.kind {
+        TermKind::Symbol(o) => {
+            let greek = matches!(&o.base.kind, NodeKind::Symbol { name, font: Font::Normal } if names::is_greek(name));
+            if greek {
+                conventional_vector_is_a_number(o);
+            }
+        }
+        TermKind::Frac { num, .. } => divided_is_a_number(num),
+        TermKind::Product(factors)
+            if factors.iter().any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/")) =>
+        {
+            if let Some(first) = factors.first_mut() {
+                divided_is_a_number(&mut first.term);
+            }
+        }
+        TermKind::Sign { operand, .. } => number_exponent(operand),
+        _ => {}
+    }
+}
+
+/// The plain letter (possibly signed) divided in an exponent: a number.
+fn divided_is_a_number(term: &mut Term) {
+    match &mut term.kind {
+        TermKind::Sign { operand, .. } => divided_is_a_number(operand),
+        TermKind::Symbol(o) if matches!(&o.base.kind, NodeKind::Symbol { font: Font::Normal, .. }) => {
+            conventional_vector_is_a_number(o)
+        }
+        _ => {}
+    }
+}
+
+/// An occurrence that only a convention called a vector is a number, by its use.
+fn conventional_vector_is_a_number(o: &mut Occurrence) {
+    if o.kind == super::SymbolKind::Vector && o.evidence == super::Evidence::Convention {
         o.kind = super::SymbolKind::Scalar;
         o.evidence = super::Evidence::Use;
     }
