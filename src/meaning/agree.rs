@@ -182,6 +182,23 @@ pub(super) fn parameters_in_a_list(list: &mut Term, parameters: &super::notation
     }
 }
 
+/// `t^2`, `|t|`, `t = \mathbf{v} \cdot \mathbf{x}`: a bare small letter that only a convention
+/// called a position (papers count with `t`) is a number where it is squared, taken in
+/// absolute value or defined as a number.
+pub(super) fn position_used_as_number(term: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    let bare = occurrence.scripts.is_empty()
+        && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    if bare
+        && occurrence.kind == super::SymbolKind::Index
+        && occurrence.evidence == super::Evidence::Convention
+    {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 /// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
 /// on its right is a vector, whatever its letter suggests.
 pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {

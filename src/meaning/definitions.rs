@@ -31,7 +31,8 @@ pub(super) fn defined_as_array(lhs: &mut Term, rhs: &Term) {
 /// from no size nor position is that number.
 pub(super) fn defined_as_number(lhs: &mut Term, rhs: &Term) {
     let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
-    let spelled = occurrence.kind == super::SymbolKind::Dimension
+    // `t = \mathbf{v} \cdot \mathbf{x}`: a letter papers count with is defined as a value too.
+    let spelled = matches!(occurrence.kind, super::SymbolKind::Dimension | super::SymbolKind::Index)
         && occurrence.evidence == super::Evidence::Convention
         && occurrence.scripts.is_empty();
     if !spelled || rhs.occurrence().is_some() || super::kind_of_term(rhs) != super::SymbolKind::Scalar {

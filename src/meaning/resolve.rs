@@ -158,6 +158,9 @@ impl<'t> Resolver<'t> {
                 if matches!(open, Delim::Floor | Delim::Ceil) {
                     sizes_inside_rounding(&mut body);
                 }
+                if *open == Delim::Bar && !counted {
+                    super::agree::position_used_as_number(&mut body);
+                }
                 if matches!(open, Delim::Angle | Delim::DoubleBar) {
                     // `\langle a, b \rangle`, `\|a\|`: what an inner product or a norm takes is a
                     // vector, whatever its letter suggests.

@@ -180,6 +180,10 @@ impl Resolver<'_> {
         if operation.role == ScriptRole::Transpose {
             transposed(&mut symbol);
         }
+        if operation.role == ScriptRole::Power {
+            // `t^2`, `k^2`: a letter squared is a value, not a position.
+            super::agree::position_used_as_number(&mut symbol);
+        }
         symbol.span = Span::new(base.span.start, end.max(base.span.end));
         let kind = TermKind::Scripted { base: symbol.boxed(), sub: None, sup: Some(operation), primes: 0 };
         Term::of(kind, node)
