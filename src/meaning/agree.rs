@@ -187,15 +187,8 @@ pub(super) fn parameters_in_a_list(list: &mut Term, parameters: &super::notation
 /// absolute value or defined as a number.
 pub(super) fn position_used_as_number(term: &mut Term) {
     let TermKind::Symbol(occurrence) = &mut term.kind else { return };
-    let bare = occurrence.scripts.is_empty()
-        && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-    if bare
-        && occurrence.kind == super::SymbolKind::Index
-        && occurrence.evidence == super::Evidence::Convention
-    {
-        occurrence.kind = super::SymbolKind::Scalar;
-        occurrence.evidence = super::Evidence::Use;
+    if occurrence.scripts.is_empty() {
+        small_letter_becomes(occurrence, &[super::SymbolKind::Index], super::SymbolKind::Scalar);
     }
 }
 
@@ -228,15 +221,8 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             if let Some(TermKind::Symbol(occurrence)) =
                 before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
             {
-                let lower_latin = occurrence.base_name.len() == 1
-                    && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-                    && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-                if lower_latin
-                    && occurrence.kind == super::SymbolKind::Scalar
-                    && occurrence.evidence == super::Evidence::Convention
-                {
-                    occurrence.kind = super::SymbolKind::Vector;
-                    occurrence.evidence = super::Evidence::Use;
+                if occurrence.base_name.len() == 1 {
+                    small_letter_becomes(occurrence, &[super::SymbolKind::Scalar], super::SymbolKind::Vector);
                 }
             }
             continue;
@@ -343,11 +329,22 @@ pub(super) fn arrays_around_hadamard(factors: &mut [Factor]) {
 /// Makes a plain lower-case Latin letter a vector, by its use, when only a convention gave it
 /// one of the kinds `from`.
 pub(super) fn small_letter_is_vector(term: &mut Term, from: &[super::SymbolKind]) {
-    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    if let TermKind::Symbol(occurrence) = &mut term.kind {
+        small_letter_becomes(occurrence, from, super::SymbolKind::Vector);
+    }
+}
+
+/// Makes a plain lower-case Latin letter of kind `to`, by its use, when only a convention gave
+/// it one of the kinds `from`.
+fn small_letter_becomes(
+    occurrence: &mut super::Occurrence,
+    from: &[super::SymbolKind],
+    to: super::SymbolKind,
+) {
     let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
         && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
     if small_latin && from.contains(&occurrence.kind) && occurrence.evidence == super::Evidence::Convention {
-        occurrence.kind = super::SymbolKind::Vector;
+        occurrence.kind = to;
         occurrence.evidence = super::Evidence::Use;
     }
 }
