@@ -139,6 +139,7 @@ fn applied_letter(node: &Node) -> Option<&str> {
 /// `\sum_{i=1}^{N}`: i is an index, N a count.
 fn learn_bounds(table: &mut SymbolTable, sub: Option<&Node>, sup: Option<&Node>) {
     if let Some(sub) = sub {
+        learn_range_bounds(table, sub);
         let variable = match &sub.kind {
             NodeKind::Chain { first, rest }
                 if matches!(rest.first().map(|l| &l.op), Some(InfixOp::Relation(_))) =>
@@ -153,6 +154,64 @@ fn learn_bounds(table: &mut SymbolTable, sub: Option<&Node>, sup: Option<&Node>)
     }
     if let Some(name) = sup.and_then(binding_name) {
         table.suggest(name, SymbolKind::Dimension);
+    }
+}
+
+/// `\sum_{1 \le j \le n}`, `\sum_{-c \le j \le c}`: in a range written as two comparisons
+/// (or one comparison of a distance, `|j - i| \le k`), the outer letters are where the variable
+/// stops, sizes (the count n, the window c), unless papers count with their letter (`1 \le j
+/// \le i`: i is a position). The variable itself is an index.
+fn learn_range_bounds(table: &mut SymbolTable, sub: &Node) {
+    let NodeKind::Chain { first, rest } = &sub.kind else { return };
+    if rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_))) {
+        learn_range_bounds(table, first);
+        rest.iter().for_each(|l| learn_range_bounds(table, &l.operand));
+        return;
+    }
+    // The conditions of one subscript, cut at commas and at `:` (`j : |j - i| \le k`).
+    let cut = |op: &InfixOp| {
+        matches!(op, InfixOp::Separator(_))
+            || matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), ":" | "\\colon" | "\\mid"))
+    };
+    let mut condition: (&Node, Vec<(&InfixOp, &Node)>) = (first.as_ref(), Vec::new());
+    for link in rest {
+        if cut(&link.op) {
+            learn_condition_bounds(table, condition.0, &condition.1);
+            condition = (&link.operand, Vec::new());
+        } else {
+            condition.1.push((&link.op, &link.operand));
+        }
+    }
+    learn_condition_bounds(table, condition.0, &condition.1);
+}
+
+/// One condition of [`learn_range_bounds`]: `a \le j \le b`, or `|j - i| \le k`.
+fn learn_condition_bounds(table: &mut SymbolTable, first: &Node, rest: &[(&InfixOp, &Node)]) {
+    let ordering = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "<" | "\\le" | "\\leq" | "\\lt" | "\\leqslant"));
+    let distance = matches!(&first.kind, NodeKind::Fenced { open: crate::syntax::ast::Delim::Bar, .. });
+    let bounds: Vec<&Node> = match rest {
+        [(a, variable), (b, last)] if ordering(a) && ordering(b) => {
+            for name in index_letters(variable) {
+                table.suggest(name, SymbolKind::Index);
+            }
+            vec![first, *last]
+        }
+        [(a, last)] if distance && ordering(a) => vec![*last],
+        _ => return,
+    };
+    for bound in bounds {
+        let bound = match &bound.kind {
+            NodeKind::Prefix { operand, .. } => operand.as_ref(),
+            _ => bound,
+        };
+        if let NodeKind::Symbol { name, font: Font::Normal } = &bound.kind {
+            let small = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase());
+            // `|j - i| \le k`: a distance's bound is a width, whatever its letter.
+            if (small && (distance || !INDEX_LETTERS.contains(&name.as_str()))) || looks_like_dimension(name)
+            {
+                table.suggest(name.to_string(), SymbolKind::Dimension);
+            }
+        }
     }
 }
 

@@ -163,6 +163,10 @@ impl Resolver<'_> {
                 Some(SymbolKind::Index)
             }
             Place::Index => None,
+            // `\sum_{1 \le j \le n}`: where the range stops is a size.
+            Place::Bound if plain && self.table.recorded(&occurrence.name) == Some(SymbolKind::Dimension) => {
+                Some(SymbolKind::Dimension)
+            }
             Place::Bound if plain && self.is_index_letter(occurrence.base) => Some(SymbolKind::Index),
             Place::Counter if plain && is_plain_small_letter(occurrence.base) => Some(SymbolKind::Index),
             // `\mathbb{E}[f]` where the formula applies f elsewhere: the function averaged.
