@@ -111,6 +111,13 @@ impl Resolver<'_> {
             body,
             differential: None,
         };
+        // `\sum_{1 \le j \le n}`: a closed range is a variable from one limit to the other.
+        if let Some((from, var, to)) = sub.filter(|_| sup.is_none() && !integral).and_then(closed_range) {
+            big.var = Some(self.term(var, Place::Counter, d));
+            big.lower = Some(self.term(from, Place::Plain, d));
+            big.upper = Some(self.term(to, Place::Count, d));
+            return Term::of(TermKind::BigOp(Box::new(big)), op);
+        }
         if let Some(sub) = sub {
             match super::relation_sides(sub, "=") {
                 Some((var, from)) if !integral => {
@@ -300,4 +307,14 @@ fn mark_random(term: &mut Term, names: &[String], depth: usize) {
         return;
     }
     term.for_each_child_mut(|child| mark_random(child, names, depth + 1));
+}
+
+/// `1 \le j \le n`: the lower limit, the variable (one letter) and the upper limit of a range
+/// closed at both ends.
+fn closed_range(sub: &Node) -> Option<(&Node, &Node, &Node)> {
+    let NodeKind::Chain { first, rest } = &sub.kind else { return None };
+    let [a, b] = rest.as_slice() else { return None };
+    let at_most = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if r == "\\le" || r == "\\leq");
+    let letter = matches!(a.operand.kind, NodeKind::Symbol { .. });
+    (at_most(&a.op) && at_most(&b.op) && letter).then_some((first.as_ref(), &a.operand, &b.operand))
 }

@@ -46,7 +46,12 @@ pub(super) fn defined_as_number(lhs: &mut Term, rhs: &Term) {
             symbols += 1;
             counted |= matches!(o.kind, super::SymbolKind::Dimension | super::SymbolKind::Index);
         }
-        term.for_each_child(|child| stack.push(child));
+        match &term.kind {
+            // `m = \max_{1 \le i \le n} |x_i|`: what a large operator runs over is no part of
+            // its value.
+            TermKind::BigOp(big) => stack.extend(big.body.as_ref()),
+            _ => term.for_each_child(|child| stack.push(child)),
+        }
     }
     if symbols > 0 && !counted {
         occurrence.kind = super::SymbolKind::Scalar;
