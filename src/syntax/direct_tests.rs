@@ -217,3 +217,24 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_upright_name_may_end_in_digits() {
+    // `\mathrm{Top2}`, `\mathrm{Conv2d}`: one name, as `\mathrm{softmax}` is; a letter alone
+    // before digits (`\mathrm{x1}`) stays a letter and a number.
+    for (source, word) in
+        [("\\mathrm{Top2}(x)", Some("Top2")), ("\\mathrm{Conv2d}", Some("Conv2d")), ("\\mathrm{x1}", None)]
+    {
+        assert_eq!(agrees(source), Ok(true), "{source}");
+        let tree = super::parse(source).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+        let mut words = Vec::new();
+        let mut stack = vec![&tree.root];
+        while let Some(node) = stack.pop() {
+            if let super::ast::NodeKind::Word { text, .. } = &node.kind {
+                words.push(text.to_string());
+            }
+            node.for_each_child(|child| stack.push(child));
+        }
+        assert_eq!(words.first().map(String::as_str), word, "{source}");
+    }
+}

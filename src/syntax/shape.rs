@@ -300,13 +300,21 @@ fn plain_letter(node: &Node) -> Option<super::ast::Text> {
 }
 
 /// The letters of a run of two or more plain single letters (`l n` → `ln`), if that is all
-/// `node` is.
+/// `node` is; digits may follow two letters or more (`\mathrm{Top2}`, `\mathrm{Conv2d}`).
 fn letters_of(node: &Node) -> Option<super::ast::Text> {
     match &node.kind {
         NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
             let mut text = plain_letter(first)?;
             for link in rest {
-                text.push_str(&plain_letter(&link.operand)?);
+                let digits = match &link.operand.kind {
+                    NodeKind::Number { text: number, font: Font::Normal }
+                        if text.len() >= 2 && number.bytes().all(|b| b.is_ascii_digit()) =>
+                    {
+                        Some(number.clone())
+                    }
+                    _ => None,
+                };
+                text.push_str(&digits.or_else(|| plain_letter(&link.operand))?);
             }
             Some(text)
         }
