@@ -761,6 +761,15 @@ fn collect_notation(
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
         // A named symbol (`d_{\rm model}`, `W_{\mathrm{out}}`): its subscript is part of a name.
         NodeKind::Scripts { .. } if is_symbol_like(meaning, node) => return,
+        // `\ell_i^{\mathrm{new}}`: a label beside an index is part of the name too.
+        NodeKind::Scripts { base, sub, sup, .. } => {
+            for part in std::iter::once(base).chain(sub).chain(sup) {
+                if !meaning.is_label_of(node, part) {
+                    collect_notation(part, table, meaning, out, depth + 1);
+                }
+            }
+            return;
+        }
         NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
         NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
         NodeKind::Rows(_) if node.environment().is_some_and(|env| !is_layout(env)) => out.push(node.span),

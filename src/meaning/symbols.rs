@@ -403,6 +403,17 @@ impl<'t, 'n> TermIndex<'t, 'n> {
         )
     }
 
+    /// Whether `script`, a sub- or superscript of `node`, is a label of the symbol `node` names
+    /// (`\mathrm{new}` of `\ell_i^{\mathrm{new}}`): part of its name, not notation of its own.
+    pub fn is_label_of(&self, node: &crate::syntax::ast::Node, script: &crate::syntax::ast::Node) -> bool {
+        let Some(occurrence) =
+            self.by_span.get(&(node.span.start, node.span.end)).and_then(|t| t.occurrence())
+        else {
+            return false;
+        };
+        occurrence.scripts.iter().any(|s| s.role == ScriptRole::Label && s.term.span == script.span)
+    }
+
     /// Where a symbol beside a parenthesis could as well be applied to it: `w(a+b)`.
     pub fn balanced(&self) -> &[crate::syntax::ast::Span] {
         &self.balanced
