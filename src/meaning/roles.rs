@@ -315,7 +315,8 @@ impl Resolver<'_> {
             return SymbolKind::Vector;
         }
         if greek && font != Font::Bold && has(&self.notation.parameter_letters, name) {
-            return SymbolKind::Vector;
+            // `\theta_{t, i}`: a step and a coordinate pick one parameter, a number.
+            return if indices >= 2 { SymbolKind::Scalar } else { SymbolKind::Vector };
         }
         let sliced = occurrence.scripts.iter().any(is_slice);
         if sliced && indices == 0 && font == Font::Normal && !upper {
