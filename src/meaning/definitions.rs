@@ -63,10 +63,27 @@ pub(super) fn defined_as_number(lhs: &mut Term, rhs: &Term) {
 /// \exp(e_{ik})}`: an indexed letter an equation defines as a quotient of numbers is a number
 /// (one weight, one probability), when only a convention called it a vector.
 pub(super) fn defined_as_quotient(lhs: &mut Term, rhs: &Term) {
-    let TermKind::Frac { num, den } = &rhs.kind else { return };
-    let numbers = |t: &Term| super::kind_of_term(t) == super::SymbolKind::Scalar;
-    if lhs.occurrence().is_some_and(|o| o.indexed) && numbers(num) && numbers(den) {
+    if lhs.occurrence().is_some_and(|o| o.indexed) && is_quotient_of_numbers(rhs) {
         super::agree::plain_vector_is_a_number(lhs);
+    }
+}
+
+/// Whether a term is a quotient of numbers, possibly bracketed, signed, raised to a power or
+/// times other numbers (`(\frac{1}{N} \cdot \frac{1}{P(i)})^\beta`, an importance weight).
+fn is_quotient_of_numbers(term: &Term) -> bool {
+    let number = |t: &Term| is_number(t, 0);
+    match &term.kind {
+        TermKind::Frac { num, den } => number(num) && number(den),
+        TermKind::Fenced { open: Delim::Paren, body } => is_quotient_of_numbers(body),
+        TermKind::Sign { operand, .. } => is_quotient_of_numbers(operand),
+        TermKind::Scripted { base, sub: None, sup: Some(s), .. } if s.role == ScriptRole::Power => {
+            is_quotient_of_numbers(base)
+        }
+        TermKind::Product(factors) => {
+            factors.iter().any(|f| matches!(f.term.kind, TermKind::Frac { .. }))
+                && factors.iter().all(|f| number(&f.term))
+        }
+        _ => false,
     }
 }
 
@@ -111,5 +128,19 @@ fn is_inner_product(term: &Term) -> bool {
             factors.iter().any(|f| row(&f.term)) && super::kind_of_term(term) == super::SymbolKind::Scalar
         }
         _ => false,
+    }
+}
+
+/// Whether a term is a number: of a number's or a count's kind, a density or a probability
+/// applied (`p(k)`), or a product of such.
+fn is_number(term: &Term, depth: usize) -> bool {
+    match &term.kind {
+        TermKind::Product(factors) if depth < 8 => factors.iter().all(|f| is_number(&f.term, depth + 1)),
+        TermKind::Apply(app)
+            if app.callee.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution) =>
+        {
+            true
+        }
+        _ => matches!(super::kind_of_term(term), super::SymbolKind::Scalar | super::SymbolKind::Dimension),
     }
 }
