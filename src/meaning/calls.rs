@@ -298,12 +298,24 @@ impl Resolver<'_> {
             "E" if matches!(base.kind, NodeKind::Symbol { font: Font::Normal, .. }) => Place::Plain,
             _ if (word || plain_letter)
                 && has(&self.notation.random_variable_operators, &name)
-                && sub.is_none() =>
+                && sub.is_none_or(names_a_variant) =>
             {
                 Place::Random
             }
             _ => Place::Plain,
         }
+    }
+}
+
+/// `H_\alpha(X)`, `I_\Theta(X; Z)`, `H_\infty`: a Greek or capital letter below an information
+/// measure names which variant (Rényi's order, a family of critics), where a small Latin letter
+/// (`H_t`, `I_m`) picks one of several functions.
+fn names_a_variant(sub: &Node) -> bool {
+    match &sub.kind {
+        NodeKind::Symbol { name, .. } => {
+            name == "infty" || name.starts_with(|c: char| c.is_ascii_uppercase()) || names::is_greek(name)
+        }
+        _ => false,
     }
 }
 
