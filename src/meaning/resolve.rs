@@ -767,7 +767,20 @@ fn is_italic_expectation(item: &Node, next: &Node) -> bool {
     let bracketed = matches!(bracket.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Brace, .. });
     let drawn = sub.is_some_and(|s| super::relation_sides(s, "\\sim").is_some());
     let of_capitals = matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren, body, .. } if holds_random_capital(body));
-    italic_e && (bracketed || drawn || of_capitals)
+    // `E(\log f(x \mid \phi') \mid y, \phi)`: what is averaged given a condition.
+    let conditioned =
+        matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren, body, .. } if is_conditioned(body));
+    italic_e && (bracketed || drawn || of_capitals || conditioned)
+}
+
+/// Whether a group's content is conditioned at its top level: `a \mid b` (not inside a call).
+fn is_conditioned(body: &Node) -> bool {
+    let NodeKind::Chain { first, rest } = &body.kind else { return false };
+    // `a \mid b, c`: the condition's list is cut at its commas first.
+    if rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_))) {
+        return matches!(&first.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid")));
+    }
+    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid"))
 }
 
 /// Whether a group holds a plain capital Latin letter and nothing bold: `X`, `X^2`, `XY`,
