@@ -65,14 +65,28 @@ impl Resolver<'_> {
     /// scalar).
     fn vector_arguments(&self, application: &mut Application) {
         let takes_vectors = application.callee.occurrence().is_some_and(|o| {
-            matches!(o.base.kind, NodeKind::Word { .. })
-                && super::notation::has(&self.notation.vector_functions, &o.base_name)
+            matches!(o.base.kind, NodeKind::Word { .. }) && self.notation.is_vector_function(&o.base_name)
         });
         // `\mathrm{softmax}_j(e_{ij})`: a function over j takes the entries j picks, numbers.
         if !takes_vectors || application.over.is_some() {
             return;
         }
         for arg in &mut application.args {
+            // `\mathrm{MultiHeadAtt}(x_i, [x_1, \cdots, x_n])`: a bracketed list given to it is
+            // a sequence of vectors.
+            if let TermKind::Fenced { open: Delim::Bracket, body } = &mut arg.kind {
+                if let TermKind::Chain { first, rest } = &mut body.kind {
+                    if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) {
+                        super::agree::small_letter_is_vector(first, &[super::SymbolKind::Scalar]);
+                        for joint in rest.iter_mut() {
+                            super::agree::small_letter_is_vector(
+                                &mut joint.term,
+                                &[super::SymbolKind::Scalar],
+                            );
+                        }
+                    }
+                }
+            }
             super::agree::small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
             // `\mathrm{Concat}(\text{head}_1, \dots)`: a word named there names an array, not a
             // quantity.

@@ -81,6 +81,10 @@ pub struct Notation {
     pub divergences: Names,
     /// Functions of vectors (normalisations, softmax, layers), whose arguments are arrays.
     pub vector_functions: Names,
+    /// Parts of a compound name that make it a function of vectors (`MultiHeadAtt`,
+    /// `InstanceNorm`, `CrossAttn`).
+    #[serde(default)]
+    pub vector_function_stems: Vec<String>,
     /// Words that make a quantity named in text a count (`\text{number of experts}`).
     pub count_words: Names,
     /// Named functions whose index subscript says what they range over (`\mathrm{softmax}_j`);
@@ -137,10 +141,19 @@ impl Notation {
             random_variable_operators: Names::default(),
             divergences: Names::default(),
             vector_functions: Names::default(),
+            vector_function_stems: Vec::new(),
             ranging_functions: Names::default(),
             count_words: Names::default(),
             prose_words: Names::default(),
         }
+    }
+}
+
+impl Notation {
+    /// Whether a function named `name` takes vectors: listed, or a compound of a listed stem.
+    pub fn is_vector_function(&self, name: &str) -> bool {
+        has(&self.vector_functions, name)
+            || self.vector_function_stems.iter().any(|stem| name.contains(stem.as_str()))
     }
 }
 
