@@ -44,6 +44,9 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
     if depth > crate::syntax::depth::WALK_GUARD {
         return;
     }
+    if let NodeKind::Scripts { base, sup: Some(sup), .. } = &node.kind {
+        note_superscript(table, base, sup);
+    }
     match &node.kind {
         NodeKind::Scripts { base, sub, sup, .. } if matches!(base.kind, NodeKind::LargeOp { .. }) => {
             learn_bounds(table, sub.as_deref(), sup.as_deref());
@@ -212,6 +215,16 @@ fn learn_condition_bounds(table: &mut SymbolTable, first: &Node, rest: &[(&Infix
                 table.suggest(name.to_string(), SymbolKind::Dimension);
             }
         }
+    }
+}
+
+/// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`).
+fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
+    let NodeKind::Symbol { name: letter, font: Font::Normal } = &sup.kind else { return };
+    let NodeKind::Symbol { name, font } = &base.kind else { return };
+    if letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_lowercase()) {
+        let bold_small = *font == Font::Bold && is_small_letter(name);
+        table.note_superscript(letter, name, bold_small);
     }
 }
 

@@ -175,6 +175,9 @@ pub struct SymbolTable {
     bold_letters: rustc_hash::FxHashSet<String>,
     /// Letters applied right of `\in` somewhere (`p \in P(i)`): functions that give a set.
     set_valued: rustc_hash::FxHashSet<String>,
+    /// Small letters written alone above names: the names each stands above, and whether one
+    /// of them is a bold small letter (a vector, which papers do not raise to a power).
+    superscripts: HashMap<String, (Vec<String>, bool)>,
     /// The nesting limit the formulas were parsed under, when not the default.
     max_depth: Option<usize>,
 }
@@ -260,6 +263,23 @@ impl SymbolTable {
         if !self.bold_letters.contains(letter) {
             self.bold_letters.insert(letter.to_string());
         }
+    }
+
+    /// Notes that the small letter `letter` stands alone above the name `base` (bold: a bold
+    /// small letter).
+    pub(crate) fn note_superscript(&mut self, letter: &str, base: &str, bold: bool) {
+        let (bases, any_bold) = self.superscripts.entry(letter.to_string()).or_default();
+        if !bases.iter().any(|b| b == base) && bases.len() < 8 {
+            bases.push(base.to_string());
+        }
+        *any_bold |= bold;
+    }
+
+    /// `\mathbf{d}^c`, `p_i^c`, `E^c`; `\mathbf{h}^t`, `\sigma^t`: a small letter written above
+    /// several names, one of them a vector (never raised to a power), says which one (a case, a
+    /// step) above each of them, not a power.
+    pub fn is_shared_superscript(&self, letter: &str) -> bool {
+        self.superscripts.get(letter).is_some_and(|(bases, bold)| *bold && bases.len() >= 2)
     }
 
     /// Whether a lower-case letter is written in bold somewhere in the document.

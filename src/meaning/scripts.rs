@@ -342,6 +342,13 @@ impl Resolver<'_> {
                 match (upper, member && matrix_base) {
                     (true, _) => ScriptRole::Label,
                     (false, true) => ScriptRole::Family,
+                    _ if self.table.is_shared_superscript(name) => {
+                        if self.is_step(sup) {
+                            ScriptRole::Layer
+                        } else {
+                            ScriptRole::Index
+                        }
+                    }
                     _ if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
                     _ if has(&self.notation.superscript_index_letters, name) => ScriptRole::Index,
                     _ => ScriptRole::Power,
