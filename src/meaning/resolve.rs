@@ -393,8 +393,11 @@ impl<'t> Resolver<'t> {
             return (self.big_op_in_row(node, item, None, rest, place, d), remaining);
         }
         let Some(argument) = next else { return (self.term(item, place, d), 1) };
-        if is_italic_expectation(item, argument) {
+        if is_italic_expectation(item, argument, self.notation) {
             return self.operator(node, "E", items, i, place, d);
+        }
+        if is_probability_of_event(item, argument) {
+            return self.operator(node, "Pr", items, i, place, d);
         }
         if self.is_call(item, argument) {
             return (self.apply(item, argument, place, d), 2);
@@ -664,7 +667,7 @@ impl<'t> Resolver<'t> {
             NodeKind::Word { text, .. } => Some(text.as_str()),
             NodeKind::Symbol { name, font } => match (name.as_str(), font) {
                 ("nabla" | "partial" | "Delta", _) | ("d", Font::Roman) => Some(name.as_str()),
-                ("E", Font::Blackboard | Font::Roman | Font::Calligraphic) => Some("E"),
+                ("E", Font::Blackboard | Font::Roman | Font::Calligraphic | Font::Bold) => Some("E"),
                 _ => None,
             },
             // `\hat{\mathbb{E}}_t[…]`: the empirical expectation of PPO is an expectation.
@@ -754,7 +757,7 @@ fn items_span(items: &[Item]) -> Span {
 /// before square brackets or braces, below which a variable is drawn, or before parentheses
 /// around a capital (a random variable, as papers write them), is an expectation, as
 /// `\mathbb{E}` is (`E(\mathbf{w})`, `E(x)` stay functions, an error or an energy).
-fn is_italic_expectation(item: &Node, next: &Node) -> bool {
+fn is_italic_expectation(item: &Node, next: &Node, notation: &super::notation::Notation) -> bool {
     let (base, sub) = match &item.kind {
         NodeKind::Scripts { base, sub, sup: None, .. } => (base.as_ref(), sub.as_deref()),
         _ => (item, None),
@@ -765,7 +768,9 @@ fn is_italic_expectation(item: &Node, next: &Node) -> bool {
         _ => next,
     };
     let bracketed = matches!(bracket.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Brace, .. });
-    let drawn = sub.is_some_and(|s| super::relation_sides(s, "\\sim").is_some());
+    // `E_p \log \frac{1}{p(X)}`, `E_{q_\phi}[…]`: below it the distribution averaged over.
+    let drawn =
+        sub.is_some_and(|s| super::relation_sides(s, "\\sim").is_some() || names_a_density(s, notation));
     let of_capitals = matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren, body, .. } if holds_random_capital(body));
     // `E(\log f(x \mid \phi') \mid y, \phi)`: what is averaged given a condition.
     let conditioned =
@@ -781,6 +786,29 @@ fn is_conditioned(body: &Node) -> bool {
         return matches!(&first.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid")));
     }
     rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid"))
+}
+
+/// Whether a subscript is a density's letter alone, possibly labelled (`p`, `q_\phi`, `\pi`).
+fn names_a_density(sub: &Node, notation: &super::notation::Notation) -> bool {
+    let base = match &sub.kind {
+        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
+        _ => sub,
+    };
+    let small = |name: &str| !name.starts_with(|c: char| c.is_ascii_uppercase());
+    matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal }
+        if small(name) && super::notation::has(&notation.distribution_letters, name))
+}
+
+/// `\mathbb{P}[A]`, `\mathbb{P}_{x \sim \mathcal{D}}[h(x) \neq f(x)]`: a blackboard P before square
+/// brackets is the probability of the event they hold, as `\Pr[…]` is (with parentheses it is
+/// applied, `\mathbb{P}(A)`).
+fn is_probability_of_event(item: &Node, next: &Node) -> bool {
+    let base = match &item.kind {
+        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
+        _ => item,
+    };
+    let blackboard_p = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "P");
+    blackboard_p && matches!(next.kind, NodeKind::Fenced { open: Delim::Bracket, .. })
 }
 
 /// Whether a group holds a plain capital Latin letter and nothing bold: `X`, `X^2`, `XY`,

@@ -387,7 +387,7 @@ impl Reader<'_> {
         let grouped = matches!(apply.args.as_slice(), [arg] if opens_quietly(arg)) && !x.starts_with("the ");
         let key = if grouped { "apply_group" } else { "apply" };
         match &apply.over {
-            Some(over) => self.phrase("over", &[("over", &self.say(over, d)), ("x", &x), ("f", &f)]),
+            Some(over) => self.phrase("over", &[("over", &self.over_text(over, d)), ("x", &x), ("f", &f)]),
             None => self.phrase(key, &[("x", &x), ("f", &f)]),
         }
     }

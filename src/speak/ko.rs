@@ -460,7 +460,7 @@ impl Reader<'_> {
             self.phrase(key, &[("x", &x), ("f", &f)])
         };
         match &apply.over {
-            Some(over) => self.over(said, &self.noun(over, d)),
+            Some(over) => self.over(said, &self.over_text(over, d)),
             None => said,
         }
     }
