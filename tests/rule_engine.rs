@@ -251,3 +251,15 @@ fn the_spellings_vary_greek_shapes_logs_and_exponentials() {
     assert_eq!(one(r"$Ae^{$X}").len(), 1);
     assert_eq!(one(r"\logit($X)").len(), 1);
 }
+
+#[test]
+fn the_spellings_write_a_differential_upright() {
+    use eqmap::annotate::rules::spellings;
+    let one = |p: &str| spellings(&[p.to_string()]);
+    assert!(one(r"$G \, d\mathbf{w}").contains(&r"$G \, \mathrm{d}\mathbf{w}".to_string()));
+    assert!(one(r"\frac{dy}{dx}").contains(&r"\frac{\mathrm{d}y}{\mathrm{d}x}".to_string()));
+    // A dimension d, a name with a d in it, d_k: not differentials.
+    assert_eq!(one(r"\sqrt{d}").len(), 1);
+    assert_eq!(one(r"\mathrm{dim}($X)").len(), 1);
+    assert_eq!(one(r"$Q / d_k").len(), 1);
+}

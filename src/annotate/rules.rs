@@ -350,9 +350,35 @@ fn exponential_form(pattern: &str, to_power: bool) -> Option<String> {
     found.then_some(out)
 }
 
+/// `pattern` with each differential's `d` written upright, `\mathrm{d}` (`d\mathbf{w}`, `dt`,
+/// `\frac{dy}{dx}`), if it has one: a `d` that starts a term, before one letter or a command.
+fn upright_differentials(pattern: &str) -> Option<String> {
+    let bytes = pattern.as_bytes();
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut found = false;
+    for (at, c) in pattern.char_indices() {
+        let before = &pattern[..at];
+        let starts = before.is_empty()
+            || before.ends_with([' ', '('])
+            || before.ends_with("\\frac{")
+            || before.ends_with("}{");
+        let next = bytes.get(at + 1).copied();
+        let one_letter = next.is_some_and(|n| n.is_ascii_alphabetic())
+            && !bytes.get(at + 2).is_some_and(|n| n.is_ascii_alphabetic());
+        if c == 'd' && starts && (next == Some(b'\\') || one_letter) {
+            out.push_str("\\mathrm{d}");
+            found = true;
+        } else {
+            out.push(c);
+        }
+    }
+    found.then_some(out)
+}
+
 /// The patterns as written, each followed by the spellings papers vary it in, without repeats:
 /// an expectation's `\mathbb{E}` also as `\mathrm{E}` and, before a bracket or a subscript, as
 /// `E`; the commands of [`COMMAND_VARIANTS`] each as its pair; `\exp(x)` as `e^{x}` and back;
+/// a differential's `d` as `\mathrm{d}`;
 /// a sign of [`ASSIGNMENTS`] outside any group as each of the others. Each spelling is a
 /// pattern of its own, indexed like the rest.
 pub fn spellings(patterns: &[String]) -> Vec<String> {
@@ -380,6 +406,9 @@ fn spellings_beside(patterns: &[String], focus: Option<&str>) -> Vec<String> {
         if !names("\\exp") && !names("e^{") {
             forms.extend(exponential_form(pattern, true));
             forms.extend(exponential_form(pattern, false));
+        }
+        if focus.is_none() {
+            forms.extend(upright_differentials(pattern));
         }
         if pattern.contains("\\mathbb{E}") {
             forms.push(pattern.replace("\\mathbb{E}", "\\mathrm{E}"));
