@@ -249,6 +249,7 @@ fn the_spellings_vary_greek_shapes_logs_and_exponentials() {
     // A script after the group, a letter ending in e, a longer command: left as written.
     assert_eq!(one(r"\exp($X)^{2}").len(), 1);
     assert_eq!(one(r"$Ae^{$X}").len(), 1);
+    assert_eq!(one(r"e^{$X}").len(), 1);
     assert_eq!(one(r"\logit($X)").len(), 1);
 }
 

@@ -315,7 +315,9 @@ fn closing(text: &str, from: usize, open: char, close: char) -> Option<usize> {
 
 /// `pattern` with each `\exp(…)` written `e^{…}`, or each `e^{…}` written `\exp(…)` (Euler's e
 /// standing alone: not the end of a name or a metavariable), if it has one. A group followed by
-/// a script is left as written (`\exp(x)^2` is not `e^{x}^2`).
+/// a script is left as written (`\exp(x)^2` is not `e^{x}^2`), and so is an exponential that is
+/// the whole pattern: a rule that names one spelling alone (the exponential's `e^{$A}` beside a
+/// bare `\exp`) chose its slot.
 fn exponential_form(pattern: &str, to_power: bool) -> Option<String> {
     let (head, open, close) = if to_power { ("\\exp(", '(', ')') } else { ("e^{", '{', '}') };
     let mut out = String::with_capacity(pattern.len() + 8);
@@ -326,8 +328,9 @@ fn exponential_form(pattern: &str, to_power: bool) -> Option<String> {
         let standalone = to_power
             || !pattern[..start].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '\\' || c == '$');
         let body = start + head.len();
-        let end = closing(pattern, body, open, close)
-            .filter(|end| standalone && !pattern[*end..].starts_with(['^', '_', '\'']));
+        let end = closing(pattern, body, open, close).filter(|end| {
+            standalone && !pattern[*end..].starts_with(['^', '_', '\'']) && (start, *end) != (0, pattern.len())
+        });
         out.push_str(&pattern[at..start]);
         match end {
             Some(end) => {
