@@ -29,7 +29,8 @@ fn the_development_half_holds_its_floor() {
     // Measured (session 18): recall 86.7%, precision 99.6%, 99.4% without symbol-kind rows;
     // session 19 (rules over structure): 87.9%, 99.7%, 99.6%; session 21: 92.9%, 100%, 100%;
     // session 22 (the 49 missing concepts added and renamed): 95.5%, 100%, 100%; session 24
-    // (rules over forms papers vary): 96.3%, 100%, 100%; session 26 (spellings): 96.6%, 100%.
+    // (rules over forms papers vary): 96.3%, 100%, 100%; session 26 (spellings): 96.6%, 100%;
+    // session 27 (more spellings compiled): 96.6%, 100%.
     holds_floor("dev.jsonl", 0.96, 0.99, 0.99);
 }
 
@@ -37,8 +38,8 @@ fn the_development_half_holds_its_floor() {
 fn the_held_out_half_holds_its_floor() {
     // Measured (session 18): recall 67.3%, precision 99.0%, 98.6% without symbol-kind rows;
     // session 19: 68.1%, 99.2%, 98.8%; session 21: 75.0%, 99.3%, 99.1%; session 22: 81.6%,
-    // 99.4%; session 24: 83.0%, 99.4%; session 26: 83.1%, 99.4%.
-    holds_floor("heldout.jsonl", 0.825, 0.98, 0.98);
+    // 99.4%; session 24: 83.0%, 99.4%; session 26: 83.1%, 99.4%; session 27: 83.5%, 99.4%.
+    holds_floor("heldout.jsonl", 0.83, 0.98, 0.98);
 }
 
 #[test]
@@ -53,6 +54,8 @@ fn the_probes_hold_their_floor() {
     // before its rules (214 of the first batch's 237 concepts found before, 89 of the second's
     // 100); all 624 now 94.3%, precision 99.9%. Session 26 added 84 in three batches, each before
     // its rules (61 of 68 concepts found before, 38 of 45, 28 of 34); all 763 now 95.2%, 99.9%.
+    // Session 27 added 148 in five batches, each before its rules (144 of 164 concepts found
+    // before, 42 of 54, 28 of 31, 15 of 17, 14 of 15); all 911 now 94.8%, 99.9%.
     holds_floor("probes.jsonl", 0.945, 0.99, 0.99);
 }
 

@@ -234,3 +234,33 @@ fn the_spellings_of_a_pattern_change_only_what_papers_vary() {
     assert!(one(r"$N := $A").contains(&r"$N \leftarrow $A".to_string()));
     assert!(one(r"$N \leftarrow $A").contains(&r"$N = $A".to_string()));
 }
+
+#[test]
+fn the_spellings_vary_greek_shapes_logs_and_exponentials() {
+    use eqmap::annotate::rules::spellings;
+    let one = |p: &str| spellings(&[p.to_string()]);
+    // ε and ϵ, φ and ϕ, log and ln: one meaning, two shapes, each way.
+    assert!(one(r"$M + $S \epsilon").contains(&r"$M + $S \varepsilon".to_string()));
+    assert!(one(r"\varphi($Q)").contains(&r"\phi($Q)".to_string()));
+    assert!(one(r"\log(1 + \exp($X))").contains(&r"\ln(1 + \exp($X))".to_string()));
+    // exp of a parenthesis and e to a power, each way; the group found by its closing bracket.
+    assert!(one(r"\log(1 + \exp($X))").contains(&r"\log(1 + e^{$X})".to_string()));
+    assert!(one(r"\frac{e^{$A (b)}}{\sum $B}").contains(&r"\frac{\exp($A (b))}{\sum $B}".to_string()));
+    // A script after the group, a letter ending in e, a longer command: left as written.
+    assert_eq!(one(r"\exp($X)^{2}").len(), 1);
+    assert_eq!(one(r"$Ae^{$X}").len(), 1);
+    assert_eq!(one(r"e^{$X}").len(), 1);
+    assert_eq!(one(r"\logit($X)").len(), 1);
+}
+
+#[test]
+fn the_spellings_write_a_differential_upright() {
+    use eqmap::annotate::rules::spellings;
+    let one = |p: &str| spellings(&[p.to_string()]);
+    assert!(one(r"$G \, d\mathbf{w}").contains(&r"$G \, \mathrm{d}\mathbf{w}".to_string()));
+    assert!(one(r"\frac{dy}{dx}").contains(&r"\frac{\mathrm{d}y}{\mathrm{d}x}".to_string()));
+    // A dimension d, a name with a d in it, d_k: not differentials.
+    assert_eq!(one(r"\sqrt{d}").len(), 1);
+    assert_eq!(one(r"\mathrm{dim}($X)").len(), 1);
+    assert_eq!(one(r"$Q / d_k").len(), 1);
+}

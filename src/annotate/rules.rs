@@ -213,7 +213,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             Matcher::Symbol(parse_kind(kind).ok_or_else(|| error(format!("unknown kind `{kind}`")))?)
         }
         (None, false, true) => Matcher::Patterns(
-            spellings(&spec.patterns)
+            spellings_beside(&spec.patterns, spec.focus.as_deref())
                 .iter()
                 .map(|p| Pattern::compile(p).map_err(&error))
                 .collect::<Result<_, _>>()?,
@@ -270,19 +270,149 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
 /// them (`\theta \leftarrow \theta - \eta g`, `\theta_{t+1} = …`, `v := …`, `\doteq`, `\triangleq`).
 const ASSIGNMENTS: [&str; 6] = ["=", "\\leftarrow", "\\longleftarrow", ":=", "\\doteq", "\\triangleq"];
 
+/// Commands papers write in either of two shapes for one meaning: `\epsilon` and `\varepsilon`
+/// (noise or a step), `\phi` and `\varphi` (a feature map or parameters), `\log` and `\ln`.
+/// The first of a pair is varied into the second and back.
+const COMMAND_VARIANTS: [(&str, &str); 3] =
+    [("\\epsilon", "\\varepsilon"), ("\\phi", "\\varphi"), ("\\log", "\\ln")];
+
+/// `pattern` with every command `from` (not the start of a longer name) written `to`, if it has one.
+fn replace_command(pattern: &str, from: &str, to: &str) -> Option<String> {
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut rest = pattern;
+    let mut found = false;
+    while let Some(at) = rest.find(from) {
+        let after = &rest[at + from.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+            found = true;
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    found.then_some(out)
+}
+
+/// The byte offset just past the delimiter that closes the group opened right before `from`
+/// (`open` and `close` counted), if it closes.
+fn closing(text: &str, from: usize, open: char, close: char) -> Option<usize> {
+    let mut depth = 1usize;
+    for (at, c) in text[from..].char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(from + at + c.len_utf8());
+            }
+        }
+    }
+    None
+}
+
+/// `pattern` with each `\exp(…)` written `e^{…}`, or each `e^{…}` written `\exp(…)` (Euler's e
+/// standing alone: not the end of a name or a metavariable), if it has one. A group followed by
+/// a script is left as written (`\exp(x)^2` is not `e^{x}^2`), and so is an exponential that is
+/// the whole pattern: a rule that names one spelling alone (the exponential's `e^{$A}` beside a
+/// bare `\exp`) chose its slot.
+fn exponential_form(pattern: &str, to_power: bool) -> Option<String> {
+    let (head, open, close) = if to_power { ("\\exp(", '(', ')') } else { ("e^{", '{', '}') };
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut at = 0;
+    let mut found = false;
+    while let Some(offset) = pattern[at..].find(head) {
+        let start = at + offset;
+        let standalone = to_power
+            || !pattern[..start].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '\\' || c == '$');
+        let body = start + head.len();
+        let end = closing(pattern, body, open, close).filter(|end| {
+            standalone && !pattern[*end..].starts_with(['^', '_', '\'']) && (start, *end) != (0, pattern.len())
+        });
+        out.push_str(&pattern[at..start]);
+        match end {
+            Some(end) => {
+                let inner = &pattern[body..end - 1];
+                if to_power {
+                    out.push_str(&format!("e^{{{inner}}}"));
+                } else {
+                    out.push_str(&format!("\\exp({inner})"));
+                }
+                found = true;
+                at = end;
+            }
+            None => {
+                out.push_str(head);
+                at = body;
+            }
+        }
+    }
+    out.push_str(&pattern[at..]);
+    found.then_some(out)
+}
+
+/// `pattern` with each differential's `d` written upright, `\mathrm{d}` (`d\mathbf{w}`, `dt`,
+/// `\frac{dy}{dx}`), if it has one: a `d` that starts a term, before one letter or a command.
+fn upright_differentials(pattern: &str) -> Option<String> {
+    let bytes = pattern.as_bytes();
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut found = false;
+    for (at, c) in pattern.char_indices() {
+        let before = &pattern[..at];
+        let starts = before.is_empty()
+            || before.ends_with([' ', '('])
+            || before.ends_with("\\frac{")
+            || before.ends_with("}{");
+        let next = bytes.get(at + 1).copied();
+        let one_letter = next.is_some_and(|n| n.is_ascii_alphabetic())
+            && !bytes.get(at + 2).is_some_and(|n| n.is_ascii_alphabetic());
+        if c == 'd' && starts && (next == Some(b'\\') || one_letter) {
+            out.push_str("\\mathrm{d}");
+            found = true;
+        } else {
+            out.push(c);
+        }
+    }
+    found.then_some(out)
+}
+
 /// The patterns as written, each followed by the spellings papers vary it in, without repeats:
 /// an expectation's `\mathbb{E}` also as `\mathrm{E}` and, before a bracket or a subscript, as
-/// `E`; a sign of [`ASSIGNMENTS`] outside any group as each of the others. Each spelling is a
+/// `E`; the commands of [`COMMAND_VARIANTS`] each as its pair; `\exp(x)` as `e^{x}` and back;
+/// a differential's `d` as `\mathrm{d}`;
+/// a sign of [`ASSIGNMENTS`] outside any group as each of the others. Each spelling is a
 /// pattern of its own, indexed like the rest.
 pub fn spellings(patterns: &[String]) -> Vec<String> {
+    spellings_beside(patterns, None)
+}
+
+/// [`spellings`], varying nothing that `focus` (the rule's focus pattern) names, so that the
+/// focus is still found in every spelling's match.
+fn spellings_beside(patterns: &[String], focus: Option<&str>) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(patterns.len());
     let push = |pattern: String, out: &mut Vec<String>| {
         if !out.contains(&pattern) {
             out.push(pattern);
         }
     };
+    let names = |text: &str| focus.is_some_and(|f| f.contains(text));
     for pattern in patterns {
         let mut forms = vec![pattern.clone()];
+        for (one, other) in COMMAND_VARIANTS {
+            if !names(one) && !names(other) {
+                forms.extend(replace_command(pattern, one, other));
+                forms.extend(replace_command(pattern, other, one));
+            }
+        }
+        if !names("\\exp") && !names("e^{") {
+            forms.extend(exponential_form(pattern, true));
+            forms.extend(exponential_form(pattern, false));
+        }
+        if focus.is_none() {
+            forms.extend(upright_differentials(pattern));
+        }
         if pattern.contains("\\mathbb{E}") {
             forms.push(pattern.replace("\\mathbb{E}", "\\mathrm{E}"));
             // A bare E before a parenthesis is a function or an energy, not an expectation.
