@@ -329,7 +329,9 @@ fn exponential_form(pattern: &str, to_power: bool) -> Option<String> {
             || !pattern[..start].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '\\' || c == '$');
         let body = start + head.len();
         let end = closing(pattern, body, open, close).filter(|end| {
-            standalone && !pattern[*end..].starts_with(['^', '_', '\'']) && (start, *end) != (0, pattern.len())
+            standalone
+                && !pattern[*end..].starts_with(['^', '_', '\''])
+                && (start, *end) != (0, pattern.len())
         });
         out.push_str(&pattern[at..start]);
         match end {

@@ -667,7 +667,13 @@ impl<'t> Resolver<'t> {
             NodeKind::Word { text, .. } => Some(text.as_str()),
             NodeKind::Symbol { name, font } => match (name.as_str(), font) {
                 ("nabla" | "partial" | "Delta", _) | ("d", Font::Roman) => Some(name.as_str()),
-                ("E", Font::Blackboard | Font::Roman | Font::Calligraphic | Font::Bold) => Some("E"),
+                ("E", Font::Blackboard | Font::Roman | Font::Calligraphic) => Some("E"),
+                // `\mathbf{E}_{z \sim \mathcal{D}}[…]`: a bold E is an expectation where a draw or
+                // a distribution stands below it (`\mathbf{E}[w_i]` alone picks a row of an
+                // embedding matrix).
+                ("E", Font::Bold) if matches!(&node.kind, NodeKind::Scripts { sub: Some(_), .. }) => {
+                    Some("E")
+                }
                 _ => None,
             },
             // `\hat{\mathbb{E}}_t[…]`: the empirical expectation of PPO is an expectation.
