@@ -399,6 +399,14 @@ impl<'t> Resolver<'t> {
         if is_probability_of_event(item, argument) {
             return self.operator(node, "Pr", items, i, place, d);
         }
+        // `\mathbb{E}(X)`, `\mathrm{E}(X \mid Y)`: an expectation's name before parentheses is
+        // the expectation of what they hold, as before square brackets (an italic `E(\mathbf{w})`
+        // is a function, an error or an energy, unless `is_italic_expectation` said otherwise).
+        // A calligraphic E applied is a function (`\mathcal{E}(x)`, an encoder).
+        let calligraphic = matches!(&item.kind, NodeKind::Symbol { font: Font::Calligraphic, .. });
+        if self.operator_name(item) == Some("E") && is_paren_group(argument) && !calligraphic {
+            return self.operator(node, "E", items, i, place, d);
+        }
         if self.is_call(item, argument) {
             return (self.apply(item, argument, place, d), 2);
         }
@@ -803,6 +811,15 @@ fn names_a_density(sub: &Node, notation: &super::notation::Notation) -> bool {
     let small = |name: &str| !name.starts_with(|c: char| c.is_ascii_uppercase());
     matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal }
         if small(name) && super::notation::has(&notation.distribution_letters, name))
+}
+
+/// Whether a node is a parenthesised group (possibly sized, or with scripts on it).
+fn is_paren_group(node: &Node) -> bool {
+    let group = match &node.kind {
+        NodeKind::Scripts { base, .. } => base.as_ref(),
+        _ => node,
+    };
+    matches!(group.kind, NodeKind::Fenced { open: Delim::Paren, .. })
 }
 
 /// `\mathbb{P}[A]`, `\mathbb{P}_{x \sim \mathcal{D}}[h(x) \neq f(x)]`: a blackboard P before square
