@@ -294,8 +294,16 @@ pub(super) fn matrices_before_vectors(factors: &mut [Factor]) {
         let TermKind::Symbol(occurrence) = &mut previous.term.kind else { continue };
         let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
-        if capital
-            && occurrence.kind == super::SymbolKind::Vector
+        // `\Phi \mathbf{w}`, `\Lambda \mathbf{v}`: a bare capital Greek letter, unapplied, before
+        // a bold vector is a matrix (a design matrix, eigenvalues on a diagonal), not the number its
+        // use as a function's name elsewhere (`x \Phi(x)`) suggests.
+        let bold_next = factor.term.occurrence().is_some_and(|o| super::roles::font_of(o.base) == Font::Bold);
+        let greek_capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase())
+            && crate::syntax::names::is_greek(&occurrence.base_name)
+            && occurrence.scripts.is_empty()
+            && bold_next
+            && occurrence.kind == super::SymbolKind::Scalar;
+        if (capital && occurrence.kind == super::SymbolKind::Vector || greek_capital)
             && occurrence.evidence == super::Evidence::Convention
         {
             occurrence.kind = super::SymbolKind::Matrix;
