@@ -182,16 +182,6 @@ pub(super) fn parameters_in_a_list(list: &mut Term, parameters: &super::notation
     }
 }
 
-/// `t^2`, `|t|`, `t = \mathbf{v} \cdot \mathbf{x}`: a bare small letter that only a convention
-/// called a position (papers count with `t`) is a number where it is squared, taken in
-/// absolute value or defined as a number.
-pub(super) fn position_used_as_number(term: &mut Term) {
-    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
-    if occurrence.scripts.is_empty() {
-        small_letter_becomes(occurrence, &[super::SymbolKind::Index], super::SymbolKind::Scalar);
-    }
-}
-
 /// `W x`, `W_a s_{i-1}`, `\mathbf{w}^\top x`: what a matrix (or a transposed vector) multiplies
 /// on its right is a vector, whatever its letter suggests.
 pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
@@ -344,7 +334,7 @@ pub(super) fn small_letter_is_vector(term: &mut Term, from: &[super::SymbolKind]
 
 /// Makes a plain lower-case Latin letter of kind `to`, by its use, when only a convention gave
 /// it one of the kinds `from`.
-fn small_letter_becomes(
+pub(super) fn small_letter_becomes(
     occurrence: &mut super::Occurrence,
     from: &[super::SymbolKind],
     to: super::SymbolKind,
@@ -378,28 +368,6 @@ pub(super) fn mean_beside_a_covariance(parameters: &mut [Term]) {
         if plain && small && occurrence.evidence == super::Evidence::Convention {
             occurrence.kind = super::SymbolKind::Vector;
             occurrence.evidence = super::Evidence::Use;
-        }
-    }
-}
-
-/// The index of the last item of a range written with dots is the range's count.
-pub(super) fn count_index(term: &mut Term) {
-    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
-    for script in occurrence
-        .scripts
-        .iter_mut()
-        .filter(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer))
-    {
-        // `x^{(n)}`: a layer's or sample's count is written in parentheses.
-        let term = match &mut script.term.kind {
-            TermKind::Fenced { open: Delim::Paren, body } => body.as_mut(),
-            _ => script.term.as_mut(),
-        };
-        if let TermKind::Symbol(index) = &mut term.kind {
-            if index.scripts.is_empty() && index.evidence >= super::Evidence::Use {
-                index.kind = super::SymbolKind::Dimension;
-                index.evidence = super::Evidence::Use;
-            }
         }
     }
 }
@@ -688,29 +656,6 @@ pub(super) fn ratio_of_densities(num: &Term, den: &mut Term) {
     }
 }
 
-/// `j \neq y`, `i < k`: a small Latin letter compared with a position is a position too (the
-/// class y), when only a convention called it a number.
-pub(super) fn positions_compared<'n>(left: &mut Term<'n>, right: &mut Term<'n>) {
-    let is_position = |t: &Term| t.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Index);
-    let other = match (is_position(left), is_position(right)) {
-        (true, false) => right,
-        (false, true) => left,
-        _ => return,
-    };
-    let TermKind::Symbol(occurrence) = &mut other.kind else { return };
-    let small_latin = occurrence.base_name.len() == 1
-        && occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-    if small_latin
-        && occurrence.scripts.is_empty()
-        && occurrence.kind == super::SymbolKind::Scalar
-        && occurrence.evidence == super::Evidence::Convention
-    {
-        occurrence.kind = super::SymbolKind::Index;
-        occurrence.evidence = super::Evidence::Use;
-    }
-}
-
 /// `\nabla f_k`: what a gradient is taken of is a number (the objective at a step), so a plain
 /// letter there that only a convention called a vector (an indexed `f`) is a number.
 pub(super) fn differentiated_is_a_number(operand: &mut Term) {
@@ -757,40 +702,6 @@ pub(super) fn temperatures(operand: &mut Term) {
     }
 }
 
-/// `x[i + r \cdot k]`, `V_{l, (j-1) \times s + m}`: in a position, a plain letter that multiplies
-/// an index (and that only a convention called a number) is a size, a stride or a rate.
-pub(super) fn strides(position: &mut Term) {
-    match &mut position.kind {
-        TermKind::Chain { first, rest } if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) => {
-            strides(first);
-            rest.iter_mut().for_each(|j| strides(&mut j.term));
-        }
-        TermKind::Product(factors) => {
-            let indexed = factors.iter().any(|f| super::kind_of_term(&f.term) == super::SymbolKind::Index);
-            if !indexed {
-                return;
-            }
-            // `(j-1) \times s`: beside a worked-out position even a letter papers index with.
-            let worked_out = factors
-                .iter()
-                .any(|f| f.term.occurrence().is_none() && !matches!(f.term.kind, TermKind::Number));
-            for factor in factors.iter_mut() {
-                let TermKind::Symbol(o) = &mut factor.term.kind else { continue };
-                let loose = (o.kind == super::SymbolKind::Scalar
-                    && o.evidence == super::Evidence::Convention)
-                    || (worked_out
-                        && o.kind == super::SymbolKind::Index
-                        && o.evidence >= super::Evidence::Use);
-                if loose && o.scripts.is_empty() {
-                    o.kind = super::SymbolKind::Dimension;
-                    o.evidence = super::Evidence::Use;
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
 /// `\nabla f(x_k)`, `\nabla f(\Theta_{t-1})`: a gradient is taken at a point of several
 /// coordinates (one coordinate would be written `f'(x)`), so a plain letter there that only a
 /// convention called a number is a vector.
@@ -806,43 +717,48 @@ pub(super) fn gradient_at_a_point(operand: &mut Term) {
     }
 }
 
-/// `f(s_{i-1}, y_{i-1}, c_i)`, `\mathrm{COMBINE}(h_v^{(k-1)}, a_v^{(k)})`: what one function
-/// takes at one position (the same index letter) is of one kind, so beside a vector a small
-/// letter picked there that only a convention called a number is a vector too.
-pub(super) fn arguments_at_one_position(args: &mut [Term]) {
-    let vectors: Vec<Vec<&str>> = args
-        .iter()
-        .filter_map(Term::occurrence)
-        .filter(|o| o.kind == super::SymbolKind::Vector && o.indexed)
-        .map(index_letters)
-        .collect();
-    if vectors.is_empty() {
-        return;
-    }
-    let shares: Vec<bool> = args
-        .iter()
-        .map(|arg| {
-            arg.occurrence().is_some_and(|o| {
-                let mine = index_letters(o);
-                vectors.iter().any(|v| v.iter().any(|l| mine.contains(l)))
-            })
-        })
-        .collect();
-    for (arg, shares) in args.iter_mut().zip(shares) {
-        if shares {
-            small_letter_is_vector(arg, &[super::SymbolKind::Scalar]);
+/// `\alpha^\phi`: a Greek letter alone as an exponent is a number, though papers name
+/// parameters (vectors) with its letter (`\phi`, `\theta`); so is a plain letter divided in an
+/// exponent (`e^{v_i / T}`, a logit over a temperature), though an indexed small letter names a
+/// vector elsewhere. A bold letter there (`e^{\mathbf{x}}`) is raised element-wise and keeps its
+/// kind, and so may a plain letter added there (`e^{m_i - m_i^{\mathrm{new}}}` rescales a vector
+/// of maxima).
+pub(super) fn number_exponent(term: &mut Term) {
+    match &mut term.kind {
+        TermKind::Symbol(o) => {
+            let greek = matches!(&o.base.kind, NodeKind::Symbol { name, font: Font::Normal } if crate::syntax::names::is_greek(name));
+            if greek {
+                conventional_vector_is_a_number(o);
+            }
         }
+        TermKind::Frac { num, .. } => divided_is_a_number(num),
+        TermKind::Product(factors)
+            if factors.iter().any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/")) =>
+        {
+            if let Some(first) = factors.first_mut() {
+                divided_is_a_number(&mut first.term);
+            }
+        }
+        TermKind::Sign { operand, .. } => number_exponent(operand),
+        _ => {}
     }
 }
 
-/// The letters an occurrence's index subscripts pick it by (`i` of `s_{i-1}`).
-fn index_letters<'a>(occurrence: &'a super::Occurrence) -> Vec<&'a str> {
-    occurrence
-        .scripts
-        .iter()
-        .filter(|s| s.role == ScriptRole::Index && !s.above)
-        .flat_map(|s| s.term.occurrences())
-        .filter(|(_, o)| o.kind == super::SymbolKind::Index)
-        .map(|(_, o)| o.name.as_str())
-        .collect()
+/// The plain letter (possibly signed) divided in an exponent: a number.
+fn divided_is_a_number(term: &mut Term) {
+    match &mut term.kind {
+        TermKind::Sign { operand, .. } => divided_is_a_number(operand),
+        TermKind::Symbol(o) if matches!(&o.base.kind, NodeKind::Symbol { font: Font::Normal, .. }) => {
+            conventional_vector_is_a_number(o)
+        }
+        _ => {}
+    }
+}
+
+/// An occurrence that only a convention called a vector is a number, by its use.
+fn conventional_vector_is_a_number(o: &mut super::Occurrence) {
+    if o.kind == super::SymbolKind::Vector && o.evidence == super::Evidence::Convention {
+        o.kind = super::SymbolKind::Scalar;
+        o.evidence = super::Evidence::Use;
+    }
 }

@@ -29,7 +29,7 @@ impl Resolver<'_> {
         if exponential {
             application.args.iter_mut().for_each(super::agree::temperatures);
         }
-        super::agree::arguments_at_one_position(&mut application.args);
+        super::positions::arguments_at_one_position(&mut application.args);
         if application.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose) {
             super::agree::arguments_of_a_vector_call(application);
         }
@@ -244,7 +244,7 @@ impl Resolver<'_> {
         callee.evidence = super::Evidence::Use;
         for arg in &mut application.args {
             positions_are_indices(arg);
-            super::agree::strides(arg);
+            super::positions::strides(arg);
         }
     }
 

@@ -4,8 +4,9 @@
 //! arguments read: the condition after a bar, a divergence's pair, a density's outcome, a
 //! family's parameters.
 
-use super::agree::{count_index, mean_beside_a_covariance};
+use super::agree::mean_beside_a_covariance;
 use super::notation::has;
+use super::positions::count_index;
 use super::resolve::Resolver;
 use super::roles::Place;
 use super::scripts::{font_of_name, is_indicator_one, is_parameter};

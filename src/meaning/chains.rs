@@ -6,8 +6,9 @@
 //! and, after "for all", `x \neq 0`: the chain is cut at the words before anything is resolved,
 //! so each clause is read as a chain of its own, in the place it stands ([`TermKind::Prose`]).
 
-use super::agree::{count_index, numbers_beside_values, same_kind_as_vectors, sizes_beside_sizes};
+use super::agree::{numbers_beside_values, same_kind_as_vectors, sizes_beside_sizes};
 use super::bigops::{give_body, open_big_op};
+use super::positions::count_index;
 use super::prose;
 use super::resolve::Item;
 use super::roles::Place;
@@ -223,7 +224,7 @@ impl Resolver<'_> {
         }
         if let [joint] = joints.as_mut_slice() {
             if is_comparing(joint.op) {
-                super::agree::positions_compared(&mut first, &mut joint.term);
+                super::positions::positions_compared(&mut first, &mut joint.term);
             }
         }
         Term::new(TermKind::Chain { first: first.boxed(), rest: joints }, span, node)

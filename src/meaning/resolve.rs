@@ -18,6 +18,9 @@ use super::agree::{
     arrays_around_hadamard, capitals_beside_matrices, counted_is_a_set, matrices_before_vectors,
     sizes_inside_rounding, sizes_times_sizes, vectors_after_matrices, vectors_inside,
 };
+use super::expectations::{
+    draws_by_sampling, is_italic_expectation, is_paren_group, is_probability_of_event,
+};
 use super::roles::Place;
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
 use super::SymbolTable;
@@ -159,7 +162,7 @@ impl<'t> Resolver<'t> {
                     sizes_inside_rounding(&mut body);
                 }
                 if *open == Delim::Bar && !counted {
-                    super::agree::position_used_as_number(&mut body);
+                    super::positions::position_used_as_number(&mut body);
                 }
                 if matches!(open, Delim::Angle | Delim::DoubleBar) {
                     // `\langle a, b \rangle`, `\|a\|`: what an inner product or a norm takes is a
@@ -732,23 +735,6 @@ fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>
     Some((script, whole))
 }
 
-/// Whether an operator's subscript draws each of its variables by `\sim` (`\mathbb{E}_{x \sim
-/// p}`, `\mathbb{E}_{x \sim p, z \sim q}`; not `\mathbb{E}_{x, \epsilon \sim \mathcal{N}, t}`,
-/// where what is drawn without `\sim` may stand inside under another name).
-fn draws_by_sampling(op: &Node) -> bool {
-    let NodeKind::Scripts { sub: Some(sub), .. } = &op.kind else { return false };
-    let is_sim = |n: &Node| {
-        matches!(&n.kind, NodeKind::Chain { rest, .. }
-            if rest.iter().any(|l| l.op == InfixOp::Relation("\\sim".into())))
-    };
-    match &sub.kind {
-        NodeKind::Chain { first, rest } if rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_))) => {
-            is_sim(first) && rest.iter().all(|l| is_sim(&l.operand))
-        }
-        _ => is_sim(sub),
-    }
-}
-
 /// A row without the full stop or comma that ends a displayed formula (`y = 2x.`, `k \le x.`):
 /// that is the sentence's punctuation, not a factor.
 fn without_final_stop<'r, 'n>(items: &'r [Item<'n>]) -> &'r [Item<'n>] {
@@ -765,97 +751,6 @@ fn items_span(items: &[Item]) -> Span {
         (Some((_, _, a)), Some((_, _, b))) => a.span.join(b.span),
         _ => Span::default(),
     }
-}
-
-/// `E[X]`, `E_{x \sim p}[f(x)]`, `E_{x \sim \textrm{Data}} \log D(x)`, `E(X^2)`: an italic E
-/// before square brackets or braces, below which a variable is drawn, or before parentheses
-/// around a capital (a random variable, as papers write them), is an expectation, as
-/// `\mathbb{E}` is (`E(\mathbf{w})`, `E(x)` stay functions, an error or an energy).
-fn is_italic_expectation(item: &Node, next: &Node, notation: &super::notation::Notation) -> bool {
-    let (base, sub) = match &item.kind {
-        NodeKind::Scripts { base, sub, sup: None, .. } => (base.as_ref(), sub.as_deref()),
-        _ => (item, None),
-    };
-    let italic_e = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "E");
-    let bracket = match &next.kind {
-        NodeKind::Scripts { base, .. } => base.as_ref(),
-        _ => next,
-    };
-    let bracketed = matches!(bracket.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Brace, .. });
-    // `E_p \log \frac{1}{p(X)}`, `E_{q_\phi}[…]`: below it the distribution averaged over.
-    let drawn =
-        sub.is_some_and(|s| super::relation_sides(s, "\\sim").is_some() || names_a_density(s, notation));
-    let of_capitals = matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren, body, .. } if holds_random_capital(body));
-    // `E(\log f(x \mid \phi') \mid y, \phi)`: what is averaged given a condition.
-    let conditioned =
-        matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren, body, .. } if is_conditioned(body));
-    italic_e && (bracketed || drawn || of_capitals || conditioned)
-}
-
-/// Whether a group's content is conditioned at its top level: `a \mid b` (not inside a call).
-fn is_conditioned(body: &Node) -> bool {
-    let NodeKind::Chain { first, rest } = &body.kind else { return false };
-    // `a \mid b, c`: the condition's list is cut at its commas first.
-    if rest.iter().all(|l| matches!(l.op, InfixOp::Separator(_))) {
-        return matches!(&first.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid")));
-    }
-    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid"))
-}
-
-/// Whether a subscript is a density's letter alone, possibly labelled (`p`, `q_\phi`, `\pi`).
-fn names_a_density(sub: &Node, notation: &super::notation::Notation) -> bool {
-    let base = match &sub.kind {
-        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
-        _ => sub,
-    };
-    let small = |name: &str| !name.starts_with(|c: char| c.is_ascii_uppercase());
-    matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal }
-        if small(name) && super::notation::has(&notation.distribution_letters, name))
-}
-
-/// Whether a node is a parenthesised group (possibly sized, or with scripts on it).
-fn is_paren_group(node: &Node) -> bool {
-    let group = match &node.kind {
-        NodeKind::Scripts { base, .. } => base.as_ref(),
-        _ => node,
-    };
-    matches!(group.kind, NodeKind::Fenced { open: Delim::Paren, .. })
-}
-
-/// `\mathbb{P}[A]`, `\mathbb{P}_{x \sim \mathcal{D}}[h(x) \neq f(x)]`: a blackboard P before square
-/// brackets is the probability of the event they hold, as `\Pr[…]` is (with parentheses it is
-/// applied, `\mathbb{P}(A)`).
-fn is_probability_of_event(item: &Node, next: &Node) -> bool {
-    let base = match &item.kind {
-        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
-        _ => item,
-    };
-    let blackboard_p = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "P");
-    blackboard_p && matches!(next.kind, NodeKind::Fenced { open: Delim::Bracket, .. })
-}
-
-/// Whether a group holds a plain capital Latin letter and nothing bold: `X`, `X^2`, `XY`,
-/// `g(X)` (looked at within a few dozen nodes).
-fn holds_random_capital(body: &Node) -> bool {
-    let mut stack = vec![body];
-    let (mut capital, mut seen) = (false, 0);
-    while let Some(node) = stack.pop() {
-        seen += 1;
-        if seen > 48 {
-            return false;
-        }
-        match &node.kind {
-            NodeKind::Symbol { name, font: Font::Normal }
-                if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()) =>
-            {
-                capital = true
-            }
-            NodeKind::Symbol { font: Font::Bold, .. } => return false,
-            NodeKind::Styled { font: Font::Bold, .. } => return false,
-            _ => node.for_each_child(|child| stack.push(child)),
-        }
-    }
-    capital
 }
 
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).

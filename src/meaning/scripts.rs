@@ -182,7 +182,7 @@ impl Resolver<'_> {
         }
         if operation.role == ScriptRole::Power {
             // `t^2`, `k^2`: a letter squared is a value, not a position.
-            super::agree::position_used_as_number(&mut symbol);
+            super::positions::position_used_as_number(&mut symbol);
         }
         symbol.span = Span::new(base.span.start, end.max(base.span.end));
         let kind = TermKind::Scripted { base: symbol.boxed(), sub: None, sup: Some(operation), primes: 0 };
@@ -255,7 +255,7 @@ impl Resolver<'_> {
         };
         let mut term = self.term(node, place, d);
         if role == ScriptRole::Power {
-            number_exponent(&mut term);
+            super::agree::number_exponent(&mut term);
         }
         if role == ScriptRole::Index {
             // `V_{l, (j-1) \times s + m}`: the stride of a position below a name is a size.
@@ -263,10 +263,10 @@ impl Resolver<'_> {
                 TermKind::Chain { first, rest }
                     if rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) =>
                 {
-                    super::agree::strides(first);
-                    rest.iter_mut().for_each(|j| super::agree::strides(&mut j.term));
+                    super::positions::strides(first);
+                    rest.iter_mut().for_each(|j| super::positions::strides(&mut j.term));
                 }
-                _ => super::agree::strides(&mut term),
+                _ => super::positions::strides(&mut term),
             }
         }
         Script { role, above, term: term.boxed() }
@@ -769,50 +769,4 @@ fn spelled(nodes: &[&Node]) -> Option<String> {
             _ => None,
         })
         .collect()
-}
-
-/// `\alpha^\phi`: a Greek letter alone as an exponent is a number, though papers name
-/// parameters (vectors) with its letter (`\phi`, `\theta`); so is a plain letter divided in an
-/// exponent (`e^{v_i / T}`, a logit over a temperature), though an indexed small letter names a
-/// vector elsewhere. A bold letter there (`e^{\mathbf{x}}`) is raised element-wise and keeps its
-/// kind, and so may a plain letter added there (`e^{m_i - m_i^{\mathrm{new}}}` rescales a vector
-/// of maxima).
-fn number_exponent(term: &mut Term) {
-    match &mut term.kind {
-        TermKind::Symbol(o) => {
-            let greek = matches!(&o.base.kind, NodeKind::Symbol { name, font: Font::Normal } if names::is_greek(name));
-            if greek {
-                conventional_vector_is_a_number(o);
-            }
-        }
-        TermKind::Frac { num, .. } => divided_is_a_number(num),
-        TermKind::Product(factors)
-            if factors.iter().any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/")) =>
-        {
-            if let Some(first) = factors.first_mut() {
-                divided_is_a_number(&mut first.term);
-            }
-        }
-        TermKind::Sign { operand, .. } => number_exponent(operand),
-        _ => {}
-    }
-}
-
-/// The plain letter (possibly signed) divided in an exponent: a number.
-fn divided_is_a_number(term: &mut Term) {
-    match &mut term.kind {
-        TermKind::Sign { operand, .. } => divided_is_a_number(operand),
-        TermKind::Symbol(o) if matches!(&o.base.kind, NodeKind::Symbol { font: Font::Normal, .. }) => {
-            conventional_vector_is_a_number(o)
-        }
-        _ => {}
-    }
-}
-
-/// An occurrence that only a convention called a vector is a number, by its use.
-fn conventional_vector_is_a_number(o: &mut Occurrence) {
-    if o.kind == super::SymbolKind::Vector && o.evidence == super::Evidence::Convention {
-        o.kind = super::SymbolKind::Scalar;
-        o.evidence = super::Evidence::Use;
-    }
 }
