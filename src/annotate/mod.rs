@@ -13,12 +13,14 @@ pub mod keys;
 pub mod pattern;
 pub mod rules;
 mod steps;
+mod unknown;
+pub use unknown::unknown_notation;
 
 #[cfg(test)]
 mod keys_tests;
 
 use crate::meaning::{has_binding_name, SymbolKind, SymbolTable, TermIndex};
-use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span};
+use crate::syntax::ast::{InfixOp, Node, NodeKind, Span};
 pub use index::RuleSet;
 use index::{Candidate, KindCheck};
 use keys::ChainKeys;
@@ -707,101 +709,4 @@ fn merge_repeated(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
         }
     }
     kept
-}
-
-/// Notation that no visible slot explains: unknown commands, function names, large
-/// operators, accents, special brackets and environments. Returns each node's span and text.
-pub fn unknown_notation(
-    root: &Node,
-    source: &str,
-    table: &SymbolTable,
-    meaning: &TermIndex,
-    slots: &[RawSlot],
-) -> Vec<(Span, String)> {
-    let mut found = Vec::new();
-    collect_notation(root, table, meaning, &mut found, 0);
-    let covered = |span: Span| {
-        slots
-            .iter()
-            .filter(|s| s.visible)
-            .flat_map(|s| s.occurrences.iter())
-            .any(|s| s.start <= span.start && span.start < s.end.max(s.start + 1))
-    };
-    let mut out: Vec<(Span, String)> = Vec::new();
-    for span in found {
-        if covered(span) {
-            continue;
-        }
-        let text = span.text(source).trim().to_string();
-        if !text.is_empty() && !out.iter().any(|(_, t)| *t == text) {
-            out.push((span, text));
-        }
-    }
-    out
-}
-
-/// The head span of every notation node: the command itself for compounds (`\hat`, not
-/// `\hat{y}`), the whole node for names.
-fn collect_notation(
-    node: &Node,
-    table: &SymbolTable,
-    meaning: &TermIndex,
-    out: &mut Vec<Span>,
-    depth: usize,
-) {
-    if depth > MAX_WALK_DEPTH {
-        return;
-    }
-    match &node.kind {
-        // A function the formulas define explains itself.
-        NodeKind::Word { text, .. } if table.definition(text).is_some() => {}
-        // `\arg` of `\arg\min_\theta`: one operator with the `\min` after it, whose row it shares.
-        NodeKind::Word { text, .. } if text == "arg" => {}
-        // `\text{head}`, `\text{score}`: names of quantities, written as words.
-        NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
-        // A named symbol (`d_{\rm model}`, `W_{\mathrm{out}}`): its subscript is part of a name.
-        NodeKind::Scripts { .. } if is_symbol_like(meaning, node) => return,
-        // `\ell_i^{\mathrm{new}}`: a label beside an index is part of the name too.
-        NodeKind::Scripts { base, sub, sup, .. } => {
-            for part in std::iter::once(base).chain(sub).chain(sup) {
-                if !meaning.is_label_of(node, part) {
-                    collect_notation(part, table, meaning, out, depth + 1);
-                }
-            }
-            return;
-        }
-        NodeKind::Unknown { .. } | NodeKind::Word { .. } | NodeKind::LargeOp { .. } => out.push(node.span),
-        NodeKind::Symbol { name, .. } if is_special_symbol(name) => out.push(node.span),
-        NodeKind::Rows(_) if node.environment().is_some_and(|env| !is_layout(env)) => out.push(node.span),
-        NodeKind::Accent { .. } | NodeKind::Styled { .. } | NodeKind::Binom { .. } => out.push(node.span),
-        NodeKind::Fenced {
-            open: Delim::Angle | Delim::Floor | Delim::Ceil | Delim::DoubleBracket, ..
-        } => out.push(node.span),
-        _ => {}
-    }
-    node.for_each_child(|child| collect_notation(child, table, meaning, out, depth + 1));
-}
-
-/// Environments that only lay out lines (`aligned`, `split`): not notation of their own.
-fn is_layout(env: &str) -> bool {
-    let env = env.trim_end_matches('*');
-    matches!(
-        env,
-        "aligned"
-            | "align"
-            | "alignat"
-            | "alignedat"
-            | "split"
-            | "gather"
-            | "gathered"
-            | "multline"
-            | "eqnarray"
-            | "array"
-            | "equation"
-            | ""
-    )
-}
-
-fn is_special_symbol(name: &str) -> bool {
-    matches!(name, "nabla" | "partial" | "infty" | "hbar" | "emptyset" | "forall" | "exists" | "dagger")
 }
