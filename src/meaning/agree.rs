@@ -666,13 +666,8 @@ pub(super) fn differentiated_is_a_number(operand: &mut Term) {
 /// it a vector.
 pub(super) fn plain_vector_is_a_number(term: &mut Term) {
     let TermKind::Symbol(occurrence) = &mut term.kind else { return };
-    let plain = matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
-    if plain
-        && occurrence.kind == super::SymbolKind::Vector
-        && occurrence.evidence == super::Evidence::Convention
-    {
-        occurrence.kind = super::SymbolKind::Scalar;
-        occurrence.evidence = super::Evidence::Use;
+    if matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. }) {
+        conventional_vector_is_a_number(occurrence);
     }
 }
 
