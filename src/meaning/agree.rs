@@ -233,7 +233,13 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             let size = (after_row || left == super::SymbolKind::Matrix)
                 && occurrence.kind == super::SymbolKind::Dimension
                 && !occurrence.indexed;
-            if (occurrence.kind == super::SymbolKind::Scalar || size)
+            // `A H_k B`: an indexed capital between two matrices is a member of a family of
+            // matrices (BFGS's `H_k`), not the column its index would pick.
+            let column_between = sandwiched
+                && left == super::SymbolKind::Matrix
+                && occurrence.kind == super::SymbolKind::Vector
+                && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+            if (occurrence.kind == super::SymbolKind::Scalar || size || column_between)
                 && occurrence.evidence == super::Evidence::Convention
             {
                 // `X \Theta`: a capital a matrix multiplies is a matrix (of weights), not a vector.

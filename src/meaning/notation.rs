@@ -51,6 +51,8 @@ pub struct Notation {
     pub scalar_calligraphic: Names,
     /// Lower-case letters whose indexed forms are vectors.
     pub vector_when_indexed: Names,
+    /// Letters that, numbered (`c_1`, `c_2`), are constants, not the vectors their index picks.
+    pub numbered_constants: Names,
     /// Greek letters that name parameters.
     pub parameter_letters: Names,
     /// Runs of italic letters that are one name.
@@ -126,6 +128,7 @@ impl Notation {
             scalar_capitals: Names::default(),
             scalar_calligraphic: Names::default(),
             vector_when_indexed: Names::default(),
+            numbered_constants: Names::default(),
             parameter_letters: Names::default(),
             italic_words: Names::default(),
             label_words: Names::default(),

@@ -182,6 +182,8 @@ impl Resolver<'_> {
             // and bold capitals there are parameters (`\mathcal{N}(x \mid \mu, \sigma^2)`,
             // `\mathbf{A}x + \mathbf{b}`) and keep their own kind.
             Place::Random if self.is_parameter_like(occurrence) => None,
+            // `\hat{\mathbb{E}}_t[L_t - c_1 L^{VF}_t]`: a numbered constant weighs what is averaged.
+            Place::Random if self.is_numbered_constant(occurrence) => None,
             // `\mathbb{E}_{x, \epsilon, t}`: a letter papers step with, alone among what is
             // averaged over, is the step drawn (an index), not a random vector.
             Place::Random
@@ -308,6 +310,10 @@ impl Resolver<'_> {
         }
         let ranged =
             occurrence.scripts.iter().any(|s| matches!(s.role, ScriptRole::Range | ScriptRole::Layer));
+        if self.is_numbered_constant(occurrence) {
+            // `c_1`, `c_2`: constants of a loss or a line search, numbered.
+            return SymbolKind::Scalar;
+        }
         if (indices == 1 || (ranged && indices == 0))
             && has(&self.notation.vector_when_indexed, name)
             && font == Font::Normal
@@ -383,6 +389,15 @@ impl Resolver<'_> {
             has(&self.notation.dimension_prefixes, name) && label_only && !occurrence.scripts.is_empty();
         let plain_font = matches!(font_of(occurrence.base), Font::Normal);
         plain_font && (prefixed || (occurrence.scripts.is_empty() && matches!(name, "n" | "d" | "N")))
+    }
+
+    /// `c_1`, `c_2`: a letter of `numbered_constants`, in the normal font, numbered below.
+    fn is_numbered_constant(&self, occurrence: &Occurrence) -> bool {
+        let [script] = occurrence.scripts.as_slice() else { return false };
+        !script.above
+            && matches!(script.term.node.kind, NodeKind::Number { .. })
+            && font_of(occurrence.base) == Font::Normal
+            && has(&self.notation.numbered_constants, &occurrence.base_name)
     }
 
     /// `i_N`, `k_C`: a letter for positions below a capital, the axis (of N, of C) it runs along.

@@ -358,6 +358,7 @@ impl Resolver<'_> {
             // which one of several, named by its parts.
             NodeKind::Chain { .. } if self.tuple_label(sup).is_some() => ScriptRole::Label,
             NodeKind::Chain { first, rest } if capital_base && all_letters(first, rest) => ScriptRole::Label,
+            NodeKind::Chain { first, rest } if capital_words_joined(first, rest) => ScriptRole::Label,
             NodeKind::Chain { .. } if self.is_label_word(sup) => ScriptRole::Label,
             NodeKind::Chain { .. } if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
             NodeKind::Scripts { base: inner, primes, .. }
@@ -676,7 +677,9 @@ fn is_label_text(node: &Node) -> bool {
         NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
         NodeKind::Styled { body, .. } => is_label_text(body),
         NodeKind::Chain { first, rest } => {
-            is_label_text(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && is_label_text(&l.operand))
+            // `CLIP+VF+S`: words joined by a plus name the terms of a sum.
+            let joins = |op: &InfixOp| op == &InfixOp::Juxt || matches!(op, InfixOp::Additive(o) if o == "+");
+            is_label_text(first) && rest.iter().all(|l| joins(&l.op) && is_label_text(&l.operand))
         }
         _ => false,
     }
@@ -717,7 +720,25 @@ fn all_letters(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
     letter(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && letter(&l.operand))
 }
 
-/// `x_{<i}`, `y_{>t}`, `x_{\le n}`: a subscript that is a relation with nothing before it.
+/// `L^{CLIP+VF+S}`: words of capitals joined by `+` name the terms a loss adds up, a label
+/// (one run of two capitals at least, so `A^{B+C}` stays a power).
+fn capital_words_joined(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
+    let capital = |n: &Node| {
+        matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal }
+        if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    let run = |n: &Node| {
+        matches!(&n.kind, NodeKind::Chain { first, rest }
+        if capital(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && capital(&l.operand)))
+    };
+    let plus = |op: &InfixOp| matches!(op, InfixOp::Additive(o) if o == "+");
+    let operands = || std::iter::once(first).chain(rest.iter().map(|l| &l.operand));
+    !rest.is_empty()
+        && rest.iter().all(|l| plus(&l.op))
+        && operands().all(|n| capital(n) || run(n))
+        && operands().any(run)
+}
+
 /// A lower-case Greek letter in the normal font: `\tau`, `\sigma`.
 fn is_small_greek(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal }

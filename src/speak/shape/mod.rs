@@ -206,6 +206,17 @@ impl<'a> Shaper<'a> {
                 let parts = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
                 Phrase::Seq(parts.map(|n| self.leaf_node(n, d + 1)).collect())
             }
+            // `L^{CLIP+VF+S}`: a label of words joined by plus signs.
+            NodeKind::Chain { first, rest }
+                if rest.iter().all(|l| matches!(&l.op, InfixOp::Additive(o) if o == "+")) =>
+            {
+                let rest = rest.iter().map(|l| ("+".to_string(), self.leaf_node(&l.operand, d + 1)));
+                Phrase::Ops {
+                    first: self.leaf_node(first, d + 1).boxed(),
+                    rest: rest.collect(),
+                    nested: false,
+                }
+            }
             _ => Phrase::Elided,
         }
     }
