@@ -144,3 +144,74 @@ fn is_number(term: &Term, depth: usize) -> bool {
         _ => matches!(super::kind_of_term(term), super::SymbolKind::Scalar | super::SymbolKind::Dimension),
     }
 }
+
+/// `N = HW / P^2`, `d_k = d_{\mathrm{model}} / h`: a letter papers count with, defined as a
+/// product or quotient of plain letters and numbers, is a count worked out of counts: the
+/// letters are sizes (not the matrices a capital's spelling suggests) and the count stays one.
+pub(super) fn defined_as_size(lhs: &mut Term, rhs: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+    let counted = matches!(letter, "n" | "N" | "d" | "m")
+        && occurrence.kind == super::SymbolKind::Dimension
+        && occurrence.evidence >= super::Evidence::Convention
+        && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
+        && super::roles::font_of(occurrence.base) == crate::syntax::ast::Font::Normal;
+    if !counted || rhs.occurrence().is_some() || !is_count_arithmetic(rhs, 0) {
+        return;
+    }
+    occurrence.evidence = super::Evidence::Use;
+    size_letters(rhs);
+}
+
+/// Whether a term is plain Latin letters and numbers multiplied, divided or raised to numbers.
+fn is_count_arithmetic(term: &Term, depth: usize) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    match &term.kind {
+        TermKind::Number => true,
+        TermKind::Symbol(o) => {
+            let letter = super::scripts::base_letter(o.base).unwrap_or_default();
+            letter.len() == 1
+                && letter.starts_with(|c: char| c.is_ascii_alphabetic())
+                && super::roles::font_of(o.base) == crate::syntax::ast::Font::Normal
+                && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
+        }
+        TermKind::Scripted { base, sub: None, sup: Some(s), .. } => {
+            s.role == ScriptRole::Power
+                && matches!(s.term.kind, TermKind::Number)
+                && is_count_arithmetic(base, depth + 1)
+        }
+        TermKind::Frac { num, den } => {
+            is_count_arithmetic(num, depth + 1) && is_count_arithmetic(den, depth + 1)
+        }
+        TermKind::Fenced { open: Delim::Paren, body } => is_count_arithmetic(body, depth + 1),
+        TermKind::Product(factors) => factors.iter().all(|f| {
+            let op = match f.op {
+                None | Some(crate::syntax::ast::InfixOp::Juxt) => true,
+                Some(crate::syntax::ast::InfixOp::Multiplicative(op)) => {
+                    matches!(op.as_str(), "/" | "\\cdot" | "\\times")
+                }
+                _ => false,
+            };
+            op && is_count_arithmetic(&f.term, depth + 1)
+        }),
+        _ => false,
+    }
+}
+
+/// Makes the letters of count arithmetic sizes where only a convention, or a use resting on
+/// one, named their kind.
+fn size_letters(term: &mut Term) {
+    if let TermKind::Symbol(o) = &mut term.kind {
+        // A use there (`H` beside `W` in `HW`, a matrix beside a matrix) rested on the same
+        // spellings; a declaration or a known name stands.
+        let loose = matches!(o.evidence, super::Evidence::Convention | super::Evidence::Use);
+        if loose && !matches!(o.kind, super::SymbolKind::Dimension | super::SymbolKind::Function) {
+            o.kind = super::SymbolKind::Dimension;
+            o.evidence = super::Evidence::Use;
+        }
+        return;
+    }
+    term.for_each_child_mut(size_letters);
+}

@@ -329,6 +329,15 @@ impl Resolver<'_> {
             NodeKind::Fenced { open: Delim::Paren, .. } => ScriptRole::Layer,
             NodeKind::Word { .. } => ScriptRole::Label,
             NodeKind::Styled { .. } => ScriptRole::Label,
+            // `\mathbf{x}_p^1`: a first power changes nothing; above a bold small letter it says
+            // which one, the first of a family (ViT's patches `\mathbf{x}_p^1, \ldots, \mathbf{x}_p^N`).
+            NodeKind::Number { text, .. }
+                if text.as_str() == "1"
+                    && font_of_name(base) == Font::Bold
+                    && base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_lowercase())) =>
+            {
+                ScriptRole::Family
+            }
             NodeKind::Symbol { name, font: Font::Roman | Font::Bold | Font::SansSerif }
                 if name.len() == 1 =>
             {

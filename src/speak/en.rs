@@ -165,7 +165,13 @@ impl Reader<'_> {
             Phrase::Statements(items) => self.statements(items, d),
             Phrase::Prose(clauses) => self.prose(clauses, d),
             Phrase::List(items) => self.and_list(self.says(items, d)),
-            Phrase::Range { first, last: Some(last) } => self.two("range", "a", first, "b", last, d),
+            Phrase::Range { first, last: Some(last) } => match first.as_ref() {
+                Phrase::List(items) => {
+                    let (x, b) = (self.says(items, d).join(", "), self.say(last, d));
+                    self.phrase("list_through", &[("x", &x), ("b", &b)])
+                }
+                _ => self.two("range", "a", first, "b", last, d),
+            },
             Phrase::Range { first, last: None } => match first.as_ref() {
                 Phrase::List(items) => self.phrase("etc", &[("x", &self.says(items, d).join(", "))]),
                 other => self.one("etc", other, d),

@@ -620,7 +620,13 @@ impl Reader<'_> {
 
     fn range(&self, first: &Phrase, last: Option<&Phrase>, d: usize) -> Ko {
         match last {
-            Some(last) => self.two("range", "a", first, "b", last, d),
+            Some(last) => match first {
+                Phrase::List(items) => {
+                    let (x, b) = (self.nouns(items, d).join(", "), self.noun(last, d));
+                    self.phrase("list_through", &[("x", &x), ("b", &b)])
+                }
+                _ => self.two("range", "a", first, "b", last, d),
+            },
             None => self.one("etc", first, d),
         }
     }

@@ -21,6 +21,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "list_and",
     "list_and_pause",
     "range",
+    "list_through",
     "etc",
     "dots",
     "product",

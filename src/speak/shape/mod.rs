@@ -363,6 +363,14 @@ pub(super) fn range_or_list(items: Vec<Phrase>) -> Phrase {
                 if before.len() == 1 { before.pop().unwrap_or(Phrase::Empty) } else { Phrase::List(before) };
             Phrase::Range { first: first.boxed(), last: None }
         }
+        Some(at) if at > 1 && items.get(..at).is_some_and(|before| !one_sequence(before)) => {
+            // `[\mathbf{x}_{\mathrm{class}}; \mathbf{x}_p^1 \mathbf{E}; \ldots]`: items that are no
+            // sequence of one name are all said before the dots.
+            let mut items = items.into_iter();
+            let before: Vec<Phrase> = items.by_ref().take(at).collect();
+            let last = items.skip(1).last();
+            Phrase::Range { first: Phrase::List(before).boxed(), last: last.map(Phrase::boxed) }
+        }
         Some(at) if at > 0 => {
             let mut items = items.into_iter();
             let first = items.next().unwrap_or(Phrase::Empty);
@@ -371,6 +379,22 @@ pub(super) fn range_or_list(items: Vec<Phrase>) -> Phrase {
         }
         _ => Phrase::List(items),
     }
+}
+
+/// Whether phrases are members of one sequence (`x_1, x_2`; `1, 2`): numbers, or one name with
+/// different scripts.
+fn one_sequence(items: &[Phrase]) -> bool {
+    let base = |p: &Phrase| match p {
+        Phrase::Sub { base, .. } | Phrase::Super { base, .. } | Phrase::Layer { base, .. } => {
+            Some(base.clone())
+        }
+        _ => None,
+    };
+    if items.iter().all(|p| matches!(p, Phrase::Number(_))) {
+        return true;
+    }
+    let Some(first) = items.first().and_then(base) else { return false };
+    items.iter().all(|p| base(p).is_some_and(|b| b == first))
 }
 
 /// Operator words inside something larger read as a whole: "the sum of a and b".
