@@ -381,9 +381,10 @@ impl Resolver<'_> {
         let semicolon = matches!(&body.kind, NodeKind::Chain { rest, .. }
             if rest.iter().any(|l| matches!(&l.op, InfixOp::Separator(s) if s == ";")));
         let outcome = |item: &Node| if semicolon || !outcomes { place } else { outcome_place(item, place) };
+        let given_place = |item: &Node| if outcomes { data_place(item, given_place) } else { given_place };
         for item in super::list_items(body) {
             if bar.is_some() {
-                given.push(self.term(item, given_place, d));
+                given.push(self.term(item, given_place(item), d));
                 continue;
             }
             if std::mem::replace(&mut after_dots, matches!(item.kind, NodeKind::Dots { .. })) {
@@ -401,7 +402,7 @@ impl Resolver<'_> {
             match condition(item) {
                 Some((event, relation, cond)) => {
                     args.push(self.term(event, outcome(event), d));
-                    given.push(self.term(cond, given_place, d));
+                    given.push(self.term(cond, given_place(cond), d));
                     bar = Some(relation);
                 }
                 None => args.push(self.term(item, outcome(item), d)),
@@ -441,12 +442,33 @@ impl Resolver<'_> {
     }
 }
 
+/// `p(\theta \mid \mathcal{D})`, `p(\mathcal{D} \mid \mathbf{w})`: a curly capital a density or
+/// a variance takes, as its outcome or its condition, is the data (a set of samples), not a
+/// distribution (no density is of a distribution): read it as it would be read elsewhere.
+fn data_place(item: &Node, place: Place) -> Place {
+    let curly = match &item.kind {
+        NodeKind::Symbol { font, .. } => matches!(font, Font::Calligraphic | Font::Script),
+        NodeKind::Scripts { base, .. } => {
+            matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. })
+        }
+        _ => false,
+    };
+    if curly && place == Place::Random {
+        Place::Plain
+    } else {
+        place
+    }
+}
+
 /// Where an argument of a density or a variance stands (`place`, random there): a Greek letter
 /// or a bold capital, a parameter's spelling elsewhere, is the outcome here (`p(\theta \mid
 /// \mathcal{D})`, `q(\mathbf{Z} \mid \mathbf{X})`), a random variable.
 fn outcome_place(item: &Node, place: Place) -> Place {
     if place != Place::Random {
         return place;
+    }
+    if data_place(item, place) != place {
+        return Place::Plain;
     }
     let spelled_as_parameter = match &item.kind {
         NodeKind::Symbol { name, font: Font::Normal } => crate::syntax::names::is_greek(name),
