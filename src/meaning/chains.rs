@@ -216,11 +216,15 @@ impl Resolver<'_> {
         let same_kind = joints
             .iter()
             .all(|j| matches!(j.op, InfixOp::Additive(_)) || *j.op == InfixOp::Relation("=".into()));
+        let equalities_only = joints.iter().all(|j| *j.op == InfixOp::Relation("=".into()));
         if same_kind {
             // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
             // `y_t = W h_t + b_y`.
             let mut operands: Vec<&mut Term> =
                 std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
+            if equalities_only {
+                super::definitions::sides_equal_to_quotients(&mut operands);
+            }
             same_kind_as_vectors(&mut operands);
             numbers_beside_values(&mut operands, |t| self.is_number_valued(t));
             sizes_beside_sizes(&mut operands);

@@ -68,6 +68,48 @@ pub(super) fn defined_as_quotient(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// `\frac{1}{T}(q_i - p_i) = \frac{1}{T}(\frac{e^{z_i/T}}{\sum_j e^{z_j/T}} - …)`: the side of an
+/// equation that another side gives as a quotient of numbers is a number, and the indexed
+/// letters it adds up (possibly bracketed, scaled) are numbers, where only a convention called
+/// them vectors. [`defined_as_quotient`] for a side worked out rather than one letter.
+pub(super) fn sides_equal_to_quotients(sides: &mut [&mut Term]) {
+    if sides.len() < 2 || !sides.iter().any(|t| t.occurrence().is_none() && is_quotient_of_numbers(t)) {
+        return;
+    }
+    for side in sides.iter_mut() {
+        if side.occurrence().is_none() && !is_quotient_of_numbers(side) {
+            added_letters_are_numbers(side, 0);
+        }
+    }
+}
+
+/// The indexed letters a term adds up, through brackets and scaling, made numbers.
+fn added_letters_are_numbers(term: &mut Term, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    match &mut term.kind {
+        TermKind::Symbol(o) if o.indexed => super::agree::plain_vector_is_a_number(term),
+        TermKind::Fenced { open: Delim::Paren, body } => added_letters_are_numbers(body, depth + 1),
+        TermKind::Sign { operand, .. } => added_letters_are_numbers(operand, depth + 1),
+        TermKind::Chain { first, rest }
+            if rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_))) =>
+        {
+            added_letters_are_numbers(first, depth + 1);
+            rest.iter_mut().for_each(|j| added_letters_are_numbers(&mut j.term, depth + 1));
+        }
+        // `\frac{1}{T}(q_i - p_i)`: scaled by a number.
+        TermKind::Product(factors) if factors.len() == 2 => {
+            if let [scale, scaled] = factors.as_mut_slice() {
+                if matches!(scale.term.kind, TermKind::Frac { .. } | TermKind::Number) {
+                    added_letters_are_numbers(&mut scaled.term, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Whether a term is a quotient of numbers, possibly bracketed, signed, raised to a power or
 /// times other numbers (`(\frac{1}{N} \cdot \frac{1}{P(i)})^\beta`, an importance weight).
 fn is_quotient_of_numbers(term: &Term) -> bool {
