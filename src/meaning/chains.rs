@@ -217,6 +217,7 @@ impl Resolver<'_> {
             .iter()
             .all(|j| matches!(j.op, InfixOp::Additive(_)) || *j.op == InfixOp::Relation("=".into()));
         let equalities_only = joints.iter().all(|j| *j.op == InfixOp::Relation("=".into()));
+        let additions_only = joints.iter().all(|j| matches!(j.op, InfixOp::Additive(_)));
         if same_kind {
             // Terms added together, or sides of an equation, are of one kind: `W x_t + b_h`,
             // `y_t = W h_t + b_y`.
@@ -225,6 +226,9 @@ impl Resolver<'_> {
             if equalities_only {
                 super::definitions::sides_equal_to_quotients(&mut operands);
             }
+            if additions_only {
+                super::positions::positions_beside_values(&mut operands);
+            }
             same_kind_as_vectors(&mut operands);
             numbers_beside_values(&mut operands, |t| self.is_number_valued(t));
             sizes_beside_sizes(&mut operands);
@@ -232,6 +236,7 @@ impl Resolver<'_> {
         if let [joint] = joints.as_mut_slice() {
             if is_comparing(joint.op) {
                 super::positions::positions_compared(&mut first, &mut joint.term);
+                super::positions::positions_bounding_sizes(&mut first, &mut joint.term);
             }
         }
         Term::new(TermKind::Chain { first: first.boxed(), rest: joints }, span, node)

@@ -136,3 +136,73 @@ fn index_letters<'a>(occurrence: &'a super::Occurrence) -> Vec<&'a str> {
         .map(|(_, o)| o.name.as_str())
         .collect()
 }
+
+/// `t \mathbf{x}_1`, `(1 - (1 - \sigma_{\min}) t) x`: a bare small letter that only a convention
+/// called a position (time `t`), side by side with a vector or a bracketed sum that holds a
+/// Greek number, scales it: a number. (`2i` stays a position: a numeral doubles it.)
+pub(super) fn positions_scaling(factors: &mut [super::tree::Factor]) {
+    let scaled = |t: &Term| match &t.kind {
+        TermKind::Fenced { open: Delim::Paren, body } => holds_greek_number(body, 0),
+        _ => super::kind_of_term(t) == super::SymbolKind::Vector,
+    };
+    for i in 0..factors.len() {
+        let juxt_next = factors.get(i + 1).is_some_and(|f| matches!(f.op, Some(InfixOp::Juxt)));
+        let juxt_here = i > 0 && factors.get(i).is_some_and(|f| matches!(f.op, Some(InfixOp::Juxt)));
+        let beside = (juxt_next && factors.get(i + 1).is_some_and(|f| scaled(&f.term)))
+            || (juxt_here && i.checked_sub(1).and_then(|p| factors.get(p)).is_some_and(|f| scaled(&f.term)));
+        if beside {
+            if let Some(factor) = factors.get_mut(i) {
+                position_used_as_number(&mut factor.term);
+            }
+        }
+    }
+}
+
+/// Whether a term holds a Greek letter that is a number (`1 - \sigma_{\min}`), outside scripts.
+fn holds_greek_number(term: &Term, depth: usize) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    if let Some(o) = term.occurrence() {
+        return crate::syntax::names::is_greek(&o.base_name) && o.kind == super::SymbolKind::Scalar;
+    }
+    let mut found = false;
+    term.for_each_child(|child| found |= holds_greek_number(child, depth + 1));
+    found
+}
+
+/// `y(\mathbf{x}) - t`: a bare small letter that only a convention called a position, added to
+/// or subtracted from what a one-letter function gives, is a number (a target, a time).
+pub(super) fn positions_beside_values(operands: &mut [&mut Term]) {
+    let value = |t: &Term| match &t.kind {
+        TermKind::Apply(app) => app.callee.occurrence().is_some_and(|o| {
+            o.kind == super::SymbolKind::Function && o.base_name.len() == 1 && o.scripts.is_empty()
+        }),
+        _ => false,
+    };
+    if !operands.iter().any(|t| value(t)) {
+        return;
+    }
+    for operand in operands.iter_mut() {
+        position_used_as_number(operand);
+    }
+}
+
+/// `\sum_j |\beta_j| \le t`, `|y(\mathbf{x}) - t| < \epsilon`: a bare small letter that only a
+/// convention called a position, bounding a sum of absolute values or a norm, is a threshold.
+pub(super) fn positions_bounding_sizes(left: &mut Term, right: &mut Term) {
+    let measured = |t: &Term| match &t.kind {
+        TermKind::BigOp(big) => big.body.as_ref().is_some_and(|b| is_measure(b)),
+        _ => is_measure(t),
+    };
+    if measured(left) {
+        position_used_as_number(right);
+    } else if measured(right) {
+        position_used_as_number(left);
+    }
+}
+
+/// Whether a term is an absolute value or a norm.
+fn is_measure(term: &Term) -> bool {
+    matches!(&term.kind, TermKind::Fenced { open: Delim::Bar | Delim::DoubleBar, .. })
+}

@@ -257,6 +257,7 @@ impl<'t> Resolver<'t> {
         arrays_around_hadamard(&mut factors);
         sizes_times_sizes(&mut factors);
         capitals_beside_matrices(&mut factors);
+        super::positions::positions_scaling(&mut factors);
         match factors.len() {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),
