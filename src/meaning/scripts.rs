@@ -368,6 +368,18 @@ impl Resolver<'_> {
             NodeKind::Chain { .. } if self.tuple_label(sup).is_some() => ScriptRole::Label,
             NodeKind::Chain { first, rest } if capital_base && all_letters(first, rest) => ScriptRole::Label,
             NodeKind::Chain { first, rest } if capital_words_joined(first, rest) => ScriptRole::Label,
+            // `f^{7 \times 7}`, `W^{3 \times 3}`: sizes crossed above a name say its shape (a
+            // convolution's filter), no power; above a number set (`\mathbb{R}^{n \times d}`) they
+            // say its arrays' shape, read where spaces are.
+            NodeKind::Chain { first, rest }
+                if sizes_crossed(first, rest)
+                    && !matches!(
+                        font_of_name(base),
+                        Font::Blackboard | Font::Calligraphic | Font::Script
+                    ) =>
+            {
+                ScriptRole::Label
+            }
             NodeKind::Chain { .. } if self.is_label_word(sup) => ScriptRole::Label,
             NodeKind::Chain { .. } if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
             NodeKind::Scripts { base: inner, primes, .. }
@@ -746,6 +758,20 @@ fn capital_words_joined(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool
         && rest.iter().all(|l| plus(&l.op))
         && operands().all(|n| capital(n) || run(n))
         && operands().any(run)
+}
+
+/// `7 \times 7`, `k \times k`: numbers or single letters crossed, a shape.
+fn sizes_crossed(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
+    let size = |n: &Node| match &n.kind {
+        NodeKind::Number { .. } => true,
+        NodeKind::Symbol { name, font: Font::Normal } => name.len() == 1,
+        _ => false,
+    };
+    !rest.is_empty()
+        && size(first)
+        && rest
+            .iter()
+            .all(|l| matches!(&l.op, InfixOp::Multiplicative(o) if o == "\\times") && size(&l.operand))
 }
 
 /// A lower-case Greek letter in the normal font: `\tau`, `\sigma`.
