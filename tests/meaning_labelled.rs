@@ -1,6 +1,6 @@
 //! The meaning layer against the hand-labelled sets of `tests/fixtures/meaning/`: the floor
 //! that today's rules reach on the development set, on the held-out set (never looked at
-//! while writing rules) and on the probes (a second labeller's set, session 24). `cargo run --release --example meaning_kinds` prints the scores.
+//! while writing rules) and on the probes (second and third labellers' sets, sessions 24 and 28). `cargo run --release --example meaning_kinds` prints the scores.
 
 use eqmap::meaning::score::{read_labelled, score, Scores, KINDS};
 
@@ -37,7 +37,7 @@ fn the_held_out_set_holds_its_floor() {
 
 #[test]
 fn the_probes_hold_their_floor() {
-    holds_floor(&scores("probes.jsonl"), 0.86, 0.54);
+    holds_floor(&scores("probes.jsonl"), 0.83, 0.54);
 }
 
 #[test]
