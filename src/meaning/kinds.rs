@@ -218,14 +218,37 @@ fn learn_condition_bounds(table: &mut SymbolTable, first: &Node, rest: &[(&Infix
     }
 }
 
-/// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`).
+/// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`); a step above a
+/// Latin name (`z^{k+1}`); a number above one (`z^1`).
 fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
+    let latin_base = crate::meaning::scripts::base_letter(base)
+        .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_alphabetic()) && l != "e");
+    if latin_base {
+        if let Some(letter) = stepped_letter(sup) {
+            table.note_stepped_superscript(letter);
+        }
+        if let (NodeKind::Number { text, .. }, Some(name)) = (&sup.kind, crate::meaning::binding_name(base)) {
+            table.note_numbered_superscript(&name, text);
+        }
+    }
     let NodeKind::Symbol { name: letter, font: Font::Normal } = &sup.kind else { return };
     let NodeKind::Symbol { name, font } = &base.kind else { return };
     if letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_lowercase()) {
         let bold_small = *font == Font::Bold && is_small_letter(name);
         table.note_superscript(letter, name, bold_small);
     }
+}
+
+/// The letter of a step from itself written above a name: `k+1`, `t-1`, `\ell+1`, `n - 2`.
+fn stepped_letter(sup: &Node) -> Option<&str> {
+    let NodeKind::Chain { first, rest } = &sup.kind else { return None };
+    let NodeKind::Symbol { name, font: Font::Normal } = &first.kind else { return None };
+    let step = matches!(name.as_str(), "t" | "k" | "l" | "ell" | "n" | "s" | "tau" | "i");
+    let counted = !rest.is_empty()
+        && rest.iter().all(|l| {
+            matches!(l.op, InfixOp::Additive(_)) && matches!(l.operand.kind, NodeKind::Number { .. })
+        });
+    (step && counted).then_some(name.as_str())
 }
 
 /// Single letters written as indices in a subscript: `i` in `x_i`, `i, t` in `Q_{it}`.

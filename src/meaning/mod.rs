@@ -180,6 +180,14 @@ pub struct SymbolTable {
     /// Small letters written alone above names: the names each stands above, and whether one
     /// of them is a bold small letter (a vector, which papers do not raise to a power).
     superscripts: HashMap<String, (Vec<String>, bool)>,
+    /// Letters written above a Latin name as a step from themselves (`z^{k+1}`, `H^{t-1}`): above
+    /// any Latin name they count steps, no powers.
+    stepped_superscripts: rustc_hash::FxHashSet<String>,
+    /// Latin names written with the superscript 1 (`z^1`, `g_i^1`) and none with 0: their
+    /// numbered superscripts say which one, no powers.
+    first_numbered: rustc_hash::FxHashSet<String>,
+    /// Latin names written with the superscript 0 (`x^0`: a power series).
+    zeroth_numbered: rustc_hash::FxHashSet<String>,
     /// The nesting limit the formulas were parsed under, when not the default.
     max_depth: Option<usize>,
 }
@@ -275,6 +283,37 @@ impl SymbolTable {
             bases.push(base.to_string());
         }
         *any_bold |= bold;
+    }
+
+    /// Notes that `letter` stands above a Latin name as a step from itself (`z^{k+1}`).
+    pub(crate) fn note_stepped_superscript(&mut self, letter: &str) {
+        if !self.stepped_superscripts.contains(letter) {
+            self.stepped_superscripts.insert(letter.to_string());
+        }
+    }
+
+    /// `z^{k+1} = z^k - \alpha \nabla f(z^k)`, `H^t = \ldots H^{t-1}`: whether a letter counts
+    /// steps above Latin names in this formula or document.
+    pub fn is_stepped_superscript(&self, letter: &str) -> bool {
+        self.stepped_superscripts.contains(letter)
+    }
+
+    /// Notes a number written above the Latin name `base`.
+    pub(crate) fn note_numbered_superscript(&mut self, base: &str, number: &str) {
+        let set = match number {
+            "1" => &mut self.first_numbered,
+            "0" => &mut self.zeroth_numbered,
+            _ => return,
+        };
+        if !set.contains(base) {
+            set.insert(base.to_string());
+        }
+    }
+
+    /// `z^1, z^2`, `f_i^1`: whether the numbers above a Latin name number its members (one of
+    /// them is 1, a power nobody writes, and none is 0, as in a power series).
+    pub fn numbers_members(&self, base: &str) -> bool {
+        self.first_numbered.contains(base) && !self.zeroth_numbered.contains(base)
     }
 
     /// `\mathbf{d}^c`, `p_i^c`, `E^c`; `\mathbf{h}^t`, `\sigma^t`: a small letter written above

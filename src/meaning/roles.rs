@@ -355,6 +355,7 @@ impl Resolver<'_> {
             // curly font (a cross-correlation), not a member of a family of sets.
             return SymbolKind::Scalar;
         }
+        let stepped = occurrence.scripts.iter().any(|s| s.above && s.role == ScriptRole::Layer);
         let bare = match font {
             Font::Calligraphic | Font::Script if has(&self.notation.scalar_calligraphic, name) => {
                 return SymbolKind::Scalar
@@ -365,7 +366,8 @@ impl Resolver<'_> {
             _ if greek && upper && matches!(name, "Sigma" | "Lambda") => SymbolKind::Matrix,
             _ if greek => SymbolKind::Scalar,
             _ if upper && has(&self.notation.scalar_capitals, name) => SymbolKind::Scalar,
-            _ if upper && has(&self.notation.dimension_letters, name) && indices == 0 => {
+            // `H^{t-1}`: a capital followed over steps is an array, no size.
+            _ if upper && has(&self.notation.dimension_letters, name) && indices == 0 && !stepped => {
                 SymbolKind::Dimension
             }
             _ if upper => SymbolKind::Matrix,

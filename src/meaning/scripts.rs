@@ -320,24 +320,46 @@ impl Resolver<'_> {
         if layer_letter {
             return ScriptRole::Layer;
         }
+        let latin_base = base_letter(base)
+            .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_alphabetic()) && l != "e");
         match &sup.kind {
             NodeKind::Fenced { open: Delim::Paren, body, .. }
                 if !matches!(body.kind, NodeKind::Number { .. }) =>
             {
                 ScriptRole::Layer
             }
-            NodeKind::Fenced { open: Delim::Paren, .. } => ScriptRole::Layer,
-            NodeKind::Word { .. } => ScriptRole::Label,
-            NodeKind::Styled { .. } => ScriptRole::Label,
-            // `\mathbf{x}_p^1`: a first power changes nothing; above a bold small letter it says
-            // which one, the first of a family (ViT's patches `\mathbf{x}_p^1, \ldots, \mathbf{x}_p^N`).
+            // `h^{\langle t \rangle}` (Cho et al.), `s_\ell^{[t]}`: a step in angle brackets or
+            // square brackets, as in parentheses.
+            NodeKind::Fenced { open: Delim::Paren | Delim::Angle | Delim::Bracket, .. } => ScriptRole::Layer,
+            // `z^1, z^2`, `f_i^1`: numbers above a name one of which is 1 (and none 0) say which;
+            // so do 0 and 1 above a bold small letter (`\mathbf{z}_L^0`), never raised to them.
             NodeKind::Number { text, .. }
-                if text.as_str() == "1"
-                    && font_of_name(base) == Font::Bold
-                    && base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_lowercase())) =>
+                if (latin_base
+                    && crate::meaning::binding_name(base)
+                        .is_some_and(|b| self.table.numbers_members(&b)))
+                    || (matches!(text.as_str(), "0" | "1")
+                        && font_of_name(base) == Font::Bold
+                        && base_letter(base)
+                            .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))) =>
             {
                 ScriptRole::Family
             }
+            // `z^{k+1} = z^k - \ldots`: a letter written elsewhere as a step from itself counts
+            // steps above every Latin name (Greek ones keep powers: `\gamma^k`, `\beta_1^t`).
+            NodeKind::Symbol { name, font: Font::Normal }
+                if latin_base && self.table.is_stepped_superscript(name) =>
+            {
+                ScriptRole::Layer
+            }
+            NodeKind::Chain { first, .. }
+                if latin_base
+                    && self.is_step(sup)
+                    && matches!(&first.kind, NodeKind::Symbol { name, .. } if self.table.is_stepped_superscript(name)) =>
+            {
+                ScriptRole::Layer
+            }
+            NodeKind::Word { .. } => ScriptRole::Label,
+            NodeKind::Styled { .. } => ScriptRole::Label,
             NodeKind::Symbol { name, font: Font::Roman | Font::Bold | Font::SansSerif }
                 if name.len() == 1 =>
             {
@@ -394,7 +416,7 @@ impl Resolver<'_> {
 
     /// Whether a superscript names a step or a layer: `t`, `t-1`, `k-1`, `n+1`.
     fn is_step(&self, sup: &Node) -> bool {
-        let letter = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal } if matches!(name.as_str(), "t" | "k" | "n" | "l" | "s"));
+        let letter = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal } if matches!(name.as_str(), "t" | "k" | "n" | "l" | "s" | "ell" | "tau"));
         match &sup.kind {
             NodeKind::Chain { first, rest } => {
                 letter(first)

@@ -71,7 +71,28 @@ fn symbol_span(
         }
         end += 1;
     }
-    crate::syntax::ast::Span::new(span.start, end)
+    unbraced(crate::syntax::ast::Span::new(span.start, end), source)
+}
+
+/// `{w_i^l}^\top`: a symbol written in a group of its own spans what the braces hold.
+fn unbraced(span: crate::syntax::ast::Span, source: &str) -> crate::syntax::ast::Span {
+    let text = span.text(source);
+    let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else { return span };
+    // The first brace must close at the end: `{a}_{b}` is no group around the whole.
+    let mut depth = 0usize;
+    for c in inner.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return span,
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    if depth == 0 && !inner.trim().is_empty() {
+        crate::syntax::ast::Span::new(span.start + 1, span.end - 1)
+    } else {
+        span
+    }
 }
 
 /// The kind of a resolved term: a symbol's own, a product's by its factors, an application's
