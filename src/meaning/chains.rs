@@ -210,7 +210,7 @@ impl Resolver<'_> {
             super::definitions::defined_as_quotient(&mut first, &joint.term);
         }
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {
-            super::definitions::defined_as_size(&mut first, &mut joint.term);
+            super::counts::defined_as_size(&mut first, &mut joint.term);
         }
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
         let same_kind = joints

@@ -19,6 +19,7 @@ mod applied;
 mod bigops;
 mod calls;
 mod chains;
+mod counts;
 mod definitions;
 mod expectations;
 mod kinds;

@@ -256,6 +256,7 @@ impl<'t> Resolver<'t> {
         matrices_before_vectors(&mut factors);
         arrays_around_hadamard(&mut factors);
         sizes_times_sizes(&mut factors);
+        super::counts::counted_products(&mut factors);
         capitals_beside_matrices(&mut factors);
         super::positions::positions_scaling(&mut factors);
         match factors.len() {
