@@ -482,6 +482,9 @@ fn parse_kind(name: &str) -> Option<SymbolKind> {
         "set" => SymbolKind::Set,
         "random_variable" => SymbolKind::RandomVariable,
         "distribution" => SymbolKind::Distribution,
+        // What the meaning layer could not tell: a condition listing the kinds a metavariable may
+        // have, all but one or two, names it to keep the terms it cannot read.
+        "unknown" => SymbolKind::Unknown,
         _ => return None,
     })
 }
