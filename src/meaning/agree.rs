@@ -193,6 +193,7 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             matches!(next.op, Some(InfixOp::Juxt))
                 && super::kind_of_term(&next.term) == super::SymbolKind::Matrix
         });
+        let before_vector = sandwiched_by_vector(after);
         let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
         let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
         let left = super::kind_of_term(&previous.term);
@@ -223,6 +224,18 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         // `q^T k`: after a transposed vector even a letter papers use for a size is the other
         // vector of the inner product.
         let after_row = transposed && left == super::SymbolKind::Vector;
+        // `y^\top A_t y`: between a transposed vector and a vector a capital is the matrix of a
+        // quadratic form, whatever its spelling made it.
+        if after_row && before_vector {
+            if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
+                let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+                if capital && occurrence.evidence >= super::Evidence::Convention {
+                    occurrence.kind = super::SymbolKind::Matrix;
+                    occurrence.evidence = super::Evidence::Use;
+                }
+            }
+            continue;
+        }
         // `W_f [h_{t-1}, x_t]`: a matrix times a bracketed list multiplies the vectors joined.
         if left == super::SymbolKind::Matrix {
             concatenated_vectors(&mut factor.term);
@@ -254,6 +267,13 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             }
         }
     }
+}
+
+/// Whether the factor after the first of `after` stands side by side and is a vector.
+fn sandwiched_by_vector(after: &[Factor]) -> bool {
+    after.get(1).is_some_and(|next| {
+        matches!(next.op, Some(InfixOp::Juxt)) && super::kind_of_term(&next.term) == super::SymbolKind::Vector
+    })
 }
 
 /// The items of a bracketed list (`[h_{t-1}, x_t]`, `[x; y]`) that only a convention called

@@ -180,6 +180,9 @@ impl Resolver<'_> {
         if operation.role == ScriptRole::Transpose {
             transposed(&mut symbol);
         }
+        if operation.role == ScriptRole::Inverse {
+            inverted(&mut symbol);
+        }
         if operation.role == ScriptRole::Power {
             // `t^2`, `k^2`: a letter squared is a value, not a position.
             super::positions::position_used_as_number(&mut symbol);
@@ -725,6 +728,21 @@ fn is_label_text(node: &Node) -> bool {
             is_label_text(first) && rest.iter().all(|l| joins(&l.op) && is_label_text(&l.operand))
         }
         _ => false,
+    }
+}
+
+/// `H_k^{-1}`: a vector has no inverse, so a capital its index made a column is, inverted, one
+/// of a family of matrices (Newton's Hessians).
+fn inverted(symbol: &mut Term) {
+    if let TermKind::Symbol(occurrence) = &mut symbol.kind {
+        let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+        if capital
+            && occurrence.kind == super::SymbolKind::Vector
+            && occurrence.evidence >= super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Matrix;
+            occurrence.evidence = super::Evidence::Use;
+        }
     }
 }
 
