@@ -211,6 +211,7 @@ impl Resolver<'_> {
         }
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::counts::defined_as_size(&mut first, &mut joint.term);
+            super::definitions::defined_by_update(&mut first, &mut joint.term);
         }
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
         let same_kind = joints

@@ -186,3 +186,33 @@ fn is_number(term: &Term, depth: usize) -> bool {
         _ => matches!(super::kind_of_term(term), super::SymbolKind::Scalar | super::SymbolKind::Dimension),
     }
 }
+
+/// `\beta^{\mathrm{new}} = \beta^{\mathrm{old}} + (\mathbf{X}^\top \mathbf{W} \mathbf{X})^{-1}
+/// \mathbf{X}^\top (\mathbf{y} - \mathbf{p})`: a letter updated by a step that is a vector or a
+/// matrix (written on both sides, the old value first on the right) is that array on both sides,
+/// where only a convention called it a number (a Greek letter too: regression coefficients).
+pub(super) fn defined_by_update(lhs: &mut Term, rhs: &mut Term) {
+    let TermKind::Chain { first, rest } = &mut rhs.kind else { return };
+    if !rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_))) {
+        return;
+    }
+    let step = rest
+        .iter()
+        .map(|j| super::kind_of_term(&j.term))
+        .find(|k| matches!(k, super::SymbolKind::Vector | super::SymbolKind::Matrix));
+    let (Some(kind), Some(old), Some(new)) = (step, first.occurrence(), lhs.occurrence()) else { return };
+    let loose = |o: &super::Occurrence| {
+        o.kind == super::SymbolKind::Scalar && o.evidence == super::Evidence::Convention
+    };
+    if old.base_name != new.base_name || !loose(old) || !loose(new) {
+        return;
+    }
+    let set = |term: &mut Term| {
+        if let TermKind::Symbol(o) = &mut term.kind {
+            o.kind = kind;
+            o.evidence = super::Evidence::Use;
+        }
+    };
+    set(lhs);
+    set(first);
+}
