@@ -6,6 +6,7 @@
 //! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
+mod script_space;
 mod scripts;
 mod spaces;
 
@@ -44,7 +45,9 @@ pub(super) fn in_lines(text: &str) -> Pass {
         notes: Vec::new(),
         line_has_text: false,
         raised_letters: scripts::raised_letters(text),
+        spaced_scripts: Vec::new(),
     };
+    scan.spaced_scripts = script_space::spaced_scripts(text, |word| scan.known(word));
     super::walk_chars(text, |at, c| scan.step(at, c));
     let (text, map) = scan.out.finish();
     Pass { text, map, notes: scan.notes }
@@ -60,6 +63,9 @@ struct Scan<'a> {
     /// Letters that a script's space shows with a parenthesized superscript somewhere in the
     /// text (`h(l−1) )`): their other glued groups are superscripts too (`h(l) =`).
     raised_letters: Vec<char>,
+    /// Scripts that TeX's space after a script shows glued after a letter somewhere in the
+    /// text (`bq ,`): the same script glued elsewhere is one too (`script_space.rs`).
+    spaced_scripts: Vec<String>,
 }
 
 impl Scan<'_> {
@@ -292,6 +298,9 @@ impl Scan<'_> {
         }
         if let Some(done) = self.drawn_script(at, end, word, after) {
             return done;
+        }
+        if self.spaced_script(at, end, word) {
+            return end;
         }
         if !self.squared_index(at, end, word) {
             self.glued(at, end, word);
