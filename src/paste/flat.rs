@@ -439,10 +439,13 @@ impl Scan<'_> {
         // TeX's space after a script shows before a comma, a closing parenthesis or a period
         // (`ht−1 ,`), on a line without display spacing too.
         let script_space = after.starts_with(" ,") || after.starts_with(" )") || after.starts_with(" .");
+        // What `∂` differentiates by is one variable: a sign set tight in it is a script's
+        // (a fraction's denominator `∂ht−1`, on a line of its own without display spacing).
+        let after_partial = self.text.get(..at).is_some_and(|b| b.ends_with('∂'));
         if exponent
-            || self.whole_line(at, at + length)
+            || (self.whole_line(at, at + length) && !after_partial)
             || self.known(token)
-            || !(self.spaced_line(at) || script_space)
+            || !(self.spaced_line(at) || script_space || after_partial)
         {
             return None;
         }
@@ -715,6 +718,8 @@ mod tests {
         assert_eq!(read("xi aij xj = a11 + ϵ1"), "x_{i} a_{ij} x_{j} = a_{11} + ϵ_{1}");
         assert_eq!(read("log2 (pi )"), "log_{2}(p_{i} )");
         assert_eq!(read("ŷ = argmaxy log"), "ŷ = argmax_{y} log");
+        // What `∂` differentiates by is one variable, its sign a script's on a line of its own.
+        assert_eq!(read("∂L\n∂ht+1"), "∂L\n∂h_{t+1}");
         let pass = in_lines("xi");
         assert_eq!(pass.notes.len(), 1);
         assert!(matches!(
