@@ -621,6 +621,20 @@ impl Scan<'_> {
         if word.chars().count() > SCRIPT_CHARACTERS {
             return;
         }
+        // `ηλxt`, `2ηt`, `γr1`: Greek letters and digits set before are factors, each a symbol
+        // of its own; the letter after them takes the script.
+        // The last letter with something after it is the base: what stands before is factors.
+        let count = word.chars().count();
+        let factors: usize = word
+            .chars()
+            .take(count.saturating_sub(2))
+            .take_while(|&c| c.is_ascii_digit() || is_greek(c))
+            .map(char::len_utf8)
+            .sum();
+        let rest = word.get(factors..).unwrap_or("");
+        if factors > 0 && rest.chars().count() >= 2 && !rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return self.glued(at + factors, end, rest);
+        }
         let mut chars = word.chars();
         let Some(first) = chars.next().filter(|c| c.is_alphabetic()) else { return };
         let script = chars.as_str();
@@ -688,6 +702,11 @@ impl Scan<'_> {
     }
 }
 
+/// Whether `c` is a Greek letter (with the variants `ϵ`, `ϕ`, `ϑ`).
+fn is_greek(c: char) -> bool {
+    ('\u{0391}'..='\u{03FF}').contains(&c)
+}
+
 /// Whether `word` is one capital letter, Latin or Greek.
 fn is_capital(word: &str) -> bool {
     let mut chars = word.chars();
@@ -718,6 +737,8 @@ mod tests {
         assert_eq!(read("xi aij xj = a11 + ϵ1"), "x_{i} a_{ij} x_{j} = a_{11} + ϵ_{1}");
         assert_eq!(read("log2 (pi )"), "log_{2}(p_{i} )");
         assert_eq!(read("ŷ = argmaxy log"), "ŷ = argmax_{y} log");
+        // Greek letters and digits set before a letter are factors; the letter takes the script.
+        assert_eq!(read("xt − ηλxt + γr1 ≥ 2ηt"), "x_{t} − ηλx_{t} + γr_{1} ≥ 2η_{t}");
         // What `∂` differentiates by is one variable, its sign a script's on a line of its own.
         assert_eq!(read("∂L\n∂ht+1"), "∂L\n∂h_{t+1}");
         let pass = in_lines("xi");
