@@ -46,6 +46,7 @@ pub(super) fn in_lines(text: &str) -> Pass {
         line_has_text: false,
         raised_letters: scripts::raised_letters(text),
         spaced_scripts: Vec::new(),
+        series_letters: script_space::series_letters(text),
     };
     scan.spaced_scripts = script_space::spaced_scripts(text, |word| scan.known(word));
     super::walk_chars(text, |at, c| scan.step(at, c));
@@ -66,6 +67,8 @@ struct Scan<'a> {
     /// Scripts that TeX's space after a script shows glued after a letter somewhere in the
     /// text (`bq ,`): the same script glued elsewhere is one too (`script_space.rs`).
     spaced_scripts: Vec<String>,
+    /// Letters with digits glued in a series written with dots (`w1 , . . . , wN`).
+    series_letters: Vec<char>,
 }
 
 impl Scan<'_> {
@@ -299,7 +302,7 @@ impl Scan<'_> {
         if let Some(done) = self.drawn_script(at, end, word, after) {
             return done;
         }
-        if self.spaced_script(at, end, word) {
+        if self.spaced_script(at, end, word) || self.series_end(at, end, word) {
             return end;
         }
         if !self.squared_index(at, end, word) {

@@ -6,7 +6,8 @@
 //! letters after the first a script, and the text's other words with the same script are read
 //! so too (`nh − kh + ph + sh )`); with such a script shown, a capital with two small letters
 //! glued (`Whh`, `Wxh`, the last of capitals set together: `HWhq`) is read as a capital with a two-letter subscript as well. Each reading
-//! is a warning.
+//! is a warning. So is the last term of a series written with dots whose other terms have
+//! digits glued (`w1 x1 + · · · + wd xd`): its glued letter is the index that runs to it.
 
 use super::Scan;
 use crate::syntax::error::PdfWhy;
@@ -58,7 +59,45 @@ fn split_script(word: &str) -> Option<(&str, &str)> {
     usable.then_some((base, script))
 }
 
+/// Letters indexed by digits in a series written with dots (`w1 x1 + · · · + wd xd`,
+/// `w1 , w2 , . . . , wN`): each letter that a word of the letter and digits shows, when the
+/// text has dots; its last term's glued letter is then an index too ([`Scan::series_end`]).
+pub(super) fn series_letters(text: &str) -> Vec<char> {
+    let mut letters = Vec::new();
+    if !SERIES_DOTS.iter().any(|dots| text.contains(dots)) {
+        return letters;
+    }
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        let mut chars = word.chars();
+        let Some(letter) = chars.next().filter(|c| c.is_alphabetic()) else { continue };
+        let digits = chars.as_str();
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) && !letters.contains(&letter) {
+            letters.push(letter);
+        }
+    }
+    letters
+}
+
+/// The dots of a series as pdftotext gives `\ldots` and `\cdots`.
+const SERIES_DOTS: &[&str] = &[". . .", "· · ·", "…", "⋯"];
+
 impl Scan<'_> {
+    /// `wd`, `wN`, `ϵN`: a letter of [`series_letters`] with one letter glued, the last term
+    /// of its series (w_d). Whether it was read so.
+    pub(super) fn series_end(&mut self, at: usize, end: usize, word: &str) -> bool {
+        let mut chars = word.chars();
+        let (Some(base), Some(index), None) = (chars.next(), chars.next(), chars.next()) else {
+            return false;
+        };
+        if !self.series_letters.contains(&base) || !index.is_ascii_alphabetic() {
+            return false;
+        }
+        let read = format!("{base}_{{{index}}}");
+        self.note(at, end, read.clone(), PdfWhy::Subscript);
+        self.out.replace(at, end, &read);
+        true
+    }
+
     /// `bq`, `nh`, `Whh`: a word whose script the text shows elsewhere with a script's space
     /// ([`spaced_scripts`]), or, where the text shows any, a capital with two small letters
     /// glued: the letter with that subscript. Whether it was read so.
@@ -99,9 +138,19 @@ mod tests {
             "H_{t} = ϕ(X_{t} W_{xh} + H_{t−1} W_{hh} + b_{h} ),"
         );
         assert_eq!(read("(nh − kh + ph + sh )/sh"), "(n_{h} − k_{h} + p_{h} + s_{h} )/s_{h}");
+        // The last term of a series written with dots; without dots there is no series.
+        assert_eq!(read("w1 x1 + · · · + wd xd"), "w_{1} x_{1} + \\cdots  + w_{d} x_{d}");
+        assert_eq!(read("L(w1 , . . . , wN )"), "L(w_{1} , \\ldots  , w_{N} )");
+        assert_eq!(read("w1 x1 + wd xd"), "w_{1} x_{1} + wd xd");
         // No script's space, no reading: products and words stay.
-        for text in ["y = Wx + bq", "(yabcq )", "ex + ey )", "(af ) + dx .", "Area = ab + cd", "O = Whq + b"]
-        {
+        for text in [
+            "y = Wx + bq",
+            "(yabcq )",
+            "ex + ey )",
+            "(af ) + dx .",
+            "Area = ab + cd",
+            "O = Whq + b",
+        ] {
             assert_eq!(read(text), text);
         }
     }
