@@ -6,6 +6,7 @@
 //! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
+mod script_space;
 mod scripts;
 mod spaces;
 
@@ -44,7 +45,10 @@ pub(super) fn in_lines(text: &str) -> Pass {
         notes: Vec::new(),
         line_has_text: false,
         raised_letters: scripts::raised_letters(text),
+        spaced_scripts: Vec::new(),
+        series_letters: script_space::series_letters(text),
     };
+    scan.spaced_scripts = script_space::spaced_scripts(text, |word| scan.known(word));
     super::walk_chars(text, |at, c| scan.step(at, c));
     let (text, map) = scan.out.finish();
     Pass { text, map, notes: scan.notes }
@@ -60,6 +64,11 @@ struct Scan<'a> {
     /// Letters that a script's space shows with a parenthesized superscript somewhere in the
     /// text (`h(l−1) )`): their other glued groups are superscripts too (`h(l) =`).
     raised_letters: Vec<char>,
+    /// Scripts that TeX's space after a script shows glued after a letter somewhere in the
+    /// text (`bq ,`): the same script glued elsewhere is one too (`script_space.rs`).
+    spaced_scripts: Vec<String>,
+    /// Letters with digits glued in a series written with dots (`w1 , . . . , wN`).
+    series_letters: Vec<char>,
 }
 
 impl Scan<'_> {
@@ -293,6 +302,9 @@ impl Scan<'_> {
         if let Some(done) = self.drawn_script(at, end, word, after) {
             return done;
         }
+        if self.spaced_script(at, end, word) || self.series_end(at, end, word) {
+            return end;
+        }
         if !self.squared_index(at, end, word) {
             self.glued(at, end, word);
         }
@@ -430,10 +442,13 @@ impl Scan<'_> {
         // TeX's space after a script shows before a comma, a closing parenthesis or a period
         // (`ht−1 ,`), on a line without display spacing too.
         let script_space = after.starts_with(" ,") || after.starts_with(" )") || after.starts_with(" .");
+        // What `∂` differentiates by is one variable: a sign set tight in it is a script's
+        // (a fraction's denominator `∂ht−1`, on a line of its own without display spacing).
+        let after_partial = self.text.get(..at).is_some_and(|b| b.ends_with('∂'));
         if exponent
-            || self.whole_line(at, at + length)
+            || (self.whole_line(at, at + length) && !after_partial)
             || self.known(token)
-            || !(self.spaced_line(at) || script_space)
+            || !(self.spaced_line(at) || script_space || after_partial)
         {
             return None;
         }
@@ -609,6 +624,20 @@ impl Scan<'_> {
         if word.chars().count() > SCRIPT_CHARACTERS {
             return;
         }
+        // `ηλxt`, `2ηt`, `γr1`: Greek letters and digits set before are factors, each a symbol
+        // of its own; the letter after them takes the script.
+        // The last letter with something after it is the base: what stands before is factors.
+        let count = word.chars().count();
+        let factors: usize = word
+            .chars()
+            .take(count.saturating_sub(2))
+            .take_while(|&c| c.is_ascii_digit() || is_greek(c))
+            .map(char::len_utf8)
+            .sum();
+        let rest = word.get(factors..).unwrap_or("");
+        if factors > 0 && rest.chars().count() >= 2 && !rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return self.glued(at + factors, end, rest);
+        }
         let mut chars = word.chars();
         let Some(first) = chars.next().filter(|c| c.is_alphabetic()) else { return };
         let script = chars.as_str();
@@ -676,6 +705,11 @@ impl Scan<'_> {
     }
 }
 
+/// Whether `c` is a Greek letter (with the variants `ϵ`, `ϕ`, `ϑ`).
+fn is_greek(c: char) -> bool {
+    ('\u{0391}'..='\u{03FF}').contains(&c)
+}
+
 /// Whether `word` is one capital letter, Latin or Greek.
 fn is_capital(word: &str) -> bool {
     let mut chars = word.chars();
@@ -706,6 +740,10 @@ mod tests {
         assert_eq!(read("xi aij xj = a11 + ϵ1"), "x_{i} a_{ij} x_{j} = a_{11} + ϵ_{1}");
         assert_eq!(read("log2 (pi )"), "log_{2}(p_{i} )");
         assert_eq!(read("ŷ = argmaxy log"), "ŷ = argmax_{y} log");
+        // Greek letters and digits set before a letter are factors; the letter takes the script.
+        assert_eq!(read("xt − ηλxt + γr1 ≥ 2ηt"), "x_{t} − ηλx_{t} + γr_{1} ≥ 2η_{t}");
+        // What `∂` differentiates by is one variable, its sign a script's on a line of its own.
+        assert_eq!(read("∂L\n∂ht+1"), "∂L\n∂h_{t+1}");
         let pass = in_lines("xi");
         assert_eq!(pass.notes.len(), 1);
         assert!(matches!(

@@ -123,7 +123,7 @@ impl Layout<'_> {
     fn regroup(&self, merged: &[Range], by: &[Range]) -> Option<Vec<Range>> {
         let sizes: Vec<usize> = by.iter().map(|&l| self.words(l).len()).collect();
         let reversed: Vec<Range> = merged.iter().rev().copied().collect();
-        [merged.to_vec(), reversed].into_iter().find_map(|order| {
+        let by_words = [merged.to_vec(), reversed].into_iter().find_map(|order| {
             let mut words: Vec<(Range, bool)> = Vec::new();
             for line in order {
                 let line_words = self.words(line);
@@ -142,7 +142,53 @@ impl Layout<'_> {
                 rest = after;
             }
             (rest.is_empty() && groups.len() == sizes.len()).then_some(groups)
+        });
+        by_words.or_else(|| self.regroup_derivatives(merged, by))
+    }
+
+    /// `∂f (xt , ht−1 ) ∂ht−1` over `∂wh` and `∂ht−1`: derivatives side by side whose
+    /// numerators have more words than their denominators, each denominator's word a `∂` word.
+    /// `merged`'s lines cut at each word that starts with `∂` ([`Layout::derivatives`]), the
+    /// pieces grouped as `by`'s lines hold their words, a group to a line at most.
+    fn regroup_derivatives(&self, merged: &[Range], by: &[Range]) -> Option<Vec<Range>> {
+        let leibniz = |line: Range| self.words(line).iter().all(|&w| self.get(w).starts_with('∂'));
+        if !by.iter().all(|&l| leibniz(l)) {
+            return None;
+        }
+        let sizes: Vec<usize> = by.iter().map(|&l| self.words(l).len()).collect();
+        let reversed: Vec<Range> = merged.iter().rev().copied().collect();
+        [merged.to_vec(), reversed].into_iter().find_map(|order| {
+            let mut pieces: Vec<Vec<Range>> = Vec::new();
+            for line in order {
+                pieces.push(self.derivatives(line)?);
+            }
+            let mut groups = Vec::new();
+            let mut sizes = sizes.iter();
+            for line in pieces {
+                let mut rest = line.as_slice();
+                while !rest.is_empty() {
+                    let size = *sizes.next()?;
+                    let (group, after) = (rest.get(..size)?, rest.get(size..)?);
+                    groups.push((group.first()?.0, group.last()?.1));
+                    rest = after;
+                }
+            }
+            (sizes.next().is_none() && groups.len() == by.len()).then_some(groups)
         })
+    }
+
+    /// The words of `line` cut at each that starts with `∂`, each piece one range (`∂g(x, θ)`
+    /// `∂ut−1`); `None` unless the line starts with one.
+    fn derivatives(&self, line: Range) -> Option<Vec<Range>> {
+        let mut pieces: Vec<Range> = Vec::new();
+        for word in self.words(line) {
+            match pieces.last_mut() {
+                Some(piece) if !self.get(word).starts_with('∂') => piece.1 = word.1,
+                _ if self.get(word).starts_with('∂') => pieces.push(word),
+                _ => return None,
+            }
+        }
+        (!pieces.is_empty()).then_some(pieces)
     }
 
     /// `∂f ∂u` over `∂u ∂a`: as many words over as many words, none a sign, are fractions set
@@ -151,6 +197,13 @@ impl Layout<'_> {
         let (over, under) = (self.words(numerator), self.words(denominator));
         let signed = over.iter().chain(&under).any(|&w| BASELINE_SIGNS.contains(&self.get(w)));
         if over.len() >= 2 && over.len() == under.len() && !signed {
+            over.into_iter().zip(under).collect()
+        } else if let Some(over) = self.derivatives(numerator).filter(|over| {
+            let leibniz = under.iter().all(|&w| self.get(w).starts_with('∂'));
+            leibniz && over.len() >= 2 && over.len() == under.len()
+        }) {
+            // `∂g(x, θ) ∂ut−1` over `∂ut−1 ∂θ`: derivatives side by side, the numerators cut
+            // at their `∂`.
             over.into_iter().zip(under).collect()
         } else {
             vec![(numerator, denominator)]
@@ -162,12 +215,15 @@ impl Layout<'_> {
     fn place_row(&mut self, row: &Row, columns: Vec<Group>) {
         let fractions: Vec<(Range, Range)> = columns.iter().flatten().copied().collect();
         if self.between(row, &columns) {
+            let stop = row.middle.last().copied().filter(|&l| self.get(l) == ".");
+            let signs = row.middle.get(..row.middle.len() - usize::from(stop.is_some())).unwrap_or_default();
             for (n, (numerator, denominator)) in fractions.into_iter().enumerate() {
-                if let Some(&line) = n.checked_sub(1).and_then(|n| row.middle.get(n)) {
+                if let Some(&line) = n.checked_sub(1).and_then(|n| signs.get(n)) {
                     self.items.push(Item::Text(line));
                 }
                 self.push_fraction(numerator, denominator);
             }
+            self.items.extend(stop.map(Item::Text));
             return;
         }
         if let ([(numerator, denominator)], [sign]) = (fractions.as_slice(), row.middle.as_slice()) {
@@ -287,8 +343,10 @@ impl Layout<'_> {
             return false;
         }
         let signs = row.middle.iter().all(|&l| self.signs_only(l));
+        // A display's full stop among them leaves one fraction fewer a sign before it: the
+        // last two stand side by side, a product (`∂f/∂h ∂h/∂w .`, a chain rule's end).
         let ends = row.middle.last().is_some_and(|&l| self.get(l) == ".");
-        signs && !ends && row.middle.len() + 1 == fractions
+        signs && (!ends || row.middle.len() >= 3) && row.middle.len() + 1 == fractions
     }
 
     /// The one line of `middle` that holds the baseline, and the lines after it (punctuation

@@ -19,6 +19,9 @@ use std::collections::VecDeque;
 /// that has one is the limit.
 const LIMIT_RELATIONS: &[char] = &['=', '∈', '≤', '<', '∼'];
 
+/// Signs and relations that end a baseline's part before a fraction (`θ̃ = 2X̄n =`, `exp −`).
+const BASELINE_ENDS: &[&str] = &["=", "−", "+", "·", "≈", "≤", "≥", "<", ">", "∝"];
+
 /// The most fractions before sums read side by side on one baseline: looking no further
 /// keeps the reading linear in the lines of a long text.
 const SIDE_BY_SIDE: usize = 4;
@@ -207,6 +210,42 @@ impl Layout<'_> {
         let below = words.get(at + 1..).unwrap_or_default().to_vec();
         let fits = self.short(denominator) && self.relation_free(denominator) && self.limit_like(lower);
         fits.then_some((denominator, lower, below))
+    }
+
+    /// `1X` / `exp −` / summand / `n t=1`: what stands on the baseline before a fraction set
+    /// before a sum may come between the numerator's line and the summand's, a line ending
+    /// with a sign or a relation (pdftotext orders lines of one height by where they start):
+    /// set before the numerator's line (and before the sum's upper limit on a line of its own
+    /// above it), where the reading of the fraction finds it (not after
+    /// another numerator's line: fractions side by side have their own order). One pass.
+    pub(super) fn baseline_before_fraction_sum(&self, lines: &mut [Range]) {
+        for i in 0..lines.len().saturating_sub(3) {
+            let (Some(&top), Some(&middle), Some(&bottom)) =
+                (lines.get(i), lines.get(i + 1), lines.get(i + 3))
+            else {
+                continue;
+            };
+            let ends_with_sign =
+                self.words(middle).last().is_some_and(|&w| BASELINE_ENDS.contains(&self.get(w)));
+            // Numerators side by side (`1X` / `1 X`) have their summands' lines after them.
+            let beside = i
+                .checked_sub(1)
+                .and_then(|p| lines.get(p))
+                .is_some_and(|&l| self.numerator_and_sign(l).is_some());
+            if ends_with_sign
+                && !beside
+                && self.numerator_and_sign(top).is_some()
+                && self.numerator_and_sign(middle).is_none()
+                && self.denominator_and_limit(bottom).is_some()
+            {
+                // Before the sum's upper limit too, when it stands on a line of its own above.
+                let upper = i.checked_sub(1).and_then(|p| lines.get(p)).is_some_and(|&l| self.limit_like(l));
+                let from = if upper { i - 1 } else { i };
+                if let Some(moved) = lines.get_mut(from..=i + 1) {
+                    moved.rotate_right(1);
+                }
+            }
+        }
     }
 
     /// Pushes what [`Layout::fraction_sums`] found, taking the blocks it took off `rest`.

@@ -140,6 +140,7 @@ impl Layout<'_> {
 
     /// Reads one block; `rest` are the blocks after it (a limit may be taken from them).
     fn block(&mut self, mut lines: Vec<Range>, rest: &mut VecDeque<Vec<Range>>) {
+        self.baseline_before_fraction_sum(&mut lines);
         if self.fraction_over_sum(&lines) {
             return;
         }
