@@ -143,14 +143,8 @@ mod tests {
         assert_eq!(read("L(w1 , . . . , wN )"), "L(w_{1} , \\ldots  , w_{N} )");
         assert_eq!(read("w1 x1 + wd xd"), "w_{1} x_{1} + wd xd");
         // No script's space, no reading: products and words stay.
-        for text in [
-            "y = Wx + bq",
-            "(yabcq )",
-            "ex + ey )",
-            "(af ) + dx .",
-            "Area = ab + cd",
-            "O = Whq + b",
-        ] {
+        for text in ["y = Wx + bq", "(yabcq )", "ex + ey )", "(af ) + dx .", "Area = ab + cd", "O = Whq + b"]
+        {
             assert_eq!(read(text), text);
         }
     }

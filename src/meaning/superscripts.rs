@@ -1,0 +1,211 @@
+//! What a superscript on a name is: an operation (transpose, inverse, mark, power) or a part of
+//! the name (a label, a family member, a layer or a step): `K^\top`, `x^2`, `W^Q`, `h^{(l)}`,
+//! `z^{k+1}`, `f^{7 \times 7}`, `L^{CLIP+VF+S}`.
+
+use super::notation::has;
+use super::resolve::Resolver;
+use super::scripts::{base_letter, font_of_name};
+use super::tree::ScriptRole;
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, PrefixOp};
+
+/// Superscripts that mark a transpose.
+const TRANSPOSE: &[&str] = &["top", "intercal", "T", "transpose", "mathsf{T}"];
+
+/// Superscripts that mark a variant, not a power: `x^*`, `A^\dagger`.
+const MARKS: &[&str] = &["ast", "star", "dagger", "prime", "circ", "*", "+", "-", "\\ast"];
+
+impl Resolver<'_> {
+    /// A superscript that operates: transpose, inverse, mark, or power.
+    pub(super) fn operation_role(&self, sup: &Node) -> ScriptRole {
+        match &sup.kind {
+            NodeKind::Symbol { name, .. }
+                if TRANSPOSE.contains(&name.as_str()) && !self.declared("T", name) =>
+            {
+                ScriptRole::Transpose
+            }
+            NodeKind::Prefix { op: PrefixOp::Minus, operand } if matches!(&operand.kind, NodeKind::Number { text, .. } if text == "1") => {
+                ScriptRole::Inverse
+            }
+            NodeKind::Symbol { name, .. } | NodeKind::Punct { text: name }
+                if MARKS.contains(&name.as_str()) =>
+            {
+                ScriptRole::Mark
+            }
+            NodeKind::Styled { body, .. } if matches!(&body.kind, NodeKind::Symbol { name, .. } if name == "T") => {
+                ScriptRole::Transpose
+            }
+            _ => ScriptRole::Power,
+        }
+    }
+
+    /// Whether `name` (the `T` of `x^T`) is declared as something, so it is no transpose.
+    fn declared(&self, letter: &str, name: &str) -> bool {
+        name == letter && self.table.recorded(letter).is_some()
+    }
+
+    /// What a superscript on a name is.
+    pub(super) fn sup_role(&self, base: &Node, sup: &Node) -> ScriptRole {
+        let operation = self.operation_role(sup);
+        if operation != ScriptRole::Power {
+            return operation;
+        }
+        let capital_base = base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()));
+        let layer_letter = matches!(&sup.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "l" || name == "ell");
+        if layer_letter {
+            return ScriptRole::Layer;
+        }
+        let latin_base = base_letter(base)
+            .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_alphabetic()) && l != "e");
+        match &sup.kind {
+            NodeKind::Fenced { open: Delim::Paren, body, .. }
+                if !matches!(body.kind, NodeKind::Number { .. }) =>
+            {
+                ScriptRole::Layer
+            }
+            // `h^{\langle t \rangle}` (Cho et al.), `s_\ell^{[t]}`: a step in angle brackets or
+            // square brackets, as in parentheses.
+            NodeKind::Fenced { open: Delim::Paren | Delim::Angle | Delim::Bracket, .. } => ScriptRole::Layer,
+            // `z^1, z^2`, `f_i^1`: numbers above a name one of which is 1 (and none 0) say which;
+            // so do 0 and 1 above a bold small letter (`\mathbf{z}_L^0`), never raised to them.
+            NodeKind::Number { text, .. }
+                if (latin_base
+                    && crate::meaning::binding_name(base)
+                        .is_some_and(|b| self.table.numbers_members(&b)))
+                    || (matches!(text.as_str(), "0" | "1")
+                        && font_of_name(base) == Font::Bold
+                        && base_letter(base)
+                            .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))) =>
+            {
+                ScriptRole::Family
+            }
+            // `z^{k+1} = z^k - \ldots`: a letter written elsewhere as a step from itself counts
+            // steps above every Latin name (Greek ones keep powers: `\gamma^k`, `\beta_1^t`).
+            NodeKind::Symbol { name, font: Font::Normal }
+                if latin_base && self.table.is_stepped_superscript(name) =>
+            {
+                ScriptRole::Layer
+            }
+            NodeKind::Chain { first, .. }
+                if latin_base
+                    && self.is_step(sup)
+                    && matches!(&first.kind, NodeKind::Symbol { name, .. } if self.table.is_stepped_superscript(name)) =>
+            {
+                ScriptRole::Layer
+            }
+            NodeKind::Word { .. } => ScriptRole::Label,
+            NodeKind::Styled { .. } => ScriptRole::Label,
+            NodeKind::Symbol { name, font: Font::Roman | Font::Bold | Font::SansSerif }
+                if name.len() == 1 =>
+            {
+                ScriptRole::Label
+            }
+            NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 => {
+                let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
+                let index = self.table.recorded(name) == Some(super::SymbolKind::Index);
+                let matrix_base = capital_base || font_of_name(base) == Font::Bold;
+                let member = index || has(&self.notation.family_letters, name);
+                match (upper, member && matrix_base) {
+                    (true, _) => ScriptRole::Label,
+                    (false, true) => ScriptRole::Family,
+                    _ if self.table.is_shared_superscript(name) => {
+                        if self.is_step(sup) {
+                            ScriptRole::Layer
+                        } else {
+                            ScriptRole::Index
+                        }
+                    }
+                    _ if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
+                    _ if has(&self.notation.superscript_index_letters, name) => ScriptRole::Index,
+                    _ => ScriptRole::Power,
+                }
+            }
+            // `W^{1,l}`, `x^{\mathrm{pre},2}`, `x^{post,4}`: a list above a name is no power but
+            // which one of several, named by its parts.
+            NodeKind::Chain { .. } if self.tuple_label(sup).is_some() => ScriptRole::Label,
+            NodeKind::Chain { first, rest } if capital_base && all_letters(first, rest) => ScriptRole::Label,
+            NodeKind::Chain { first, rest } if capital_words_joined(first, rest) => ScriptRole::Label,
+            // `f^{7 \times 7}`, `W^{3 \times 3}`: sizes crossed above a name say its shape (a
+            // convolution's filter), no power; above a number set (`\mathbb{R}^{n \times d}`) they
+            // say its arrays' shape, read where spaces are.
+            NodeKind::Chain { first, rest }
+                if sizes_crossed(first, rest)
+                    && !matches!(
+                        font_of_name(base),
+                        Font::Blackboard | Font::Calligraphic | Font::Script
+                    ) =>
+            {
+                ScriptRole::Label
+            }
+            NodeKind::Chain { .. } if self.is_label_word(sup) => ScriptRole::Label,
+            NodeKind::Chain { .. } if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
+            NodeKind::Scripts { base: inner, primes, .. }
+                if *primes > 0
+                    && matches!(&inner.kind, NodeKind::Symbol { name, .. } if name.starts_with(|c: char| c.is_ascii_uppercase())) =>
+            {
+                ScriptRole::Label
+            }
+            _ => ScriptRole::Power,
+        }
+    }
+
+    /// Whether a superscript names a step or a layer: `t`, `t-1`, `k-1`, `n+1`.
+    pub(super) fn is_step(&self, sup: &Node) -> bool {
+        let letter = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal } if matches!(name.as_str(), "t" | "k" | "n" | "l" | "s" | "ell" | "tau"));
+        match &sup.kind {
+            NodeKind::Chain { first, rest } => {
+                letter(first)
+                    && rest.iter().all(|l| {
+                        matches!(l.op, InfixOp::Additive(_))
+                            && matches!(l.operand.kind, NodeKind::Number { .. })
+                    })
+            }
+            _ => letter(sup),
+        }
+    }
+
+    /// Whether a base is one that papers follow over steps (`\mathbf{x}^t`, `h_v^{k-1}`): bold, or
+    /// a letter papers index to pick vectors.
+    fn steps_over(&self, base: &Node) -> bool {
+        let bold = font_of_name(base) == Font::Bold;
+        bold || base_letter(base).is_some_and(|l| has(&self.notation.vector_when_indexed, l))
+    }
+}
+
+/// Whether a chain is single letters side by side (`CLIP`).
+fn all_letters(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
+    let letter = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, .. } if name.len() == 1);
+    letter(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && letter(&l.operand))
+}
+
+/// `L^{CLIP+VF+S}`: words of capitals joined by `+` name the terms a loss adds up, a label
+/// (one run of two capitals at least, so `A^{B+C}` stays a power).
+fn capital_words_joined(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
+    let capital = |n: &Node| {
+        matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal }
+        if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    let run = |n: &Node| {
+        matches!(&n.kind, NodeKind::Chain { first, rest }
+        if capital(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && capital(&l.operand)))
+    };
+    let plus = |op: &InfixOp| matches!(op, InfixOp::Additive(o) if o == "+");
+    let operands = || std::iter::once(first).chain(rest.iter().map(|l| &l.operand));
+    !rest.is_empty()
+        && rest.iter().all(|l| plus(&l.op))
+        && operands().all(|n| capital(n) || run(n))
+        && operands().any(run)
+}
+
+/// `7 \times 7`, `k \times k`: numbers or single letters crossed, a shape.
+fn sizes_crossed(first: &Node, rest: &[crate::syntax::ast::Link]) -> bool {
+    let size = |n: &Node| match &n.kind {
+        NodeKind::Number { .. } => true,
+        NodeKind::Symbol { name, font: Font::Normal } => name.len() == 1,
+        _ => false,
+    };
+    !rest.is_empty()
+        && size(first)
+        && rest
+            .iter()
+            .all(|l| matches!(&l.op, InfixOp::Multiplicative(o) if o == "\\times") && size(&l.operand))
+}
