@@ -594,7 +594,12 @@ impl<'t> Resolver<'t> {
         // with an entry picked is a function of vectors (a letter; `\mathrm{Cov}(X)_{ij}` is
         // still a covariance): no entropy nor information, whose arguments are random variables.
         let letter = matches!(callee.kind, NodeKind::Symbol { .. });
-        if own_place == Place::Random && ((letter && sub.is_some()) || super::chains::is_comparison(body)) {
+        // `H(\mathbf{x}, \mathbf{W}_H)`: a function given a weight matrix is a layer (a highway's
+        // transform), no entropy of random variables.
+        let weights = super::list_items(body).iter().any(|item| is_bold_capital(item));
+        if own_place == Place::Random
+            && ((letter && sub.is_some()) || super::chains::is_comparison(body) || (letter && weights))
+        {
             own_place = Place::Plain;
         }
         // What a density or a variance takes is its outcome; a call inside an expectation
@@ -758,4 +763,14 @@ fn items_span(items: &[Item]) -> Span {
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).
 fn is_bracket(node: &Node) -> bool {
     matches!(node.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. })
+}
+
+/// `\mathbf{W}_H`, `\mathbf{W}`: a bold capital, possibly with scripts.
+fn is_bold_capital(node: &Node) -> bool {
+    let base = match &node.kind {
+        NodeKind::Scripts { base, .. } => base.as_ref(),
+        _ => node,
+    };
+    super::scripts::font_of_name(base) == crate::syntax::ast::Font::Bold
+        && super::scripts::base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
 }
