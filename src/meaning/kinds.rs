@@ -200,6 +200,12 @@ fn learn_condition_bounds(table: &mut SymbolTable, first: &Node, rest: &[(&Infix
             vec![first, *last]
         }
         [(a, last)] if distance && ordering(a) => vec![*last],
+        // `\sum_{j<k}`, `\sum_{t < T}`: a range open below stops at a count, when its letter is
+        // one papers count with (`\sum_{j<i}` runs to a position).
+        [(a, last)] if ordering(a) && is_position_letter(first) && is_count_letter(last) => {
+            table.suggest(binding(last), SymbolKind::Dimension);
+            return;
+        }
         _ => return,
     };
     for bound in bounds {
@@ -216,6 +222,23 @@ fn learn_condition_bounds(table: &mut SymbolTable, first: &Node, rest: &[(&Infix
             }
         }
     }
+}
+
+/// `j`, `t`: a small Latin letter papers use for positions.
+fn is_position_letter(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if INDEX_LETTERS.contains(&name.as_str()))
+}
+
+/// `k`, `n`, `T`: a letter papers count with (a small one of the counts, or a capital).
+fn is_count_letter(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal }
+        if matches!(name.as_str(), "n" | "m" | "k" | "d")
+            || (name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase())))
+}
+
+/// The name a letter is recorded under.
+fn binding(node: &Node) -> String {
+    crate::meaning::binding_name(node).unwrap_or_default()
 }
 
 /// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`); a step above a
