@@ -53,3 +53,27 @@ fn first_operand(node: &Node) -> &Node {
         _ => node,
     }
 }
+
+/// `\frac{dy}{dx}`, `\frac{d}{dt}`, `\frac{d^2 y}{dx^2}`: a fraction whose denominator is an
+/// italic `d` and one letter (possibly squared) and whose numerator starts with an italic `d`.
+pub(super) fn italic_leibniz(num: &Node, den: &Node) -> bool {
+    let italic_d = |n: &Node| match &n.kind {
+        NodeKind::Symbol { name, font: crate::syntax::ast::Font::Normal } => name == "d",
+        NodeKind::Scripts { base, sub: None, .. } => {
+            matches!(&base.kind, NodeKind::Symbol { name, font: crate::syntax::ast::Font::Normal } if name == "d")
+        }
+        _ => false,
+    };
+    let letter = |n: &Node| match &n.kind {
+        NodeKind::Symbol { name, .. } => name != "d",
+        NodeKind::Scripts { base, .. } => matches!(&base.kind, NodeKind::Symbol { name, .. } if name != "d"),
+        _ => false,
+    };
+    let den_ok = match &den.kind {
+        NodeKind::Chain { first, rest } => {
+            italic_d(first) && matches!(rest.as_slice(), [l] if l.op == InfixOp::Juxt && letter(&l.operand))
+        }
+        _ => false,
+    };
+    den_ok && italic_d(first_operand(num))
+}

@@ -53,6 +53,8 @@ pub struct Resolver<'t> {
     guard: usize,
     /// Where resolution first stopped for depth.
     elided: std::cell::Cell<Option<Span>>,
+    /// Whether an italic `d` is a differential here: inside `\frac{dy}{dx}` (Leibniz).
+    pub(super) italic_differential: std::cell::Cell<bool>,
 }
 
 impl<'t> Resolver<'t> {
@@ -63,6 +65,7 @@ impl<'t> Resolver<'t> {
             notation: super::notation::Notation::shipped(),
             guard: guard(table.max_depth()),
             elided: std::cell::Cell::new(None),
+            italic_differential: std::cell::Cell::new(false),
         }
     }
 
@@ -131,11 +134,20 @@ impl<'t> Resolver<'t> {
                 } else {
                     place
                 };
+                // `\frac{dy}{dx}`, `\frac{d}{dt}`: an italic d over `d` and one letter is
+                // Leibniz's differential, not a size.
+                let outer = self.italic_differential.get();
+                if super::leibniz::italic_leibniz(num, den) {
+                    self.italic_differential.set(true);
+                }
                 let num = match self.leibniz_numerator(num, den, place, d) {
                     Some(derivative) => derivative.boxed(),
+                    // `\frac{d}{dx}`: the sign alone over the variable names no symbol.
+                    None if self.is_lone_differential(num) => Term::of(TermKind::Leaf, num).boxed(),
                     None => boxed(num, place),
                 };
                 let mut den = boxed(den, den_place);
+                self.italic_differential.set(outer);
                 super::agree::ratio_of_densities(&num, &mut den);
                 TermKind::Frac { num, den }
             }
@@ -663,6 +675,12 @@ impl<'t> Resolver<'t> {
         }
     }
 
+    /// `d`, `\mathrm{d}`, `\partial` alone (a numerator over `dx`).
+    fn is_lone_differential(&self, node: &Node) -> bool {
+        matches!(node.kind, NodeKind::Symbol { .. })
+            && self.operator_name(node).is_some_and(|n| matches!(n, "d" | "partial"))
+    }
+
     /// The name of an operator that applies to the factor after it without parentheses:
     /// `\log`, `\exp`, `\det`, `\nabla`, `\partial`, `\mathrm{d}`, `\mathbb{E}`, `\Delta`.
     pub(super) fn operator_name<'n>(&self, node: &'n Node) -> Option<&'n str> {
@@ -672,7 +690,9 @@ impl<'t> Resolver<'t> {
             // `\nabla^2 f(x)`, `\nabla_\theta^2 L`, `\partial^2 f`: a derivative of higher order.
             NodeKind::Scripts { base, sup: Some(sup), .. }
                 if matches!(sup.kind, NodeKind::Number { .. })
-                    && matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "nabla" || name == "partial") =>
+                    && matches!(&base.kind, NodeKind::Symbol { name, font }
+                        if name == "nabla" || name == "partial"
+                            || (name == "d" && (*font == Font::Roman || self.italic_differential.get()))) =>
             {
                 base.as_ref()
             }
@@ -685,6 +705,7 @@ impl<'t> Resolver<'t> {
             NodeKind::Word { text, .. } => Some(text.as_str()),
             NodeKind::Symbol { name, font } => match (name.as_str(), font) {
                 ("nabla" | "partial" | "Delta", _) | ("d", Font::Roman) => Some(name.as_str()),
+                ("d", Font::Normal) if self.italic_differential.get() => Some(name.as_str()),
                 ("E", Font::Blackboard | Font::Roman | Font::Calligraphic) => Some("E"),
                 // `\mathbf{E}_{z \sim \mathcal{D}}[…]`: a bold E is an expectation where a draw or
                 // a distribution stands below it (`\mathbf{E}[w_i]` alone picks a row of an
