@@ -511,7 +511,8 @@ fn defined_head(lhs: &Node) -> Option<(String, Vec<String>, SymbolKind)> {
         NodeKind::Word { .. } | NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. }
     );
     let density = notation::has(&notation.distribution_letters, &base)
-        || (family_font && notation::has(&notation.distribution_names, &base));
+        || (family_font && notation::has(&notation.distribution_names, &base))
+        || roles::is_density_of_a_variable(callee);
     let kind = if density { SymbolKind::Distribution } else { SymbolKind::Function };
     Some((name, parameters, kind))
 }

@@ -6,7 +6,7 @@ use super::notation::has;
 use super::resolve::Resolver;
 use super::tree::{Evidence, Occurrence, ScriptRole};
 use super::SymbolKind;
-use crate::syntax::ast::{Font, Node, NodeKind, WordStyle};
+use crate::syntax::ast::{Font, InfixOp, Node, NodeKind, WordStyle};
 use crate::syntax::names;
 
 /// Where an occurrence stands, as far as its kind is concerned.
@@ -237,7 +237,7 @@ impl Resolver<'_> {
         let letter = !word && has(&self.notation.distribution_letters, &occurrence.base_name);
         if !word && occurrence.scripts.is_empty() && self.table.is_set_valued(&occurrence.base_name) {
             SymbolKind::Set
-        } else if self.is_distribution_family(occurrence) || letter {
+        } else if self.is_distribution_family(occurrence) || letter || density_of_a_variable(occurrence) {
             SymbolKind::Distribution
         } else {
             SymbolKind::Function
@@ -466,6 +466,43 @@ impl Resolver<'_> {
 /// How many indices an occurrence's index subscript holds: `i` 1, `ij` or `i,j` 2. Below a label
 /// (`x_i^a`, `m_i^{\mathrm{new}}`) a lower-case letter's subscript still picks an item; a
 /// capital's (`W_i^Q`) picks a member of a family of matrices.
+/// `f_X(x)`, `F_Y(y)`, `f_{X,Y}(x, y)`: a small f (or a capital F) below which stand the
+/// capitals of random variables is their density (or distribution function), as probability
+/// books write it.
+fn density_of_a_variable(occurrence: &Occurrence) -> bool {
+    let [script] = occurrence.scripts.as_slice() else { return false };
+    !script.above
+        && names_variables(script.term.node)
+        && font_of(occurrence.base) == Font::Normal
+        && matches!(occurrence.base_name.as_str(), "f" | "F")
+}
+
+/// [`density_of_a_variable`] for a callee node (`f_X` of `f_X(x) = …`).
+pub(super) fn is_density_of_a_variable(callee: &Node) -> bool {
+    match &callee.kind {
+        NodeKind::Scripts { base, sub: Some(sub), sup: None, .. } => {
+            matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "f" || name == "F")
+                && names_variables(sub)
+        }
+        _ => false,
+    }
+}
+
+/// `X`, `X,Y`: capitals of random variables, one or a list.
+fn names_variables(node: &Node) -> bool {
+    let capital = |n: &Node| {
+        matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal }
+        if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    match &node.kind {
+        NodeKind::Chain { first, rest } => {
+            capital(first)
+                && rest.iter().all(|l| matches!(&l.op, InfixOp::Separator(_)) && capital(&l.operand))
+        }
+        _ => capital(node),
+    }
+}
+
 fn index_count(occurrence: &Occurrence) -> usize {
     let lower = super::scripts::base_letter(occurrence.base).is_some_and(|l| {
         l.starts_with(|c: char| c.is_ascii_lowercase())
