@@ -142,6 +142,10 @@ impl Resolver<'_> {
         let side_place = |op: Option<Op>| match op {
             op if is_sim(op) => Place::Distribution,
             Some((InfixOp::Relation(r), _)) if event && r == "\\in" => Place::Event,
+            // `P(Y = 1 \mid X = x)`: after the bar another comparison begins, of a random variable.
+            Some((InfixOp::Relation(r), _)) if event && matches!(r.as_str(), "\\mid" | "|" | "\\vert") => {
+                Place::Random
+            }
             _ if event => Place::Plain,
             Some((InfixOp::Relation(r), _)) if MEMBERSHIP.contains(&r.as_str()) => Place::Container,
             _ => place,

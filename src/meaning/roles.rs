@@ -234,7 +234,10 @@ impl Resolver<'_> {
     /// A callee is a function, or a distribution when papers use its letter for one.
     fn callee_kind(&self, occurrence: &Occurrence) -> SymbolKind {
         let word = matches!(occurrence.base.kind, NodeKind::Word { .. });
-        let letter = !word && has(&self.notation.distribution_letters, &occurrence.base_name);
+        // `\Pr(A \mid B)`: a probability, as `P(A \mid B)` is.
+        let probability = word && occurrence.base_name == "Pr";
+        let letter =
+            probability || (!word && has(&self.notation.distribution_letters, &occurrence.base_name));
         if !word && occurrence.scripts.is_empty() && self.table.is_set_valued(&occurrence.base_name) {
             SymbolKind::Set
         } else if self.is_distribution_family(occurrence) || letter || density_of_a_variable(occurrence) {
