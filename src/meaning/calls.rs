@@ -405,7 +405,15 @@ impl Resolver<'_> {
                     given.push(self.term(cond, given_place(cond), d));
                     bar = Some(relation);
                 }
-                None => args.push(self.term(item, outcome(item), d)),
+                // `P(Y = 1 \mid X = x)`: events on both sides of the bar.
+                None => match self.split_at_bar(item, (outcome(item), given_place(item)), d) {
+                    Some((event, relation, cond)) => {
+                        args.push(event);
+                        given.push(cond);
+                        bar = Some(relation);
+                    }
+                    None => args.push(self.term(item, outcome(item), d)),
+                },
             }
         }
         (args, given, bar)

@@ -125,6 +125,32 @@ impl Resolver<'_> {
         Term::of(TermKind::Prose(prose::split_quantified(clauses)), node)
     }
 
+    /// `Y = 1 \mid X = x`: a chain cut at its first conditioning bar (not its first operator)
+    /// into what is conditioned and what it is conditioned on, each read as a clause in its
+    /// own place; `None` when no bar stands after the first link.
+    pub(super) fn split_at_bar<'n>(
+        &self,
+        node: &'n Node,
+        (event_place, given_place): (Place, Place),
+        d: usize,
+    ) -> Option<(Term<'n>, &'n str, Term<'n>)> {
+        let NodeKind::Chain { first, rest } = &node.kind else { return None };
+        let bar = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
+        let at = rest.iter().position(|l| bar(&l.op)).filter(|&at| at > 0 || rest.len() > 1)?;
+        let (before, after) = rest.split_at(at);
+        let (bar_link, after) = after.split_first()?;
+        let InfixOp::Relation(relation) = &bar_link.op else { return None };
+        let event: Links<'_, 'n> = std::iter::once((None, Operand::Node(first.as_ref())))
+            .chain(before.iter().map(|l| (Some((&l.op, l.op_span)), Operand::Node(&l.operand))))
+            .collect();
+        let given: Links<'_, 'n> = std::iter::once((None, Operand::Node(&bar_link.operand)))
+            .chain(after.iter().map(|l| (Some((&l.op, l.op_span)), Operand::Node(&l.operand))))
+            .collect();
+        let event = self.clause(node, &event, links_span(&event), event_place, d);
+        let given = self.clause(node, &given, links_span(&given), given_place, d);
+        Some((event, relation.as_str(), given))
+    }
+
     /// One chain of operands. A large operator left without a body before an additive sign
     /// takes the signed operand after it (`\sum_i -x_i`).
     fn clause<'n>(
