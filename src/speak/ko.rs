@@ -436,11 +436,15 @@ impl Reader<'_> {
         };
         let entry = apply.key.as_ref().and_then(|k| self.vocab.functions.get(k));
         let said = if let Some(given) = &apply.given {
-            let given = self.noun(given, d);
             if apply.probability {
+                // `P(Y = 1 \mid X = x)`: events said as noun phrases ("1인 와이"), not sentences.
+                let (given, x) = match apply.args.as_slice() {
+                    [event] => (self.event(given, d), self.event(event, d)),
+                    _ => (self.event(given, d), x),
+                };
                 self.probability("probability", &[("given", &given), ("x", &x)], &f)
             } else {
-                self.phrase("given", &[("given", &given), ("x", &x), ("f", &f)])
+                self.phrase("given", &[("given", &self.noun(given, d)), ("x", &x), ("f", &f)])
             }
         } else if apply.probability && apply.args.len() == 1 {
             self.probability("probability_plain", &[("x", &x)], &f)
@@ -463,6 +467,13 @@ impl Reader<'_> {
             Some(over) => self.over(said, &self.over_text(over, d)),
             None => said,
         }
+    }
+
+    /// An event of a probability as a noun phrase: a relation in its noun form ("1인 와이"),
+    /// anything else as a noun.
+    fn event(&self, phrase: &Phrase, d: usize) -> String {
+        quantify::relation_noun(self.vocab, Lang::Ko, phrase, "", |p| self.noun(p, d))
+            .unwrap_or_else(|| self.noun(phrase, d))
     }
 
     /// "엑스의 확률 피"; when the function is itself said 확률 (`P(A)`), "에이의 확률", not
