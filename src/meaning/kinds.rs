@@ -244,8 +244,7 @@ fn binding(node: &Node) -> String {
 /// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`); a step above a
 /// Latin name (`z^{k+1}`); a number above one (`z^1`).
 fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
-    let latin_base = crate::meaning::scripts::base_letter(base)
-        .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_alphabetic()) && l != "e");
+    let latin_base = super::superscripts::is_latin_base(base);
     if latin_base {
         if let Some(letter) = stepped_letter(sup) {
             table.note_stepped_superscript(letter);
@@ -265,8 +264,8 @@ fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
 /// The letter of a step from itself written above a name: `k+1`, `t-1`, `\ell+1`, `n - 2`.
 fn stepped_letter(sup: &Node) -> Option<&str> {
     let NodeKind::Chain { first, rest } = &sup.kind else { return None };
-    let NodeKind::Symbol { name, font: Font::Normal } = &first.kind else { return None };
-    let step = matches!(name.as_str(), "t" | "k" | "l" | "ell" | "n" | "s" | "tau" | "i");
+    let NodeKind::Symbol { name, .. } = &first.kind else { return None };
+    let step = super::superscripts::is_step_letter(first);
     let counted = !rest.is_empty()
         && rest.iter().all(|l| {
             matches!(l.op, InfixOp::Additive(_)) && matches!(l.operand.kind, NodeKind::Number { .. })

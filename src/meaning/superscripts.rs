@@ -54,8 +54,7 @@ impl Resolver<'_> {
         if layer_letter {
             return ScriptRole::Layer;
         }
-        let latin_base = base_letter(base)
-            .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_alphabetic()) && l != "e");
+        let latin_base = is_latin_base(base);
         match &sup.kind {
             NodeKind::Fenced { open: Delim::Paren, body, .. }
                 if !matches!(body.kind, NodeKind::Number { .. }) =>
@@ -150,7 +149,7 @@ impl Resolver<'_> {
 
     /// Whether a superscript names a step or a layer: `t`, `t-1`, `k-1`, `n+1`.
     pub(super) fn is_step(&self, sup: &Node) -> bool {
-        let letter = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal } if matches!(name.as_str(), "t" | "k" | "n" | "l" | "s" | "ell" | "tau"));
+        let letter = |n: &Node| is_step_letter(n);
         match &sup.kind {
             NodeKind::Chain { first, rest } => {
                 letter(first)
@@ -169,6 +168,21 @@ impl Resolver<'_> {
         let bold = font_of_name(base) == Font::Bold;
         bold || base_letter(base).is_some_and(|l| has(&self.notation.vector_when_indexed, l))
     }
+}
+
+/// Letters papers count steps with above a name: `h^t`, `x^{k+1}`, `A^{\ell+1}`.
+const STEP_LETTERS: &[&str] = &["t", "k", "n", "l", "s", "ell", "tau"];
+
+/// Whether a node is a letter of [`STEP_LETTERS`] in the normal font.
+pub(super) fn is_step_letter(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if STEP_LETTERS.contains(&name.as_str()))
+}
+
+/// Whether a name's base is one Latin letter other than Euler's `e`: what stands above it may
+/// count steps or members rather than raise it to a power.
+pub(super) fn is_latin_base(base: &Node) -> bool {
+    base_letter(base)
+        .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_alphabetic()) && l != "e")
 }
 
 /// Whether a chain is single letters side by side (`CLIP`).
