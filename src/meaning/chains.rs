@@ -6,12 +6,13 @@
 //! and, after "for all", `x \neq 0`: the chain is cut at the words before anything is resolved,
 //! so each clause is read as a chain of its own, in the place it stands ([`TermKind::Prose`]).
 
-use super::agree::{numbers_beside_values, same_kind_as_vectors, sizes_beside_sizes};
+use super::agree::{numbers_beside_values, same_kind_as_vectors};
 use super::bigops::{give_body, open_big_op};
 use super::positions::count_index;
 use super::prose;
 use super::resolve::Item;
 use super::roles::Place;
+use super::sizes::sizes_beside_sizes;
 use super::tree::{Clause, Joint, Term, TermKind};
 use super::Resolver;
 use crate::syntax::ast::{InfixOp, Link, Node, NodeKind, PrefixOp, Span};
@@ -243,6 +244,7 @@ impl Resolver<'_> {
             super::counts::defined_as_size(&mut first, &mut joint.term);
             super::definitions::defined_by_update(&mut first, &mut joint.term);
         }
+        super::sets::joined_sets(&mut first, &mut joints);
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
         let same_kind = joints
             .iter()

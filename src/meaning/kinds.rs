@@ -244,6 +244,9 @@ fn binding(node: &Node) -> String {
 /// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`); a step above a
 /// Latin name (`z^{k+1}`); a number above one (`z^1`).
 fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
+    if super::superscripts::is_transpose_mark(sup) {
+        table.note_transpose();
+    }
     let latin_base = super::superscripts::is_latin_base(base);
     if latin_base {
         if let Some(letter) = stepped_letter(sup) {

@@ -33,6 +33,8 @@ mod resolve;
 mod roles;
 pub mod score;
 mod scripts;
+mod sets;
+mod sizes;
 pub use naming::{base_name, binding_name, has_base_name, has_binding_name};
 pub(crate) use naming::{binding_name_or_latex, name_text, subscript_name};
 mod steps;
@@ -193,6 +195,9 @@ pub struct SymbolTable {
     first_numbered: rustc_hash::FxHashSet<String>,
     /// Latin names written with the superscript 0 (`x^0`: a power series).
     zeroth_numbered: rustc_hash::FxHashSet<String>,
+    /// Whether something is transposed somewhere (`K_n^\top V_n`): the formula does linear
+    /// algebra, and its indexed capitals are arrays, not random variables.
+    transposes: bool,
     /// The nesting limit the formulas were parsed under, when not the default.
     max_depth: Option<usize>,
 }
@@ -331,6 +336,16 @@ impl SymbolTable {
     /// Whether a lower-case letter is written in bold somewhere in the document.
     pub fn is_bold_letter(&self, letter: &str) -> bool {
         self.bold_letters.contains(letter)
+    }
+
+    /// Records that something is transposed (`x^\top`).
+    pub(crate) fn note_transpose(&mut self) {
+        self.transposes = true;
+    }
+
+    /// Whether something is transposed somewhere: the formula does linear algebra.
+    pub fn transposes(&self) -> bool {
+        self.transposes
     }
 
     /// Records that a letter is applied right of `\in` (`p \in P(i)`): it gives a set.

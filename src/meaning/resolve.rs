@@ -16,12 +16,13 @@
 
 use super::agree::{
     arrays_around_hadamard, capitals_beside_matrices, counted_is_a_set, matrices_before_vectors,
-    sizes_inside_rounding, sizes_times_sizes, vectors_after_matrices, vectors_inside,
+    vectors_after_matrices, vectors_inside,
 };
 use super::expectations::{
     draws_by_sampling, is_italic_expectation, is_paren_group, is_probability_of_event,
 };
 use super::roles::Place;
+use super::sizes::{sizes_inside_rounding, sizes_times_sizes};
 use super::tree::{Application, Clause, Factor, OperatorApplication, ScriptRole, Term, TermKind};
 use super::SymbolTable;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Span, WordStyle};
@@ -271,6 +272,7 @@ impl<'t> Resolver<'t> {
         super::counts::counted_products(&mut factors);
         capitals_beside_matrices(&mut factors);
         super::positions::positions_scaling(&mut factors);
+        super::sets::factored_sets(&mut factors);
         match factors.len() {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),

@@ -350,6 +350,7 @@ impl Resolver<'_> {
             && (indices == 1 || sliced)
             && font == Font::Normal
             && has(&self.notation.indexed_random_capitals, name)
+            && !self.table.transposes()
         {
             return SymbolKind::RandomVariable;
         }
@@ -466,9 +467,6 @@ impl Resolver<'_> {
     }
 }
 
-/// How many indices an occurrence's index subscript holds: `i` 1, `ij` or `i,j` 2. Below a label
-/// (`x_i^a`, `m_i^{\mathrm{new}}`) a lower-case letter's subscript still picks an item; a
-/// capital's (`W_i^Q`) picks a member of a family of matrices.
 /// `f_X(x)`, `F_Y(y)`, `f_{X,Y}(x, y)`: a small f (or a capital F) below which stand the
 /// capitals of random variables is their density (or distribution function), as probability
 /// books write it.
@@ -491,11 +489,13 @@ pub(super) fn is_density_of_a_variable(callee: &Node) -> bool {
     }
 }
 
-/// `X`, `X,Y`: capitals of random variables, one or a list.
+/// `X`, `X,Y`: capitals of random variables (`random_capitals`), one or a list; the H of a
+/// hidden layer's `f_H` is none.
 fn names_variables(node: &Node) -> bool {
+    let notation = super::notation::Notation::shipped();
     let capital = |n: &Node| {
         matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal }
-        if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
+        if name.len() == 1 && has(&notation.random_capitals, name))
     };
     match &node.kind {
         NodeKind::Chain { first, rest } => {
@@ -506,6 +506,9 @@ fn names_variables(node: &Node) -> bool {
     }
 }
 
+/// How many indices an occurrence's index subscript holds: `i` 1, `ij` or `i,j` 2. Below a label
+/// (`x_i^a`, `m_i^{\mathrm{new}}`) a lower-case letter's subscript still picks an item; a
+/// capital's (`W_i^Q`) picks a member of a family of matrices.
 fn index_count(occurrence: &Occurrence) -> usize {
     let lower = super::scripts::base_letter(occurrence.base).is_some_and(|l| {
         l.starts_with(|c: char| c.is_ascii_lowercase())

@@ -586,13 +586,20 @@ fn inverted(symbol: &mut Term) {
 }
 
 /// A symbol under a transpose is a vector or a matrix, whatever its letter suggests.
+/// A size letter by convention (the C of `C^\top Z_t`) is a matrix when a capital.
 fn transposed(symbol: &mut Term) {
     if let TermKind::Symbol(occurrence) = &mut symbol.kind {
-        if occurrence.kind == super::SymbolKind::Scalar && occurrence.evidence >= super::Evidence::Convention
-        {
-            occurrence.kind = super::SymbolKind::Vector;
-            occurrence.evidence = super::Evidence::Use;
+        if occurrence.evidence < super::Evidence::Convention {
+            return;
         }
+        let upper = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+        occurrence.kind = match occurrence.kind {
+            super::SymbolKind::Scalar => super::SymbolKind::Vector,
+            super::SymbolKind::Dimension if upper => super::SymbolKind::Matrix,
+            super::SymbolKind::Dimension => super::SymbolKind::Vector,
+            _ => return,
+        };
+        occurrence.evidence = super::Evidence::Use;
     }
 }
 

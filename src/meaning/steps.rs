@@ -72,9 +72,19 @@ fn positions(o: &Occurrence) -> usize {
         .sum()
 }
 
-/// Whether an occurrence is a letter picked by a position below it (`s_{i-1}`, `\ell_i^{new}`).
+/// Whether an occurrence is a letter picked by a position below it (`s_{i-1}`, `\ell_i^{new}`)
+/// or by a step above it (`z^{k+1}`, `h^{(t)}`).
 fn picked_by_position(o: &Occurrence) -> bool {
-    o.scripts.iter().any(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+    o.scripts.iter().any(|s| marks_position(s))
+}
+
+/// A position below a name, or a step (a layer, an iteration) above it.
+fn marks_position(s: &super::tree::Script) -> bool {
+    if s.above {
+        s.role == ScriptRole::Layer
+    } else {
+        matches!(s.role, ScriptRole::Index | ScriptRole::Family)
+    }
 }
 
 /// Whether two occurrences are picked by positions along one letter (`i` of `s_i`, `s_{i-1}`).
@@ -87,11 +97,12 @@ fn shares_position(a: &Occurrence, b: &Occurrence) -> bool {
     theirs.iter().any(|l| mine.contains(l))
 }
 
-/// The index letters of the positions below an occurrence (`i` of `s_{i-1}`).
+/// The index letters of the positions below an occurrence and the steps above it (`i` of
+/// `s_{i-1}`, `k` of `z^{k+1}`).
 fn position_letters(o: &Occurrence) -> Vec<String> {
     o.scripts
         .iter()
-        .filter(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
+        .filter(|s| marks_position(s))
         .flat_map(|s| s.term.occurrences())
         .filter(|(_, i)| i.kind == SymbolKind::Index)
         .map(|(_, i)| i.name.to_string())

@@ -14,6 +14,16 @@ const TRANSPOSE: &[&str] = &["top", "intercal", "T", "transpose", "mathsf{T}"];
 /// Superscripts that mark a variant, not a power: `x^*`, `A^\dagger`.
 const MARKS: &[&str] = &["ast", "star", "dagger", "prime", "circ", "*", "+", "-", "\\ast"];
 
+/// Whether a superscript is written as a transpose (`^\top`, `^T`, `^{\mathsf{T}}`), whatever
+/// the formula declares.
+pub(super) fn is_transpose_mark(sup: &Node) -> bool {
+    match &sup.kind {
+        NodeKind::Symbol { name, .. } => TRANSPOSE.contains(&name.as_str()),
+        NodeKind::Styled { body, .. } => matches!(&body.kind, NodeKind::Symbol { name, .. } if name == "T"),
+        _ => false,
+    }
+}
+
 impl Resolver<'_> {
     /// A superscript that operates: transpose, inverse, mark, or power.
     pub(super) fn operation_role(&self, sup: &Node) -> ScriptRole {

@@ -225,6 +225,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                     .unwrap_or(SymbolKind::Unknown)
             }
         }
+        // `\frac{|A \cap B|}{|A \cup B|}`: members counted over members counted, a share.
+        TermKind::Frac { num, den } if is_cardinality(num, child) && is_cardinality(den, child) => {
+            SymbolKind::Scalar
+        }
         TermKind::Frac { num, .. } => child(num),
         TermKind::Sqrt { .. } | TermKind::Binom { .. } => SymbolKind::Scalar,
         TermKind::Fenced { open, body } => match open {
@@ -246,6 +250,11 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         }
         TermKind::Rows(_) | TermKind::Prose(_) => SymbolKind::Unknown,
     }
+}
+
+/// Whether a term counts the members of a set: `|\mathcal{B}|`, `|A \cup B|`.
+fn is_cardinality(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> bool {
+    matches!(&term.kind, TermKind::Fenced { open: crate::syntax::ast::Delim::Bar, body } if child(body) == SymbolKind::Set)
 }
 
 /// The kind of a product of `acc` (the factors so far, left to right, as shapes multiply) and

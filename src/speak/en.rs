@@ -565,12 +565,21 @@ fn opens_quietly(arg: &Phrase) -> bool {
         || matches!(arg, Phrase::Seq(parts) if parts.len() > 1)
 }
 
-/// A name the vocabulary does not know: an acronym spelled out (FFN → "F F N"), a camel-case
-/// word split and lower-cased (MultiHead → "multi head"), anything else as written.
+/// A name the vocabulary does not know: an acronym spelled out (FFN → "F F N", IoU → "I O U"), a
+/// camel-case word split and lower-cased (MultiHead → "multi head"), anything else as written.
 fn unknown_word(key: &str) -> String {
     let acronym = key.len() <= 5 && key.len() > 1 && key.chars().all(|c| c.is_ascii_uppercase());
-    if acronym {
-        return key.chars().map(String::from).collect::<Vec<_>>().join(" ");
+    // `IoU`, `GIoU`: a capital standing alone after small letters marks an acronym written with
+    // some letters small, spelled out as one.
+    let spelled = key.len() <= 6
+        && key.chars().all(|c| c.is_ascii_alphabetic())
+        && key
+            .as_bytes()
+            .windows(2)
+            .any(|w| matches!(w, [a, b] if a.is_ascii_lowercase() && b.is_ascii_uppercase()))
+        && key.ends_with(|c: char| c.is_ascii_uppercase());
+    if acronym || spelled {
+        return key.chars().map(|c| c.to_ascii_uppercase().to_string()).collect::<Vec<_>>().join(" ");
     }
     let mut out = String::with_capacity(key.len() + 4);
     let mut previous_lower = false;

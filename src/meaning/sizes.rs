@@ -1,0 +1,178 @@
+//! Sizes worked out of sizes: a letter added to a size, crossed with sizes (`H \times W \times
+//! C`), or rounded beside one (`\lfloor \frac{n + 2p - k}{s} \rfloor`) is a size too, when only
+//! a convention gave it another kind. Each pass changes only kinds that a convention alone gave.
+
+use super::tree::{Factor, ScriptRole, Term, TermKind};
+use crate::syntax::ast::{Delim, Font, InfixOp};
+
+/// `2 \times d_{\mathrm{model}} \times r + r + d_{\mathrm{model}}`, `n - k + 1`: a plain
+/// letter added to a size, or multiplied by one with `\times`, is a size too when only a
+/// convention called it a number. A size counts as one when something other than the letter's
+/// spelling alone said so: a use (`\frac{1}{N}`, a sum's bound), a declaration, or a labelled
+/// size name (`d_{\mathrm{model}}`).
+pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
+    let sized = |t: &Term| {
+        super::kind_of_term(t) == super::SymbolKind::Dimension
+            && t.occurrence().is_none_or(|o| {
+                let labelled = !o.scripts.is_empty() && o.scripts.iter().all(|s| s.role == ScriptRole::Label);
+                o.evidence < super::Evidence::Convention || labelled
+            })
+    };
+    if !operands.iter().any(|t| sized(t)) {
+        return;
+    }
+    // `K = \lceil n / s \rceil`: beside a size worked out (not a letter), a capital's spelling
+    // as a matrix gives way too.
+    let computed = operands.iter().any(|t| sized(t) && t.occurrence().is_none());
+    for term in operands.iter_mut() {
+        match &mut term.kind {
+            TermKind::Symbol(occurrence) => letter_to_size(occurrence, computed),
+            // `o = (i - k) + 1`: the letters of a bracketed sum added to a size are sizes.
+            TermKind::Fenced { open: Delim::Paren, body } => {
+                if let TermKind::Chain { first, rest } = &mut body.kind {
+                    if rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_))) {
+                        let inner =
+                            std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term));
+                        for inner in inner {
+                            if let TermKind::Symbol(occurrence) = &mut inner.kind {
+                                letter_to_size(occurrence, false);
+                            }
+                        }
+                    }
+                }
+            }
+            // `m' = |\mathcal{B}| = m \cdot p\, q`: a product of plain letters set equal to a
+            // size worked out is a product of sizes.
+            TermKind::Product(factors) if computed && plain_letters(factors) => {
+                for factor in factors.iter_mut() {
+                    if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
+                        letter_to_size(occurrence, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Makes a plain Latin letter (labels allowed, `\hat{L}_{LN}`: never an index) a size when only
+/// a convention called it a number, or, beside a size worked out (`computed`), a matrix.
+fn letter_to_size(occurrence: &mut super::Occurrence, computed: bool) {
+    let letter = super::scripts::base_letter(occurrence.base).unwrap_or_default();
+    let latin = letter.len() == 1
+        && letter.starts_with(|c: char| c.is_ascii_alphabetic())
+        && super::roles::font_of(occurrence.base) == Font::Normal;
+    // `o = i + (k - 1)`: a letter papers use for positions, added into a size, is a size
+    // (the input's, beside the kernel's) when nothing but its spelling made it a position.
+    let position = occurrence.kind == super::SymbolKind::Index && occurrence.scripts.is_empty();
+    let loose = occurrence.kind == super::SymbolKind::Scalar
+        || position
+        || (computed && occurrence.kind == super::SymbolKind::Matrix && !occurrence.indexed);
+    if latin
+        && occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
+        && loose
+        && occurrence.evidence == super::Evidence::Convention
+    {
+        occurrence.kind = super::SymbolKind::Dimension;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// Whether a row is numbers and plain letters (labels allowed) side by side or joined by
+/// `\cdot` or `\times`: `m \cdot p q`, `6 N D`, `2 \times d`.
+fn plain_letters(factors: &[Factor]) -> bool {
+    let joined = factors.iter().skip(1).all(|f| match &f.op {
+        Some(InfixOp::Juxt) => true,
+        Some(InfixOp::Multiplicative(op)) => op == "\\cdot" || op == "\\times",
+        _ => false,
+    });
+    joined
+        && factors.iter().all(|f| match &f.term.kind {
+            TermKind::Number => true,
+            TermKind::Symbol(o) => {
+                super::roles::font_of(o.base) == Font::Normal
+                    && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
+            }
+            _ => false,
+        })
+}
+
+/// The factors of a row joined by `\times` (`2 \times d_{\mathrm{model}} \times r`) are counts
+/// together: [`sizes_beside_sizes`] on them; so are those of a row of plain letters and numbers
+/// only, side by side or joined by `\cdot` (`h \cdot d_v`, `n d_k`).
+pub(super) fn sizes_times_sizes(factors: &mut [Factor]) {
+    let crossed =
+        factors.iter().skip(1).any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times"));
+    if !crossed && !plain_letters(factors) {
+        return;
+    }
+    if crossed && letters_only_crossed(factors) {
+        crossed_letters_are_sizes(factors);
+    }
+    let mut operands: Vec<&mut Term> = factors.iter_mut().map(|f| &mut f.term).collect();
+    sizes_beside_sizes(&mut operands);
+}
+
+/// Whether every factor joined by `\times` is a number or a plain letter (labels allowed):
+/// `H \times W \times C`, `3 \times 3`, `n \times d_k`.
+fn letters_only_crossed(factors: &[Factor]) -> bool {
+    let all_crossed =
+        factors.iter().skip(1).all(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "\\times"));
+    let one_letter = |f: &Factor| {
+        f.term.occurrence().is_none_or(|o| super::scripts::base_letter(o.base).unwrap_or_default().len() == 1)
+    };
+    all_crossed && plain_letters(factors) && factors.iter().all(one_letter)
+}
+
+/// `H \times W \times C`: Latin letters crossed with a size are the sizes of a shape, when only
+/// their spelling gave them another kind (W a matrix, L a loss). One of them must be a size,
+/// by its use or by the letters papers use for sizes.
+fn crossed_letters_are_sizes(factors: &mut [Factor]) {
+    let size = |f: &Factor| super::kind_of_term(&f.term) == super::SymbolKind::Dimension;
+    if !factors.iter().any(size) {
+        return;
+    }
+    for factor in factors.iter_mut() {
+        let TermKind::Symbol(occurrence) = &mut factor.term.kind else { continue };
+        if occurrence.evidence == super::Evidence::Convention
+            && occurrence.kind != super::SymbolKind::Dimension
+        {
+            occurrence.kind = super::SymbolKind::Dimension;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+/// `\lfloor \frac{n + 2p - k}{s} \rfloor`, `\lceil n / s \rceil`: what is rounded to a whole
+/// number beside a size is worked out from sizes, so the plain Latin letters added or divided
+/// there that only a convention called numbers (or, for a capital, a matrix) are sizes too;
+/// a factor beside another letter (`\lceil n \cdot p \rceil`) may be a rate and is left alone.
+pub(super) fn sizes_inside_rounding(body: &mut Term) {
+    let occurrences = body.occurrences();
+    if !occurrences.iter().any(|(_, o)| o.kind == super::SymbolKind::Dimension) {
+        return;
+    }
+    letters_to_sizes(body);
+}
+
+/// [`sizes_inside_rounding`]'s change, on every occurrence under `term`.
+fn letters_to_sizes(term: &mut Term) {
+    match &mut term.kind {
+        TermKind::Symbol(occurrence) => letter_to_size(occurrence, true),
+        // `2p`, `n / s`: numbers times a letter, and quotients, are sizes; `n \cdot p` may be a
+        // size times a rate (a share of n), so a product of letters is left alone.
+        TermKind::Product(factors) => {
+            let divided = factors
+                .iter()
+                .skip(1)
+                .all(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/"));
+            let letters = factors.iter().filter(|f| !matches!(f.term.kind, TermKind::Number)).count();
+            if divided || letters <= 1 {
+                factors.iter_mut().for_each(|f| letters_to_sizes(&mut f.term));
+            }
+        }
+        TermKind::Chain { .. } | TermKind::Frac { .. } | TermKind::Sign { .. } | TermKind::Fenced { .. } => {
+            term.for_each_child_mut(letters_to_sizes);
+        }
+        _ => {}
+    }
+}
