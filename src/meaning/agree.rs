@@ -36,6 +36,10 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
                 capital_maps_a_letter(factors);
                 continue;
             }
+            TermKind::Frac { num, .. } if strong_vector => {
+                standardised_vector(num);
+                continue;
+            }
             _ => &mut **term,
         };
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
@@ -55,6 +59,15 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
             occurrence.kind = super::SymbolKind::Vector;
             occurrence.evidence = super::Evidence::Use;
         }
+    }
+}
+
+/// `y = \frac{x - \mu}{\sigma}` beside vectors: what a statistic is taken from, standardised, is
+/// the vector (the mean and the spread taken from it stay numbers).
+fn standardised_vector(num: &mut Term) {
+    let TermKind::Chain { first, rest } = &mut num.kind else { return };
+    if matches!(rest.first(), Some(j) if matches!(j.op, InfixOp::Additive(op) if op == "-")) {
+        small_letter_is_vector(first, &[super::SymbolKind::Scalar]);
     }
 }
 
@@ -270,7 +283,7 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
         }
         // `W_f [h_{t-1}, x_t]`: a matrix times a bracketed list multiplies the vectors joined.
         if left == super::SymbolKind::Matrix {
-            concatenated_vectors(&mut factor.term);
+            bracketed_vectors(&mut factor.term);
         }
         arguments_of_a_vector(&mut factor.term);
         if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
@@ -308,15 +321,23 @@ fn sandwiched_by_vector(after: &[Factor]) -> bool {
     })
 }
 
-/// The items of a bracketed list (`[h_{t-1}, x_t]`, `[x; y]`) that only a convention called
-/// numbers are vectors: the list joins them into one.
-fn concatenated_vectors(term: &mut Term) {
-    let TermKind::Fenced { open: Delim::Bracket, body } = &mut term.kind else { return };
+/// What a matrix multiplies in brackets is made of vectors: the items of a bracketed list
+/// (`[h_{t-1}, x_t]`, `[x; y]`, which the list joins into one) and the terms of a bracketed sum
+/// (`W(o + u)`) that only a convention called numbers. A list keeps any letter it joins; a sum
+/// turns only small Latin letters.
+fn bracketed_vectors(term: &mut Term) {
+    let TermKind::Fenced { open, body } = &mut term.kind else { return };
     let TermKind::Chain { first, rest } = &mut body.kind else { return };
-    if !rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) {
+    let list = *open == Delim::Bracket && rest.iter().all(|j| matches!(j.op, InfixOp::Separator(_)));
+    let sum = *open == Delim::Paren && rest.iter().all(|j| matches!(j.op, InfixOp::Additive(_)));
+    if !list && !sum {
         return;
     }
     for item in std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)) {
+        if sum {
+            small_letter_is_vector(item, &[super::SymbolKind::Scalar]);
+            continue;
+        }
         if let TermKind::Symbol(occurrence) = &mut item.kind {
             if occurrence.kind == super::SymbolKind::Scalar
                 && occurrence.evidence == super::Evidence::Convention

@@ -43,6 +43,12 @@ fn is_count_arithmetic(term: &Term, depth: usize) -> bool {
                 && matches!(s.term.kind, TermKind::Number)
                 && is_count_arithmetic(base, depth + 1)
         }
+        // `\frac{t}{T}`: a position over a count is a share of the way, no count.
+        TermKind::Frac { num, .. }
+            if num.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Index) =>
+        {
+            false
+        }
         TermKind::Frac { num, den } => {
             is_count_arithmetic(num, depth + 1) && is_count_arithmetic(den, depth + 1)
         }

@@ -63,7 +63,10 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
                 table.learn_sampling(first, &link.operand);
             }
         }
-        NodeKind::Scripts { base, sub: Some(_), .. } => {
+        NodeKind::Scripts { base, sub: Some(sub), .. } => {
+            if let NodeKind::Symbol { name, font: Font::Normal } = &sub.kind {
+                table.note_subscript_letter(name);
+            }
             if let NodeKind::Symbol { name, font: Font::Normal | Font::Bold } = &base.kind {
                 if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase()) {
                     table.note_indexed_base(name);

@@ -195,6 +195,8 @@ pub struct SymbolTable {
     first_numbered: rustc_hash::FxHashSet<String>,
     /// Latin names written with the superscript 0 (`x^0`: a power series).
     zeroth_numbered: rustc_hash::FxHashSet<String>,
+    /// Single letters written alone as a subscript somewhere (`\ell` of `p_\ell`).
+    subscript_letters: rustc_hash::FxHashSet<String>,
     /// Whether something is transposed somewhere (`K_n^\top V_n`): the formula does linear
     /// algebra, and its indexed capitals are arrays, not random variables.
     transposes: bool,
@@ -336,6 +338,18 @@ impl SymbolTable {
     /// Whether a lower-case letter is written in bold somewhere in the document.
     pub fn is_bold_letter(&self, letter: &str) -> bool {
         self.bold_letters.contains(letter)
+    }
+
+    /// Records that `letter` is written alone as a subscript (`p_\ell`).
+    pub(crate) fn note_subscript_letter(&mut self, letter: &str) {
+        if !self.subscript_letters.contains(letter) {
+            self.subscript_letters.insert(letter.to_string());
+        }
+    }
+
+    /// Whether `letter` is written alone as a subscript somewhere.
+    pub fn is_subscript_letter(&self, letter: &str) -> bool {
+        self.subscript_letters.contains(letter)
     }
 
     /// Records that something is transposed (`x^\top`).

@@ -273,6 +273,7 @@ impl<'t> Resolver<'t> {
         capitals_beside_matrices(&mut factors);
         super::positions::positions_scaling(&mut factors);
         super::sets::factored_sets(&mut factors);
+        super::sizes::weight_before_a_sum(&mut factors);
         match factors.len() {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),

@@ -221,7 +221,9 @@ impl Resolver<'_> {
             // `\alpha / K`, `\frac{t}{T}`, `\frac{T_{cur}}{T_i}`: a capital that divides is a count
             // (no matrix divides), or a number when papers use its letter for a loss or a value.
             Place::Divisor if capital && below_only && font_of(occurrence.base) == Font::Normal => {
-                Some(if has(&self.notation.scalar_capitals, letter) {
+                // `\frac{\ell}{L}`: the capital of a letter that counts positions is how many.
+                let counts_index = self.counts_an_index(letter);
+                Some(if has(&self.notation.scalar_capitals, letter) && !counts_index {
                     SymbolKind::Scalar
                 } else {
                     SymbolKind::Dimension
@@ -448,6 +450,19 @@ impl Resolver<'_> {
     fn used_as_number(&self, occurrence: &Occurrence) -> bool {
         let name = occurrence.name.as_str();
         !self.table.is_declared(name) && self.table.recorded(name) == Some(SymbolKind::Scalar)
+    }
+
+    /// Whether the capital `letter` is the count of an index the formula writes in its small
+    /// letter, below a name or as a sum's variable (`L` of `\ell`, `T` of `t`, `K` of `k`).
+    fn counts_an_index(&self, letter: &str) -> bool {
+        let small = letter.to_ascii_lowercase();
+        let mut names = vec![small.as_str()];
+        if letter == "L" {
+            names.push("ell");
+        }
+        names
+            .into_iter()
+            .any(|n| self.table.recorded(n) == Some(SymbolKind::Index) || self.table.is_subscript_letter(n))
     }
 
     fn is_index_letter(&self, node: &Node) -> bool {

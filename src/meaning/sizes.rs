@@ -176,3 +176,27 @@ fn letters_to_sizes(term: &mut Term) {
         _ => {}
     }
 }
+
+/// `C \sum_{i=1}^{\ell} \xi_i`, `C \sum_{j \neq i} (\mathbf{x}_i - \mathbf{x}_j)`: a capital standing
+/// alone before a sum weighs it, a constant, not the size its letter's spelling suggests.
+pub(super) fn weight_before_a_sum(factors: &mut [Factor]) {
+    for i in 1..factors.len() {
+        let (before, after) = factors.split_at_mut(i);
+        let (Some(weight), Some(sum)) = (before.last_mut(), after.first()) else { continue };
+        let summed = matches!(&sum.term.kind, TermKind::BigOp(big) if big.name == "sum");
+        if !summed || sum.op != Some(&InfixOp::Juxt) {
+            continue;
+        }
+        let TermKind::Symbol(occurrence) = &mut weight.term.kind else { continue };
+        let capital = occurrence.base_name.len() == 1
+            && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+        if capital
+            && occurrence.scripts.is_empty()
+            && occurrence.kind == super::SymbolKind::Dimension
+            && occurrence.evidence == super::Evidence::Convention
+        {
+            occurrence.kind = super::SymbolKind::Scalar;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
