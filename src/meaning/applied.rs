@@ -121,12 +121,24 @@ impl Resolver<'_> {
         }
         for arg in &mut application.args {
             if let TermKind::Symbol(occurrence) = &mut arg.kind {
+                // `\hat{v}(s, \mathbf{w})`: the weights in bold are parameters, no state.
                 let lower = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-                    && occurrence.base_name.len() == 1;
+                    && occurrence.base_name.len() == 1
+                    && super::roles::font_of(occurrence.base) != Font::Bold;
+                // `\hat{v}(S', \mathbf{w})`: Sutton and Barto write the random state in capitals.
+                let capital_state = value_function
+                    && occurrence.base_name.len() == 1
+                    && (super::notation::has(
+                        &self.notation.state_letters,
+                        &occurrence.base_name.to_lowercase(),
+                    ) || super::notation::has(
+                        &self.notation.action_letters,
+                        &occurrence.base_name.to_lowercase(),
+                    ));
                 let pair = value_function
                     || super::notation::has(&self.notation.state_letters, &occurrence.base_name)
                     || super::notation::has(&self.notation.action_letters, &occurrence.base_name);
-                if lower && pair && occurrence.evidence >= super::Evidence::Use {
+                if (lower && pair || capital_state) && occurrence.evidence >= super::Evidence::Use {
                     occurrence.kind = super::SymbolKind::RandomVariable;
                     occurrence.evidence = super::Evidence::Use;
                 }
@@ -174,9 +186,13 @@ impl Resolver<'_> {
     }
 
     /// A letter papers use for a value function (`Q`, `V`, `v`), as a symbol, not a word.
+    /// Seen through an estimate's accent (`\hat{v}`, `\hat{Q}`).
     fn is_value_function(&self, callee: &super::Occurrence) -> bool {
-        matches!(callee.base.kind, NodeKind::Symbol { .. })
-            && super::notation::has(&self.notation.value_functions, &callee.base_name)
+        let base = match &callee.base.kind {
+            NodeKind::Accent { body, .. } => body.as_ref(),
+            _ => callee.base,
+        };
+        matches!(&base.kind, NodeKind::Symbol { name, .. } if super::notation::has(&self.notation.value_functions, name))
     }
 
     fn is_letter_of(&self, term: &super::Term, letters: &super::notation::Names) -> bool {

@@ -429,3 +429,28 @@ pub(super) fn is_comparing(op: &InfixOp) -> bool {
     matches!(op, InfixOp::Relation(r)
         if matches!(r.as_str(), "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq"))
 }
+
+/// `[X \mid Y, Z]`, `(\log f(x) \mid y, \phi)`: the syntax cuts a group at its commas first, so a
+/// condition followed by a list reads `(X \mid Y), Z`; what is given after the bar is the whole
+/// list, `X \mid (Y, Z)`, as a density's condition is.
+pub(super) fn condition_takes_the_list(body: &mut Term) {
+    let TermKind::Chain { first, rest } = &mut body.kind else { return };
+    if rest.is_empty() || !rest.iter().all(|j| matches!(j.op, InfixOp::Separator(s) if s == ",")) {
+        return;
+    }
+    let TermKind::Chain { rest: inner, .. } = &mut first.kind else { return };
+    let Some(last) = inner.last_mut() else { return };
+    if !matches!(last.op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert")) {
+        return;
+    }
+    let items = std::mem::take(rest);
+    let end = items.last().map_or(last.term.span, |j| j.term.span);
+    let placeholder = Term::new(TermKind::Leaf, last.term.span, last.term.node);
+    let given = std::mem::replace(&mut last.term, placeholder);
+    let span = given.span.join(end);
+    last.term = Term::new(TermKind::Chain { first: given.boxed(), rest: items }, span, body.node);
+    let whole = body.span;
+    let placeholder = Term::new(TermKind::Leaf, whole, body.node);
+    let condition = std::mem::replace(first.as_mut(), placeholder);
+    *body = Term { span: whole, ..condition };
+}

@@ -1,8 +1,12 @@
 //! Which spellings are an expectation or a probability, rather than a function applied or a
 //! product: an italic `E[X]`, `E(X \mid Y)`, `E_p \log …`; a blackboard `\mathbb{P}[A]`; what
-//! an expectation's subscript draws.
+//! an expectation's subscript draws, and what such an expectation is given after its bar.
 
-use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
+use super::resolve::{Item, Resolver};
+use super::roles::Place;
+use super::tree::{Evidence, Term, TermKind};
+use super::SymbolKind;
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Span};
 
 /// Whether an operator's subscript draws each of its variables by `\sim` (`\mathbb{E}_{x \sim
 /// p}`, `\mathbb{E}_{x \sim p, z \sim q}`; not `\mathbb{E}_{x, \epsilon \sim \mathcal{N}, t}`,
@@ -110,4 +114,68 @@ fn holds_random_capital(body: &Node) -> bool {
         }
     }
     capital
+}
+
+/// `\mathbb{E}_{s' \sim \mathcal{E}}[r + \gamma Q(s', a') \mid s, a]`: what an expectation that
+/// draws below it is given after its bar (the state and the action) is data, random variables as
+/// in a density's condition, when only a convention named them.
+pub(super) fn givens_are_random(operand: &mut Term) {
+    let TermKind::Fenced { body, .. } = &mut operand.kind else { return };
+    let TermKind::Chain { rest, .. } = &mut body.kind else { return };
+    let is_bar = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if r == "\\mid");
+    let Some(bar) = rest.iter().position(|j| is_bar(j.op)) else { return };
+    for joint in rest.iter_mut().skip(bar) {
+        // `\mid s, a`: the list given ([`super::chains::condition_takes_the_list`]).
+        match &mut joint.term.kind {
+            TermKind::Chain { first, rest: items }
+                if items.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) =>
+            {
+                given_is_random(first);
+                items.iter_mut().for_each(|j| given_is_random(&mut j.term));
+            }
+            _ => given_is_random(&mut joint.term),
+        }
+    }
+}
+
+/// Makes a letter given after a bar a random variable, when only a convention named it a
+/// number or a vector.
+fn given_is_random(term: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    let loose = matches!(occurrence.kind, SymbolKind::Scalar | SymbolKind::Vector);
+    if loose && occurrence.evidence == Evidence::Convention {
+        occurrence.kind = SymbolKind::RandomVariable;
+        occurrence.evidence = Evidence::Use;
+    }
+}
+
+impl Resolver<'_> {
+    /// `\mathbb{E}[X]^2`, `E(X)^2`: a script on an expectation's bracket is on the expectation, `(E[X])^2`
+    /// (not `E[X^2]`, which the variance `E[X^2] - E[X]^2` tells apart). Not inlined: its
+    /// locals would widen the frame of every operator in a tower such as `\log \log … x`.
+    #[inline(never)]
+    pub(super) fn scripted_expectation<'n>(
+        &self,
+        node: &'n Node,
+        name: &'n str,
+        items: &[Item<'n>],
+        i: usize,
+        place: Place,
+        d: usize,
+    ) -> Option<Term<'n>> {
+        let (_, op_span, next) = items.get(i + 1).copied()?;
+        let NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } = &next.kind else {
+            return None;
+        };
+        if name != "E" || !matches!(base.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. }) {
+            return None;
+        }
+        let bracket: Vec<Item<'n>> =
+            vec![(None, Span::default(), items.get(i)?.2), (Some(&InfixOp::Juxt), op_span, base.as_ref())];
+        let (expectation, _) = self.operator(node, name, &bracket, 0, place, d);
+        let span = expectation.span.join(next.span);
+        let script = self.group_script(sup, true, d);
+        let kind = TermKind::Scripted { base: expectation.boxed(), sub: None, sup: Some(script), primes: 0 };
+        Some(Term::new(kind, span, next))
+    }
 }

@@ -168,6 +168,7 @@ impl<'t> Resolver<'t> {
                 let counted = matches!(place, Place::Count | Place::Divisor);
                 let inner = if *open == Delim::Bar && counted { Place::Plain } else { place };
                 let mut body = boxed(body, inner);
+                super::chains::condition_takes_the_list(&mut body);
                 if *open == Delim::Bar && counted {
                     counted_is_a_set(&mut body);
                 }
@@ -470,7 +471,7 @@ impl<'t> Resolver<'t> {
 
     /// An operator name at `items[i]` with its operand: the next factor, or for an
     /// expectation without a bracket the rest of the row.
-    fn operator<'n>(
+    pub(super) fn operator<'n>(
         &self,
         node: &'n Node,
         name: &'n str,
@@ -489,12 +490,15 @@ impl<'t> Resolver<'t> {
         // averages over that; the other letters inside keep their own kinds (b a constant).
         let drawn_below = name == "E" && draws_by_sampling(op);
         let operand_place = if random && !drawn_below { Place::Random } else { place };
-        let (operand, used) = if name == "E" && !next_is_bracket {
+        let (mut operand, used) = if name == "E" && !next_is_bracket {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             (self.rest_of_row(node, rest, operand_place, d), rest.len())
         } else {
             self.factor(node, items, i + 1, operand_place, d + 1)
         };
+        if drawn_below {
+            super::expectations::givens_are_random(&mut operand);
+        }
         self.operator_over(node, name, op, operand, used, d)
     }
 
@@ -539,35 +543,6 @@ impl<'t> Resolver<'t> {
             }
             None => (term, 1 + used),
         }
-    }
-
-    /// `\mathbb{E}[X]^2`, `E(X)^2`: a script on an expectation's bracket is on the expectation, `(E[X])^2`
-    /// (not `E[X^2]`, which the variance `E[X^2] - E[X]^2` tells apart). Not inlined: its
-    /// locals would widen the frame of every operator in a tower such as `\log \log … x`.
-    #[inline(never)]
-    fn scripted_expectation<'n>(
-        &self,
-        node: &'n Node,
-        name: &'n str,
-        items: &[Item<'n>],
-        i: usize,
-        place: Place,
-        d: usize,
-    ) -> Option<Term<'n>> {
-        let (_, op_span, next) = items.get(i + 1).copied()?;
-        let NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } = &next.kind else {
-            return None;
-        };
-        if name != "E" || !matches!(base.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. }) {
-            return None;
-        }
-        let bracket: Vec<Item<'n>> =
-            vec![(None, Span::default(), items.get(i)?.2), (Some(&InfixOp::Juxt), op_span, base.as_ref())];
-        let (expectation, _) = self.operator(node, name, &bracket, 0, place, d);
-        let span = expectation.span.join(next.span);
-        let script = self.group_script(sup, true, d);
-        let kind = TermKind::Scripted { base: expectation.boxed(), sub: None, sup: Some(script), primes: 0 };
-        Some(Term::new(kind, span, next))
     }
 
     /// The rest of a row as one term (the first item's operator dropped).
