@@ -239,6 +239,8 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
                 && super::kind_of_term(&next.term) == super::SymbolKind::Matrix
         });
         let before_vector = sandwiched_by_vector(after);
+        // `x_i W^Q (x_j W^K)^\top`: a matrix followed by a transposed factor ends a row vector too.
+        let transposed_next = after.get(1).is_some_and(|f| super::symbols::is_transposed(&f.term));
         let (Some(previous), Some(factor)) = (before.last(), after.first_mut()) else { continue };
         let side_by_side = matches!(factor.op, Some(InfixOp::Juxt));
         let left = super::kind_of_term(&previous.term);
@@ -249,7 +251,7 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             _ => false,
         };
         // `s \Sigma g`: a letter before a matrix that itself multiplies something is a number.
-        let matrix_ends = i + 1 == count;
+        let matrix_ends = i + 1 == count || transposed_next;
         let dotted = matches!(&factor.op, Some(InfixOp::Multiplicative(op)) if op == "\\cdot");
         if (side_by_side || dotted) && super::kind_of_term(&factor.term) == super::SymbolKind::Matrix {
             // `x W_1`, `x \cdot W_g`: a lower-case Latin letter multiplying a matrix from the left

@@ -135,7 +135,11 @@ impl Resolver<'_> {
             matches!(&base.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
         let parameter_label = match &callee.kind {
             NodeKind::Scripts { sub: Some(sub), .. } => is_parameter(sub),
-            NodeKind::Scripts { base, sup: Some(sup), .. } => self.sup_role(base, sup) == ScriptRole::Label,
+            // `x_i W^Q (x_j W^K)^\top`: a weight capital labelled above is a matrix that multiplies
+            // (`L^{\mathrm{CLIP}}(\theta)` is applied).
+            NodeKind::Scripts { base, sup: Some(sup), .. } => {
+                self.sup_role(base, sup) == ScriptRole::Label && !has(&self.notation.weight_capitals, letter)
+            }
             _ => false,
         };
         let primed = matches!(&callee.kind, NodeKind::Scripts { primes, .. } if *primes > 0);

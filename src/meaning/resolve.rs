@@ -530,7 +530,13 @@ impl<'t> Resolver<'t> {
             name,
             function,
             op,
-            sub: sub.map(|s| self.term(s, sub_place, d)),
+            sub: sub.map(|s| {
+                let mut sub = self.term(s, sub_place, d);
+                if name == "E" {
+                    super::expectations::averaged_arrays(&mut sub);
+                }
+                sub
+            }),
             sup: sup.map(|s| self.term(s, Place::Plain, d)),
             operand,
         };

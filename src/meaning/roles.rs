@@ -372,6 +372,11 @@ impl Resolver<'_> {
             _ if greek && upper && matches!(name, "Sigma" | "Lambda") => SymbolKind::Matrix,
             _ if greek => SymbolKind::Scalar,
             _ if upper && has(&self.notation.scalar_capitals, name) => SymbolKind::Scalar,
+            // `V_{\mathrm{MIN}}`, `V_{\max}`: a capital labelled as a bound is a number (a size
+            // letter stays a size, `T_{\max}`).
+            _ if upper && bound_label(occurrence) && !has(&self.notation.dimension_letters, name) => {
+                SymbolKind::Scalar
+            }
             // `H^{t-1}`: a capital followed over steps is an array, no size.
             _ if upper && has(&self.notation.dimension_letters, name) && indices == 0 && !stepped => {
                 SymbolKind::Dimension
@@ -480,6 +485,20 @@ impl Resolver<'_> {
     fn is_set_font(&self, node: &Node) -> bool {
         matches!(font_of(node), Font::Calligraphic | Font::Script | Font::Blackboard)
     }
+}
+
+/// Whether an occurrence is labelled as a bound: `_{\max}`, `_{\mathrm{MIN}}`, `_{\text{min}}`.
+fn bound_label(occurrence: &Occurrence) -> bool {
+    occurrence.scripts.iter().any(|s| {
+        s.role == ScriptRole::Label
+            && match &s.term.node.kind {
+                NodeKind::Word { text, .. } => matches!(text.to_ascii_lowercase().as_str(), "max" | "min"),
+                NodeKind::Styled { body, .. } => {
+                    matches!(&body.kind, NodeKind::Word { text, .. } if matches!(text.to_ascii_lowercase().as_str(), "max" | "min"))
+                }
+                _ => false,
+            }
+    })
 }
 
 /// `f_X(x)`, `F_Y(y)`, `f_{X,Y}(x, y)`: a small f (or a capital F) below which stand the

@@ -272,7 +272,7 @@ fn product_kind(acc: SymbolKind, next: SymbolKind) -> SymbolKind {
 }
 
 /// Whether a term is written transposed (`w^\top`, `\mathbf{x}^{\mathrm{T}}`).
-fn is_transposed(term: &Term) -> bool {
+pub(super) fn is_transposed(term: &Term) -> bool {
     match &term.kind {
         TermKind::Scripted { sup: Some(s), .. } => s.role == ScriptRole::Transpose,
         TermKind::Apply(app) => app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose),
