@@ -271,10 +271,16 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
 const ASSIGNMENTS: [&str; 6] = ["=", "\\leftarrow", "\\longleftarrow", ":=", "\\doteq", "\\triangleq"];
 
 /// Commands papers write in either of two shapes for one meaning: `\epsilon` and `\varepsilon`
-/// (noise or a step), `\phi` and `\varphi` (a feature map or parameters), `\log` and `\ln`.
-/// The first of a pair is varied into the second and back.
-const COMMAND_VARIANTS: [(&str, &str); 3] =
-    [("\\epsilon", "\\varepsilon"), ("\\phi", "\\varphi"), ("\\log", "\\ln")];
+/// (noise or a step), `\phi` and `\varphi` (a feature map or parameters), `\log` and `\ln`,
+/// `\arg\min` and `\operatorname{argmin}` (also `\mathrm{argmin}`, word styles being one), the
+/// same for `\arg\max`. The first of a pair is varied into the second and back.
+const COMMAND_VARIANTS: [(&str, &str); 5] = [
+    ("\\epsilon", "\\varepsilon"),
+    ("\\phi", "\\varphi"),
+    ("\\log", "\\ln"),
+    ("\\arg\\min", "\\operatorname{argmin}"),
+    ("\\arg\\max", "\\operatorname{argmax}"),
+];
 
 /// `pattern` with every command `from` (not the start of a longer name) written `to`, if it has one.
 fn replace_command(pattern: &str, from: &str, to: &str) -> Option<String> {
@@ -382,7 +388,8 @@ fn upright_differentials(pattern: &str) -> Option<String> {
 
 /// The patterns as written, each followed by the spellings papers vary it in, without repeats:
 /// an expectation's `\mathbb{E}` also as `\mathrm{E}` and, before a bracket or a subscript, as
-/// `E`; the commands of [`COMMAND_VARIANTS`] each as its pair; `\exp(x)` as `e^{x}` and back;
+/// `E`; the commands of [`COMMAND_VARIANTS`] each as its pair (`\arg\min` as
+/// `\operatorname{argmin}`); `\exp(x)` as `e^{x}` and back;
 /// a differential's `d` as `\mathrm{d}`;
 /// a sign of [`ASSIGNMENTS`] outside any group as each of the others. Each spelling is a
 /// pattern of its own, indexed like the rest.
