@@ -271,10 +271,68 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
 const ASSIGNMENTS: [&str; 6] = ["=", "\\leftarrow", "\\longleftarrow", ":=", "\\doteq", "\\triangleq"];
 
 /// Commands papers write in either of two shapes for one meaning: `\epsilon` and `\varepsilon`
-/// (noise or a step), `\phi` and `\varphi` (a feature map or parameters), `\log` and `\ln`.
-/// The first of a pair is varied into the second and back.
-const COMMAND_VARIANTS: [(&str, &str); 3] =
-    [("\\epsilon", "\\varepsilon"), ("\\phi", "\\varphi"), ("\\log", "\\ln")];
+/// (noise or a step), `\phi` and `\varphi` (a feature map or parameters), `\log` and `\ln`,
+/// `\arg\min` and `\operatorname{argmin}` (also `\mathrm{argmin}`, word styles being one), the
+/// same for `\arg\max`. The first of a pair is varied into the second and back.
+const COMMAND_VARIANTS: [(&str, &str); 5] = [
+    ("\\epsilon", "\\varepsilon"),
+    ("\\phi", "\\varphi"),
+    ("\\log", "\\ln"),
+    ("\\arg\\min", "\\operatorname{argmin}"),
+    ("\\arg\\max", "\\operatorname{argmax}"),
+];
+
+/// The ways papers write a transpose, each for the others (`^\top`, `^T`, `^{\mathrm{T}}`,
+/// `^\intercal`, `^{\mathsf{T}}`); a pattern writes each braced or not.
+const TRANSPOSES: [&str; 5] = ["\\top", "T", "\\mathrm{T}", "\\intercal", "\\mathsf{T}"];
+
+/// `pattern` with all its transposes written each other way of [`TRANSPOSES`] (a rule written with
+/// `^\top` also finds `^{\mathrm{T}}` and `^T`); nothing if it writes none. Every `^{T}` the rules
+/// write is a transpose: a power is a metavariable (`^{$T}`) or a number.
+fn transposes(pattern: &str) -> Vec<String> {
+    // The pattern cut at its transposes: the text between them, in order.
+    let mut pieces: Vec<&str> = Vec::new();
+    let mut rest = pattern;
+    let mut from = 0;
+    while let Some(at) = rest[from..].find('^').map(|at| at + from) {
+        let after = &rest[at + 1..];
+        let length = TRANSPOSES.iter().find_map(|t| {
+            if after.strip_prefix('{').and_then(|a| a.strip_prefix(t)).is_some_and(|a| a.starts_with('}')) {
+                Some(t.len() + 2)
+            } else {
+                after
+                    .strip_prefix(t)
+                    .filter(|a| !a.starts_with(|c: char| c.is_ascii_alphanumeric()) && !t.ends_with('}'))
+                    .map(|_| t.len())
+            }
+        });
+        match length {
+            Some(length) => {
+                pieces.push(&rest[..at]);
+                rest = &rest[at + 1 + length..];
+                from = 0;
+            }
+            None => from = at + 1,
+        }
+    }
+    if pieces.is_empty() {
+        return Vec::new();
+    }
+    TRANSPOSES
+        .iter()
+        .map(|t| {
+            let mut out = String::with_capacity(pattern.len() + 16);
+            for piece in &pieces {
+                out.push_str(piece);
+                out.push_str("^{");
+                out.push_str(t);
+                out.push('}');
+            }
+            out.push_str(rest);
+            out
+        })
+        .collect()
+}
 
 /// `pattern` with every command `from` (not the start of a longer name) written `to`, if it has one.
 fn replace_command(pattern: &str, from: &str, to: &str) -> Option<String> {
@@ -382,8 +440,9 @@ fn upright_differentials(pattern: &str) -> Option<String> {
 
 /// The patterns as written, each followed by the spellings papers vary it in, without repeats:
 /// an expectation's `\mathbb{E}` also as `\mathrm{E}` and, before a bracket or a subscript, as
-/// `E`; the commands of [`COMMAND_VARIANTS`] each as its pair; `\exp(x)` as `e^{x}` and back;
-/// a differential's `d` as `\mathrm{d}`;
+/// `E`; the commands of [`COMMAND_VARIANTS`] each as its pair (`\arg\min` as
+/// `\operatorname{argmin}`); `\exp(x)` as `e^{x}` and back;
+/// a differential's `d` as `\mathrm{d}`; a transpose in each spelling of [`TRANSPOSES`];
 /// a sign of [`ASSIGNMENTS`] outside any group as each of the others. Each spelling is a
 /// pattern of its own, indexed like the rest.
 pub fn spellings(patterns: &[String]) -> Vec<String> {
@@ -414,6 +473,9 @@ fn spellings_beside(patterns: &[String], focus: Option<&str>) -> Vec<String> {
         }
         if focus.is_none() {
             forms.extend(upright_differentials(pattern));
+        }
+        if !TRANSPOSES.iter().any(|t| names(t)) {
+            forms.extend(transposes(pattern));
         }
         if pattern.contains("\\mathbb{E}") {
             forms.push(pattern.replace("\\mathbb{E}", "\\mathrm{E}"));
