@@ -116,6 +116,7 @@ const CLASSES: &[(&str, Kind)] = &[
     ("bigtriangleup", Class(b't')),
     ("binom", Class(b'b')),
     ("bm", Class(b'f')),
+    ("bmod", Class(b't')),
     ("bold", Class(b'f')),
     ("boldmath", Trivia),
     ("boldsymbol", Class(b'f')),

@@ -158,6 +158,7 @@ const SYMBOLS: &[&str] = &[
     "vee",
     "setminus",
     "smallsetminus",
+    "bmod",
     "in",
     "notin",
     "ni",
