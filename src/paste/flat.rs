@@ -6,6 +6,7 @@
 //! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
+mod differentials;
 mod powers;
 mod script_space;
 mod scripts;
@@ -95,6 +96,7 @@ impl Scan<'_> {
             c if self.table.raised.contains_key(&c.to_string()) => self.raised(at, c),
             ')' | ']' => self.closing(at, next),
             '∥' => self.norm(at, next),
+            '∇' | '∂' => self.operator_script(at, next),
             '.' | '·' => self.dots(at, next),
             c if c.is_alphanumeric() && starts_word => self.word(at),
             _ => next,
@@ -177,6 +179,7 @@ impl Scan<'_> {
             .accented_script(end, word, after)
             .or_else(|| self.dimensions(at, word))
             .or_else(|| self.indexed_capital(at, end, word))
+            .or_else(|| self.differential(at, end, word))
         {
             return done;
         }
@@ -396,7 +399,7 @@ impl Scan<'_> {
         if !(after.starts_with(" (") || after.starts_with(" [")) || token.chars().count() < 2 {
             return None;
         }
-        let (base, script) = self.split_name(token).or_else(|| {
+        let (base, script) = self.split_name(token).or_else(|| self.split_capitals(token)).or_else(|| {
             let first = token.chars().next().filter(|c| c.is_alphabetic())?;
             Some(token.split_at(first.len_utf8()))
         })?;
@@ -414,12 +417,18 @@ impl Scan<'_> {
         {
             return None;
         }
-        // A script that is a name (`KL`, `CE`) is set upright, as its source wrote it.
+        // A script that is a name (`KL`, `CE`) is set upright, as its source wrote it; so is
+        // a capitalized word before its capitals (`ProjX`).
         let named = script.chars().count() >= 2
             && script.chars().all(|c| c.is_ascii_alphabetic())
             && has(&Notation::shipped().function_names, script);
-        let read =
-            if named { format!("{base}_{{\\mathrm{{{script}}}}}") } else { format!("{base}_{{{script}}}") };
+        let read = if named {
+            format!("{base}_{{\\mathrm{{{script}}}}}")
+        } else if self.split_name(token).is_none() && self.split_capitals(token).is_some() {
+            format!("\\mathrm{{{base}}}_{{{script}}}")
+        } else {
+            format!("{base}_{{{script}}}")
+        };
         self.note(at, at + length, read.clone(), PdfWhy::Subscript);
         // The space after the script goes too: it is TeX's, not the writer's.
         self.out.replace(at, at + length + 1, &read);
@@ -500,6 +509,18 @@ impl Scan<'_> {
             let known = self.table.names.contains_key(name) || has(&notation.function_names, name);
             known.then_some((name, script))
         })
+    }
+
+    /// `ProjX` → (`Proj`, `X`): a capital and two small letters or more, a word, with one or
+    /// two capitals glued after it, its subscript (`\\textrm{Proj}_\\mathcal{X}`).
+    fn split_capitals<'w>(&self, token: &'w str) -> Option<(&'w str, &'w str)> {
+        let capitals = token.len() - token.trim_end_matches(|c: char| c.is_ascii_uppercase()).len();
+        let (name, script) = token.split_at(token.len() - capitals);
+        let mut letters = name.chars();
+        let word = letters.next().is_some_and(|c| c.is_ascii_uppercase())
+            && letters.as_str().chars().count() >= 2
+            && letters.all(|c| c.is_ascii_lowercase());
+        (word && (1..=2).contains(&capitals)).then_some((name, script))
     }
 
     /// `argmaxy` → (`argmax`, `y`): a limit operator with one or two letters after it.

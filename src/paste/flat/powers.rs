@@ -39,7 +39,7 @@ impl Scan<'_> {
     /// commas set tight among them) are the subscript that picks an entry.
     fn entry_index(&mut self, at: usize, next: usize, after: &str) -> Option<usize> {
         let bracket = self.text.get(at..next)?;
-        if bracket != "]" || !after.starts_with(|c: char| c.is_lowercase()) {
+        if bracket != "]" || !after.starts_with(|c: char| c.is_lowercase()) || self.expectation_bracket(at) {
             return None;
         }
         let length = run_length(after, |c| c.is_alphanumeric() || TIGHT_SIGNS.contains(&c));
@@ -177,5 +177,22 @@ impl Scan<'_> {
         self.note(at, mark_end - 1, read.clone(), PdfWhy::Exponent);
         self.out.replace(at, mark_end, &read);
         Some(mark_end)
+    }
+
+    /// Whether the `]` at `at` closes an expectation's bracket (`E[w1 ]x`: what follows is a
+    /// factor, no entry's index): the `[` it closes on its line comes right after `E`.
+    fn expectation_bracket(&self, at: usize) -> bool {
+        let line = self.text.get(..at).unwrap_or("");
+        let line = line.rsplit('\n').next().unwrap_or("");
+        let mut depth = 0usize;
+        for (offset, c) in line.char_indices().rev() {
+            match c {
+                ']' => depth += 1,
+                '[' if depth > 0 => depth -= 1,
+                '[' => return line.get(..offset).unwrap_or("").trim_end_matches(' ').ends_with('E'),
+                _ => {}
+            }
+        }
+        false
     }
 }

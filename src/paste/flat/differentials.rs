@@ -1,0 +1,139 @@
+//! What a PDF's text flattens of derivatives, read by [`Scan`]: the subscript of `∇` or `∂`
+//! glued to it, then TeX's space after a script before what it applies to (`∇w L(w)` for
+//! ∇_w L(w), `∂W(l) o` for ∂_{W^{(l)}} o, `∂(w,b) l` for ∂_{(w,b)} l); digits glued to it
+//! there its power (`∇2 f` for ∇²f); and a Leibniz fraction's denominators on a line of
+//! their own with the variable's index glued (`dxk`, `dx1 dxn` for dx_k, dx_1 dx_n), with
+//! the numerator's power glued to its `d` on a line above (`d2 f` over `dx1 dx1`). Each
+//! reading a warning.
+
+use super::{run_length, Scan, SCRIPT_CHARACTERS};
+use crate::syntax::error::PdfWhy;
+
+/// The longest index, in characters, glued to a differential's variable (`dx12`, `dxij`).
+const DIFFERENTIAL_INDEX_CHARACTERS: usize = 2;
+
+impl Scan<'_> {
+    /// `∇` or `∂` at `at` (`next` after it) with a script glued to it and then a space before
+    /// a letter: the script is its subscript (`∇w L`), digits alone its power (`∇2 f`). The
+    /// offset to go on from; `next` when it is not so (`∇f (x)`, `∂f ∂u`, `∂L` / `∂w`).
+    pub(super) fn operator_script(&mut self, at: usize, next: usize) -> usize {
+        let rest = self.text.get(next..).unwrap_or("");
+        let sign = self.text.get(at..next).unwrap_or("");
+        let letters = run_length(rest, char::is_alphanumeric);
+        let mut end = letters;
+        let mut group = "";
+        if let Some(inside) = rest.get(end..).and_then(|r| r.strip_prefix('(')) {
+            let close = inside.find(')').filter(|&n| n > 0 && n <= SCRIPT_CHARACTERS);
+            if let Some(close) = close.filter(|&n| !inside.get(..n).unwrap_or(" ").contains([' ', '('])) {
+                group = rest.get(end..end + close + 2).unwrap_or("");
+                end += close + 2;
+            }
+        }
+        let script = rest.get(..end).unwrap_or("");
+        let after = rest.get(end..).unwrap_or("");
+        let applied = after
+            .strip_prefix(' ')
+            .and_then(|a| a.chars().next())
+            .is_some_and(|c| c.is_alphabetic() && c != '∂' && c != '∇');
+        if end == 0 || !applied || script.chars().count() > SCRIPT_CHARACTERS {
+            return next;
+        }
+        let base = rest.get(..letters).unwrap_or("");
+        let power = group.is_empty() && base.chars().all(|c| c.is_ascii_digit());
+        let read = if power {
+            format!("{sign}^{{{base}}}")
+        } else if !base.is_empty() && !base.starts_with(|c: char| c.is_alphabetic()) {
+            return next;
+        } else if base.is_empty() || group.is_empty() {
+            format!("{sign}_{{{script}}}")
+        } else {
+            format!("{sign}_{{{base}^{{{group}}}}}")
+        };
+        let why = if power { PdfWhy::Exponent } else { PdfWhy::Subscript };
+        self.note(at, next + end, read.clone(), why);
+        self.out.replace(at, next + end, &read);
+        next + end
+    }
+
+    /// `dxk` on a line of Leibniz denominators (every word a `d` and its variable: `dx1 dxn`):
+    /// the variable's glued index is its subscript (dx_k); `d2` before a letter one or two lines
+    /// above such a line is `d`'s power (`d2 f` for d²f). The offset to go on from.
+    pub(super) fn differential(&mut self, at: usize, end: usize, word: &str) -> Option<usize> {
+        let mut chars = word.chars();
+        if chars.next()? != 'd' {
+            return None;
+        }
+        let rest = chars.as_str();
+        let digits = rest.chars().all(|c| c.is_ascii_digit());
+        if digits {
+            let after = self.text.get(end..)?;
+            let applied = after.strip_prefix(' ')?.starts_with(|c: char| c.is_alphabetic());
+            // The denominators' line is next, or after the baseline's between (`d2 f` / `= 0` /
+            // `dx1 dx2`).
+            let mut below = self.text.get(end..)?.split('\n').skip(1).take(2);
+            if rest.is_empty() || !applied || !below.any(|line| self.denominators(line)) {
+                return None;
+            }
+            let read = format!("d^{{{rest}}}");
+            self.note(at, end, read.clone(), PdfWhy::Exponent);
+            self.out.replace(at, end, &read);
+            return Some(end);
+        }
+        let variable = rest.chars().next().filter(|c| c.is_alphabetic())?;
+        let index = rest.get(variable.len_utf8()..)?;
+        let start = self.text.get(..at)?.rfind('\n').map_or(0, |n| n + 1);
+        let stop = self.text.get(at..)?.find('\n').map_or(self.text.len(), |n| at + n);
+        if !self.is_index(index) || !self.denominators(self.text.get(start..stop)?) {
+            return None;
+        }
+        let read = format!("d{variable}_{{{index}}}");
+        self.note(at, end, read.clone(), PdfWhy::Subscript);
+        self.out.replace(at, end, &read);
+        Some(end)
+    }
+
+    /// Whether `index` is a short index glued to a variable: digits or index letters.
+    fn is_index(&self, index: &str) -> bool {
+        let letter = |c: char| self.table.glued_index_letters.iter().any(|l| l.chars().eq([c]));
+        let count = index.chars().count();
+        (1..=DIFFERENTIAL_INDEX_CHARACTERS).contains(&count)
+            && (index.chars().all(|c| c.is_ascii_digit()) || index.chars().all(letter))
+    }
+
+    /// Whether `line` is Leibniz denominators only: words of `d`, a letter and maybe its index.
+    fn denominators(&self, line: &str) -> bool {
+        let mut words = line.split_whitespace().peekable();
+        words.peek().is_some()
+            && words.all(|w| {
+                let mut chars = w.chars();
+                chars.next() == Some('d')
+                    && chars.next().is_some_and(char::is_alphabetic)
+                    && (chars.as_str().is_empty() || self.is_index(chars.as_str()))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::read;
+
+    #[test]
+    fn a_glued_script_of_nabla_or_partial_before_what_it_applies_to_is_its_subscript() {
+        assert_eq!(read("L(w) + ϵ · ∇w L(w)"), "L(w) + ϵ · ∇_{w} L(w)");
+        assert_eq!(read("∂W(l) o = ∂(w,b) l(i)"), "∂_{W^{(l)}} o = ∂_{(w,b)} l^{(i)}");
+        assert_eq!(read("∇2 f (x)"), "∇^{2} f (x)");
+        // Applied to a parenthesis, another derivative, or a line's end: left.
+        for text in ["∇f (x)", "∂L ∂u", "∂L\n∂w", "∂ log p"] {
+            assert_eq!(read(text), text);
+        }
+    }
+
+    #[test]
+    fn leibniz_denominators_take_their_variables_glued_index() {
+        assert_eq!(read("d\nf (x)\ndxk"), "d\nf (x)\ndx_{k}");
+        assert_eq!(read("d2 f\n= 0\ndx1 dxn"), "d^{2} f\n= 0\ndx_{1} dx_{n}");
+        assert_eq!(read("d2 f\ndx1 dxn"), "d^{2} f\ndx_{1} dx_{n}");
+        // Not on a line of denominators: left.
+        assert_eq!(read("y = dxk + 1"), "y = dxk + 1");
+    }
+}
