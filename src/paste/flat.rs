@@ -175,6 +175,10 @@ impl Scan<'_> {
         let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
         let word = self.text.get(at..end).unwrap_or("");
         let after = self.text.get(end..).unwrap_or("");
+        // A script an earlier pass wrote (a matrix entry's `a_{m1}`) is read as written.
+        if self.text.get(..at).is_some_and(|b| b.ends_with("_{") || b.ends_with("^{")) {
+            return end;
+        }
         if let Some(done) = self
             .accented_script(end, word, after)
             .or_else(|| self.dimensions(at, word))
