@@ -403,7 +403,7 @@ impl Scan<'_> {
         if !(after.starts_with(" (") || after.starts_with(" [")) || token.chars().count() < 2 {
             return None;
         }
-        let (base, script) = self.split_name(token).or_else(|| self.split_capitals(token)).or_else(|| {
+        let (base, script) = self.split_capitals(token).or_else(|| self.split_name(token)).or_else(|| {
             let first = token.chars().next().filter(|c| c.is_alphabetic())?;
             Some(token.split_at(first.len_utf8()))
         })?;
@@ -428,7 +428,7 @@ impl Scan<'_> {
             && has(&Notation::shipped().function_names, script);
         let read = if named {
             format!("{base}_{{\\mathrm{{{script}}}}}")
-        } else if self.split_name(token).is_none() && self.split_capitals(token).is_some() {
+        } else if self.split_capitals(token).is_some() {
             format!("\\mathrm{{{base}}}_{{{script}}}")
         } else {
             format!("{base}_{{{script}}}")
@@ -516,7 +516,8 @@ impl Scan<'_> {
     }
 
     /// `ProjX` → (`Proj`, `X`): a capital and two small letters or more, a word, with one or
-    /// two capitals glued after it, its subscript (`\\textrm{Proj}_\\mathcal{X}`).
+    /// two capitals glued after it, its subscript (`\textrm{Proj}_\mathcal{X}`); tried before
+    /// a known name at its start (`Pr`).
     fn split_capitals<'w>(&self, token: &'w str) -> Option<(&'w str, &'w str)> {
         let capitals = token.len() - token.trim_end_matches(|c: char| c.is_ascii_uppercase()).len();
         let (name, script) = token.split_at(token.len() - capitals);
@@ -638,6 +639,8 @@ mod tests {
         assert_eq!(read("x ̸∈ [a, b]"), "x \\notin  [a, b]");
         assert_eq!(read("u⊤ v = (x − y)⊤ z"), "u^{\\top} v = (x − y)^{\\top} z");
         assert_eq!(read("Area(A) = Bernoulli(p)"), "\\mathrm{Area}(A) = \\mathrm{Bernoulli}(p)");
+        // A capitalized word with a capital glued, before a script's space: a name, subscripted.
+        assert_eq!(read("ProjX (x) = ClipC (w)"), "\\mathrm{Proj}_{X}(x) = \\mathrm{Clip}_{C}(w)");
         assert_eq!(read("∥x∥22 + ∥A∥2F = ∥y∥2 ∥z∥1"), "∥x∥_{2}^{2} + ∥A∥_{F}^{2} = ∥y∥^{2} ∥z∥_{1}");
         assert_eq!(read("[A]ki xi = [X]i+a,j+b , [x]2"), "[A]_{ki} x_{i} = [X]_{i+a,j+b} , [x]^{2}");
         // `P ∥Q` is no norm, and a bar that opens takes no script.
