@@ -46,9 +46,11 @@ pub(super) fn in_lines(text: &str) -> Pass {
         out: Rewriter::new(text),
         notes: Vec::new(),
         line_has_text: false,
+        line_begin: 0,
         raised_letters: scripts::raised_letters(text),
         spaced_scripts: Vec::new(),
         series_letters: script_space::series_letters(text),
+        denominator_lines: std::collections::HashMap::new(),
     };
     scan.spaced_scripts = script_space::spaced_scripts(text, |word| scan.known(word));
     super::walk_chars(text, |at, c| scan.step(at, c));
@@ -63,6 +65,8 @@ struct Scan<'a> {
     notes: Vec<Warning>,
     /// Whether anything but spaces came before on the line being read.
     line_has_text: bool,
+    /// Where the line being read starts.
+    line_begin: usize,
     /// Letters that a script's space shows with a parenthesized superscript somewhere in the
     /// text (`h(l−1) )`): their other glued groups are superscripts too (`h(l) =`).
     raised_letters: Vec<char>,
@@ -71,6 +75,8 @@ struct Scan<'a> {
     spaced_scripts: Vec<String>,
     /// Letters with digits glued in a series written with dots (`w1 , . . . , wN`).
     series_letters: Vec<char>,
+    /// Lines (by where they start) found to be Leibniz denominators or not (`differentials.rs`).
+    denominator_lines: std::collections::HashMap<usize, bool>,
 }
 
 impl Scan<'_> {
@@ -80,8 +86,13 @@ impl Scan<'_> {
         let starts_word =
             !self.text.get(..at).and_then(|b| b.chars().next_back()).is_some_and(char::is_alphanumeric);
         let went_on = self.read(at, next, c, starts_word);
+        // A reading that took a line break along (`u⊤` / `j`) moves the line's start too.
+        if let Some(n) = self.text.get(next..went_on).and_then(|read| read.rfind('\n')) {
+            self.line_begin = next + n + 1;
+        }
         if c == '\n' {
             self.line_has_text = false;
+            self.line_begin = next;
         } else if !c.is_whitespace() {
             self.line_has_text = true;
         }

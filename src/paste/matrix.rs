@@ -18,6 +18,7 @@ use super::table::{table, Table};
 use super::Pass;
 use crate::syntax::ast::Span;
 use crate::syntax::error::{PdfWhy, Warning, WarningKind};
+use std::collections::BTreeMap;
 
 /// Relations that end a head (`M =`).
 const HEAD_RELATIONS: &[char] = &['=', '∼'];
@@ -45,7 +46,7 @@ struct Matrix<'a> {
     rows: Vec<Vec<Range>>,
     trailing: Vec<Range>,
     /// Entries written as LaTeX rather than copied (`..` as `\vdots`, `···` as `\cdots`).
-    written: Vec<(Range, String)>,
+    written: BTreeMap<Range, String>,
 }
 
 impl<'a> Matrix<'a> {
@@ -86,7 +87,7 @@ impl<'a> Matrix<'a> {
             head: None,
             rows: Vec::new(),
             trailing: Vec::new(),
-            written: Vec::new(),
+            written: BTreeMap::new(),
         };
         let rows = matrix.blocks(table).and_then(|blocks| matrix.rows_of(&blocks));
         matrix.rows = match rows {
@@ -237,8 +238,8 @@ impl<'a> Matrix<'a> {
                 if k > 0 {
                     out.write(" & ", entry.0, entry.0);
                 }
-                match self.written.iter().find(|(range, _)| range == entry) {
-                    Some((_, latex)) => out.write(latex, entry.0, entry.1),
+                match self.written.get(entry) {
+                    Some(latex) => out.write(latex, entry.0, entry.1),
                     None => out.copy(entry.0, entry.1),
                 }
             }

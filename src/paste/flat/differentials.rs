@@ -23,7 +23,13 @@ impl Scan<'_> {
         let mut end = letters;
         let mut group = "";
         if let Some(inside) = rest.get(end..).and_then(|r| r.strip_prefix('(')) {
-            let close = inside.find(')').filter(|&n| n > 0 && n <= SCRIPT_CHARACTERS);
+            // Looking no further than a script's length keeps the pass linear.
+            let close = inside
+                .char_indices()
+                .take(SCRIPT_CHARACTERS + 1)
+                .find(|&(_, c)| c == ')')
+                .map(|(n, _)| n)
+                .filter(|&n| n > 0 && n <= SCRIPT_CHARACTERS);
             if let Some(close) = close.filter(|&n| !inside.get(..n).unwrap_or(" ").contains([' ', '('])) {
                 group = rest.get(end..end + close + 2).unwrap_or("");
                 end += close + 2;
@@ -70,8 +76,9 @@ impl Scan<'_> {
             let applied = after.strip_prefix(' ')?.starts_with(|c: char| c.is_alphabetic());
             // The denominators' line is next, or after the baseline's between (`d2 f` / `= 0` /
             // `dx1 dx2`).
-            let mut below = self.text.get(end..)?.split('\n').skip(1).take(2);
-            if rest.is_empty() || !applied || !below.any(|line| self.denominators(line)) {
+            let below = self.text.get(end..)?.match_indices('\n').take(2).map(|(n, _)| end + n + 1);
+            let below: Vec<usize> = below.collect();
+            if rest.is_empty() || !applied || !below.into_iter().any(|start| self.denominators_at(start)) {
                 return None;
             }
             let read = format!("d^{{{rest}}}");
@@ -81,9 +88,7 @@ impl Scan<'_> {
         }
         let variable = rest.chars().next().filter(|c| c.is_alphabetic())?;
         let index = rest.get(variable.len_utf8()..)?;
-        let start = self.text.get(..at)?.rfind('\n').map_or(0, |n| n + 1);
-        let stop = self.text.get(at..)?.find('\n').map_or(self.text.len(), |n| at + n);
-        if !self.is_index(index) || !self.denominators(self.text.get(start..stop)?) {
+        if !self.is_index(index) || !self.denominators_at(self.line_begin) {
             return None;
         }
         let read = format!("d{variable}_{{{index}}}");
@@ -98,6 +103,19 @@ impl Scan<'_> {
         let count = index.chars().count();
         (1..=DIFFERENTIAL_INDEX_CHARACTERS).contains(&count)
             && (index.chars().all(|c| c.is_ascii_digit()) || index.chars().all(letter))
+    }
+
+    /// Whether the line that starts at `start` is Leibniz denominators only, worked out once a
+    /// line (a line of many words asks for each: looking again would be quadratic).
+    fn denominators_at(&mut self, start: usize) -> bool {
+        if let Some(&known) = self.denominator_lines.get(&start) {
+            return known;
+        }
+        let rest = self.text.get(start..).unwrap_or("");
+        let line = rest.split('\n').next().unwrap_or("");
+        let known = self.denominators(line);
+        self.denominator_lines.insert(start, known);
+        known
     }
 
     /// Whether `line` is Leibniz denominators only: words of `d`, a letter and maybe its index.

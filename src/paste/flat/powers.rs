@@ -7,6 +7,10 @@
 use super::{run_length, Scan, SCRIPT_CHARACTERS, TIGHT_SIGNS};
 use crate::syntax::error::PdfWhy;
 
+/// The longest text, in characters, looked back over for the `[` that a `]` closes
+/// ([`Scan::expectation_bracket`]).
+const EXPECTATION_CHARACTERS: usize = 200;
+
 impl Scan<'_> {
     /// A closing bracket at `at` with a power set right after it: `(x − µ)2`, `[K + σ 2 I]−1`,
     /// `K(x, x)T` (the transpose).
@@ -185,7 +189,8 @@ impl Scan<'_> {
         let line = self.text.get(..at).unwrap_or("");
         let line = line.rsplit('\n').next().unwrap_or("");
         let mut depth = 0usize;
-        for (offset, c) in line.char_indices().rev() {
+        // Looking back a bracket's usual length at most keeps the pass linear.
+        for (offset, c) in line.char_indices().rev().take(EXPECTATION_CHARACTERS) {
             match c {
                 ']' => depth += 1,
                 '[' if depth > 0 => depth -= 1,

@@ -65,11 +65,11 @@ impl Matrix<'_> {
             for (row, &(range, dots)) in out.iter_mut().zip(column) {
                 let text = self.get(range);
                 if dots {
-                    self.written.push((range, if across { "\\ddots" } else { "\\vdots" }.to_string()));
+                    self.written.insert(range, if across { "\\ddots" } else { "\\vdots" }.to_string());
                 } else if is_cdots(text) {
-                    self.written.push((range, "\\cdots".to_string()));
+                    self.written.insert(range, "\\cdots".to_string());
                 } else if let Some(indexed) = entry_indexed(text, table) {
-                    self.written.push((range, indexed));
+                    self.written.insert(range, indexed);
                 }
                 row.push(range);
             }
