@@ -163,8 +163,9 @@ impl Scan<'_> {
     }
 
     /// A line break at `at` and `j vi`: the short index that starts the next line (index
-    /// letters of `glued_index_letters`, digits and tight signs, `t+j`), and where it ends;
-    /// none when the line starts otherwise (`x⊤` / `Ax = b`: the next factor).
+    /// letters of `glued_index_letters`, digits and tight signs, `t+j`; or one or two other
+    /// small letters before a factor, `o vc`), and where it ends; none when the line starts
+    /// otherwise (`x⊤` / `Ax = b`: the next factor).
     fn index_below(&self, at: usize) -> Option<(String, usize)> {
         let rest = self.text.get(at..)?.strip_prefix('\n')?;
         let index_letter = |c: char| {
@@ -176,7 +177,16 @@ impl Scan<'_> {
         let short = (1..=INDEX_BELOW_CHARACTERS).contains(&index.chars().count());
         let alone = after.is_empty() || after.starts_with([' ', '\n']);
         let starts = index.starts_with(char::is_alphanumeric) && index.ends_with(char::is_alphanumeric);
-        (short && alone && starts).then(|| (index.to_string(), at + 1 + length))
+        // Other small letters (`u⊤` / `o vc`, `u⊤` / `hk vi`) when a factor follows them on the
+        // line, as the transposed vector's partner: not a row of their own (`y = 1`), no word.
+        let other = || {
+            let length = run_length(rest, |c| c.is_ascii_lowercase());
+            let index = rest.get(..length)?;
+            let factor = rest.get(length..)?.strip_prefix(' ')?.starts_with(char::is_alphabetic);
+            ((1..=2).contains(&length) && factor && !self.known(index))
+                .then(|| (index.to_string(), at + 1 + length))
+        };
+        (short && alone && starts).then(|| (index.to_string(), at + 1 + length)).or_else(other)
     }
 
     /// A word (a run of letters and digits) at `at`: an exponent, a name before its
@@ -663,5 +673,8 @@ mod tests {
         assert_eq!(read("s = q⊤\ni kj + b"), "s = q^{\\top}_{i} k_{j} + b");
         // The next factor, not an index: `x⊤` / `Ax`.
         assert_eq!(read("x⊤\nAx = b"), "x^{\\top}\nAx = b");
+        // Another small letter before a factor is the index too; before a relation, a row.
+        assert_eq!(read("σ(u⊤\no vc )"), "σ(u^{\\top}_{o} v_{c} )");
+        assert_eq!(read("a = x⊤\ny = 1"), "a = x^{\\top}\ny = 1");
     }
 }
