@@ -262,15 +262,25 @@ impl Scan<'_> {
         end
     }
 
-    /// `∼ N (0, 1)`: a distribution's letter after `∼`, applied: its calligraphic letter.
+    /// `∼ N (0, 1)`: a distribution's letter after `∼`, applied: its calligraphic letter. Not
+    /// after `∼`, with the space of its italic correction, applied to a pair (`= N (a, v)`,
+    /// `P (N (0, 1) ∈ …)`, a location and a scale): the same, with a warning.
     fn distribution(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
         let sampled = self.text.get(..at)?.trim_end_matches(' ').ends_with('∼');
         let applied = after.trim_start_matches(' ').starts_with('(');
-        if !sampled || !applied || !is_capital(word) || !has(&Notation::shipped().distribution_names, word) {
+        if !applied || !is_capital(word) || !has(&Notation::shipped().distribution_names, word) {
+            return None;
+        }
+        let paired = !sampled && after.starts_with(" (") && is_pair(after.get(1..)?);
+        if !sampled && !paired {
             return None;
         }
         let spaces = after.len() - after.trim_start_matches(' ').len();
-        self.out.replace(at, end + spaces, &format!("\\mathcal{{{word}}}"));
+        let read = format!("\\mathcal{{{word}}}");
+        if paired {
+            self.note(at, end, read.clone(), PdfWhy::Name);
+        }
+        self.out.replace(at, end + spaces, &read);
         Some(end + spaces)
     }
 
@@ -588,6 +598,25 @@ impl Scan<'_> {
     }
 }
 
+/// Whether `group` starts with a parenthesis around two arguments (one comma outside any inner
+/// bracket: `(0, 1)`, `(µ, σ 2 )`), closed within [`PAIR_CHARACTERS`].
+fn is_pair(group: &str) -> bool {
+    let (mut depth, mut commas) = (0usize, 0usize);
+    for c in group.chars().take(PAIR_CHARACTERS) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 1 => return commas == 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 1 => commas += 1,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The longest parenthesized pair, in characters, read after a distribution's letter.
+const PAIR_CHARACTERS: usize = 64;
+
 /// Whether `c` is a Greek letter (with the variants `ϵ`, `ϕ`, `ϑ`).
 fn is_greek(c: char) -> bool {
     ('\u{0391}'..='\u{03FF}').contains(&c)
@@ -655,6 +684,12 @@ mod tests {
         assert_eq!(read("A = WΣW−1 ."), "A = WΣW^{−1} .");
         assert_eq!(read("V π (s) = V ∗ (s′ )"), "V^{π}(s) = V^{∗}(s′ )");
         assert_eq!(read("x ∼ N (0, 1)"), "x ∼ \\mathcal{N}(0, 1)");
+        // Not after `∼`: applied to a pair, with a warning; a single argument is left.
+        assert_eq!(
+            read("P (N (0, 1) ∈ A) = N (a∗ , v)"),
+            "P (\\mathcal{N}(0, 1) ∈ A) = \\mathcal{N}(a^{\\ast} , v)"
+        );
+        assert_eq!(read("N (x) + N(0, 1)"), "N (x) + N(0, 1)");
         // An integral's upper limit, and a sum's upper limit on a line of its own, are left.
         assert_eq!(read("Z 1\n0\n\nN−1\nX"), "Z 1\n0\n\nN−1\nX");
         assert_eq!(read("x ̸∈ [a, b]"), "x \\notin  [a, b]");
