@@ -51,6 +51,7 @@ pub(super) fn in_lines(text: &str) -> Pass {
         spaced_scripts: Vec::new(),
         series_letters: script_space::series_letters(text),
         denominator_lines: std::collections::HashMap::new(),
+        numerator_powers: std::collections::HashMap::new(),
     };
     scan.spaced_scripts = script_space::spaced_scripts(text, |word| scan.known(word));
     super::walk_chars(text, |at, c| scan.step(at, c));
@@ -77,6 +78,9 @@ struct Scan<'a> {
     series_letters: Vec<char>,
     /// Lines (by where they start) found to be Leibniz denominators or not (`differentials.rs`).
     denominator_lines: std::collections::HashMap<usize, bool>,
+    /// The script glued to a numerator's `d` above the line that starts at the key
+    /// (`differentials.rs`).
+    numerator_powers: std::collections::HashMap<usize, Option<String>>,
 }
 
 impl Scan<'_> {

@@ -12,6 +12,13 @@ use crate::syntax::error::PdfWhy;
 /// The longest index, in characters, glued to a differential's variable (`dx12`, `dxij`).
 const DIFFERENTIAL_INDEX_CHARACTERS: usize = 2;
 
+/// The most lines a Leibniz fraction's baseline is given in, between its numerator's line and
+/// its denominator's (`dn f` / `=` / `(x) =` / `dxn`).
+const LINES_BETWEEN: usize = 2;
+
+/// The words of a line looked at for a Leibniz fraction's powers (a fraction's line has few).
+const DENOMINATOR_WORDS: usize = 16;
+
 impl Scan<'_> {
     /// `∇` or `∂` at `at` (`next` after it) with a script glued to it and then a space before
     /// a letter: the script is its subscript (`∇w L`), digits alone its power (`∇2 f`). The
@@ -62,23 +69,29 @@ impl Scan<'_> {
     }
 
     /// `dxk` on a line of Leibniz denominators (every word a `d` and its variable: `dx1 dxn`):
-    /// the variable's glued index is its subscript (dx_k); `d2` before a letter one or two lines
-    /// above such a line is `d`'s power (`d2 f` for d²f). The offset to go on from.
+    /// the variable's glued index is its subscript (dx_k), or its power when the numerator's
+    /// `d` up to three lines above has the same glued (`dn f` over `dxn`: dⁿf / dxⁿ). `d2`, or
+    /// `dn` over such a power, before a letter up to three lines above such a line is `d`'s
+    /// power (`d2 f` for d²f). The offset to go on from.
     pub(super) fn differential(&mut self, at: usize, end: usize, word: &str) -> Option<usize> {
         let mut chars = word.chars();
         if chars.next()? != 'd' {
             return None;
         }
         let rest = chars.as_str();
-        let digits = rest.chars().all(|c| c.is_ascii_digit());
-        if digits {
+        if self.is_index(rest) {
             let after = self.text.get(end..)?;
             let applied = after.strip_prefix(' ')?.starts_with(|c: char| c.is_alphabetic());
             // The denominators' line is next, or after the baseline's between (`d2 f` / `= 0` /
-            // `dx1 dx2`).
-            let below = self.text.get(end..)?.match_indices('\n').take(2).map(|(n, _)| end + n + 1);
+            // `dx1 dx2`); a letter is a power only where the denominators raise it too.
+            let below =
+                self.text.get(end..)?.match_indices('\n').take(LINES_BETWEEN + 1).map(|(n, _)| end + n + 1);
             let below: Vec<usize> = below.collect();
-            if rest.is_empty() || !applied || !below.into_iter().any(|start| self.denominators_at(start)) {
+            let digits = rest.chars().all(|c| c.is_ascii_digit());
+            let raised = |scan: &mut Self, start: usize| {
+                scan.denominators_at(start) && (digits || scan.line_raises(start, rest))
+            };
+            if !applied || !below.into_iter().any(|start| raised(self, start)) {
                 return None;
             }
             let read = format!("d^{{{rest}}}");
@@ -91,10 +104,44 @@ impl Scan<'_> {
         if !self.is_index(index) || !self.denominators_at(self.line_begin) {
             return None;
         }
-        let read = format!("d{variable}_{{{index}}}");
-        self.note(at, end, read.clone(), PdfWhy::Subscript);
+        let power = self.numerator_power(self.line_begin).is_some_and(|p| p == index);
+        let (read, why) = if power {
+            (format!("d{variable}^{{{index}}}"), PdfWhy::Exponent)
+        } else {
+            (format!("d{variable}_{{{index}}}"), PdfWhy::Subscript)
+        };
+        self.note(at, end, read.clone(), why);
         self.out.replace(at, end, &read);
         Some(end)
+    }
+
+    /// Whether a word of the denominators' line at `start` ends with `script` after its `d` and
+    /// variable (`dxn` for `n`); its first words only, which keeps the pass linear.
+    fn line_raises(&self, start: usize, script: &str) -> bool {
+        let line = self.text.get(start..).unwrap_or("").split('\n').next().unwrap_or("");
+        line.split_whitespace().take(DENOMINATOR_WORDS).any(|w| {
+            w.chars().count() == 2 + script.chars().count() && w.ends_with(script) && w.starts_with('d')
+        })
+    }
+
+    /// The script glued to a numerator's `d` before a letter (`dn f`, `d2 y`) on one of the three
+    /// lines above the line at `start`, found once a line.
+    fn numerator_power(&mut self, start: usize) -> Option<String> {
+        if let Some(known) = self.numerator_powers.get(&start) {
+            return known.clone();
+        }
+        let before = self.text.get(..start.saturating_sub(1)).unwrap_or("");
+        let found = before.rsplit('\n').take(LINES_BETWEEN + 1).find_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().take(DENOMINATOR_WORDS).collect();
+            words.windows(2).find_map(|pair| match pair {
+                [d, next] if next.starts_with(char::is_alphabetic) => {
+                    d.strip_prefix('d').filter(|s| self.is_index(s)).map(str::to_string)
+                }
+                _ => None,
+            })
+        });
+        self.numerator_powers.insert(start, found.clone());
+        found
     }
 
     /// Whether `index` is a short index glued to a variable: digits or index letters.
@@ -151,6 +198,8 @@ mod tests {
         assert_eq!(read("d\nf (x)\ndxk"), "d\nf (x)\ndx_{k}");
         assert_eq!(read("d2 f\n= 0\ndx1 dxn"), "d^{2} f\n= 0\ndx_{1} dx_{n}");
         assert_eq!(read("d2 f\ndx1 dxn"), "d^{2} f\ndx_{1} dx_{n}");
+        // The same letter glued to the numerator's `d` and to the variable: a power.
+        assert_eq!(read("dn f\n= (x)\ndxn"), "d^{n} f\n= (x)\ndx^{n}");
         // Not on a line of denominators: left.
         assert_eq!(read("y = dxk + 1"), "y = dxk + 1");
     }
