@@ -201,13 +201,16 @@ impl<'a> Cases<'a> {
     }
 
     /// Values beyond the conditions' count that stand on consecutive lines of one block are a
-    /// fraction's numerator and denominator (`1` / `b−a`): fused, first pair first.
+    /// fraction's numerator and denominator (`1` / `b−a`): fused, first pair first. A value
+    /// `0` is neither (no one writes 0 over anything, or anything over 0): `0` / `h` / `1−p`
+    /// is the row `0` and the fraction h/(1−p).
     fn fuse_fractions(&mut self, lines: &[Line]) -> Option<()> {
         while self.values.len() > self.conditions.len() {
+            let zero = |range: &Range| self.get(*range).trim() == "0";
             let pair = self.values.windows(2).position(|w| match w {
-                [Value::Part { line: a, whole: true, .. }, Value::Part { line: b, whole: true, .. }] => {
+                [Value::Part { line: a, whole: true, range: over }, Value::Part { line: b, whole: true, range: under }] => {
                     let block = |n: usize| lines.get(n).map(|l| l.block);
-                    *b == *a + 1 && block(*a) == block(*b)
+                    *b == *a + 1 && block(*a) == block(*b) && !zero(over) && !zero(under)
                 }
                 _ => false,
             })?;

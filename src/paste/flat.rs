@@ -1,11 +1,13 @@
 //! What the text of a PDF flattens within a line, read back: pdftotext gives a subscript set
 //! right after its letter (`pi` for p_i, `pX,Y (x, y)` for p_{X,Y}(x, y), `DKL (P ∥Q)` for
-//! D_{KL}(P‖Q)), an exponent right after its base (`e−λ`), the negation slash before the
+//! D_{KL}(P‖Q)), an exponent right after its base (`e−λ`: `flat/powers.rs`), the negation slash before the
 //! relation it crosses (`̸=`), `⊤` after what it transposes, and a function's name as plain
 //! letters before its parenthesis (`Area(A)`). Runs only on plain text (no `\`, `^` or `_`:
 //! see [`super::prepare`]); every reading that may be wrong is a warning, from the lists of
 //! `data/paste.toml` (and the prose words and function names of `data/notation.toml`).
 
+mod differentials;
+mod powers;
 mod script_space;
 mod scripts;
 mod spaces;
@@ -44,9 +46,12 @@ pub(super) fn in_lines(text: &str) -> Pass {
         out: Rewriter::new(text),
         notes: Vec::new(),
         line_has_text: false,
+        line_begin: 0,
         raised_letters: scripts::raised_letters(text),
         spaced_scripts: Vec::new(),
         series_letters: script_space::series_letters(text),
+        denominator_lines: std::collections::HashMap::new(),
+        numerator_powers: std::collections::HashMap::new(),
     };
     scan.spaced_scripts = script_space::spaced_scripts(text, |word| scan.known(word));
     super::walk_chars(text, |at, c| scan.step(at, c));
@@ -61,6 +66,8 @@ struct Scan<'a> {
     notes: Vec<Warning>,
     /// Whether anything but spaces came before on the line being read.
     line_has_text: bool,
+    /// Where the line being read starts.
+    line_begin: usize,
     /// Letters that a script's space shows with a parenthesized superscript somewhere in the
     /// text (`h(l−1) )`): their other glued groups are superscripts too (`h(l) =`).
     raised_letters: Vec<char>,
@@ -69,6 +76,11 @@ struct Scan<'a> {
     spaced_scripts: Vec<String>,
     /// Letters with digits glued in a series written with dots (`w1 , . . . , wN`).
     series_letters: Vec<char>,
+    /// Lines (by where they start) found to be Leibniz denominators or not (`differentials.rs`).
+    denominator_lines: std::collections::HashMap<usize, bool>,
+    /// The script glued to a numerator's `d` above the line that starts at the key
+    /// (`differentials.rs`).
+    numerator_powers: std::collections::HashMap<usize, Option<String>>,
 }
 
 impl Scan<'_> {
@@ -78,8 +90,13 @@ impl Scan<'_> {
         let starts_word =
             !self.text.get(..at).and_then(|b| b.chars().next_back()).is_some_and(char::is_alphanumeric);
         let went_on = self.read(at, next, c, starts_word);
+        // A reading that took a line break along (`u⊤` / `j`) moves the line's start too.
+        if let Some(n) = self.text.get(next..went_on).and_then(|read| read.rfind('\n')) {
+            self.line_begin = next + n + 1;
+        }
         if c == '\n' {
             self.line_has_text = false;
+            self.line_begin = next;
         } else if !c.is_whitespace() {
             self.line_has_text = true;
         }
@@ -94,6 +111,7 @@ impl Scan<'_> {
             c if self.table.raised.contains_key(&c.to_string()) => self.raised(at, c),
             ')' | ']' => self.closing(at, next),
             '∥' => self.norm(at, next),
+            '∇' | '∂' => self.operator_script(at, next),
             '.' | '·' => self.dots(at, next),
             c if c.is_alphanumeric() && starts_word => self.word(at),
             _ => next,
@@ -149,8 +167,9 @@ impl Scan<'_> {
     }
 
     /// A line break at `at` and `j vi`: the short index that starts the next line (index
-    /// letters of `glued_index_letters`, digits and tight signs, `t+j`), and where it ends;
-    /// none when the line starts otherwise (`x⊤` / `Ax = b`: the next factor).
+    /// letters of `glued_index_letters`, digits and tight signs, `t+j`; or one or two other
+    /// small letters before a factor, `o vc`), and where it ends; none when the line starts
+    /// otherwise (`x⊤` / `Ax = b`: the next factor).
     fn index_below(&self, at: usize) -> Option<(String, usize)> {
         let rest = self.text.get(at..)?.strip_prefix('\n')?;
         let index_letter = |c: char| {
@@ -162,85 +181,16 @@ impl Scan<'_> {
         let short = (1..=INDEX_BELOW_CHARACTERS).contains(&index.chars().count());
         let alone = after.is_empty() || after.starts_with([' ', '\n']);
         let starts = index.starts_with(char::is_alphanumeric) && index.ends_with(char::is_alphanumeric);
-        (short && alone && starts).then(|| (index.to_string(), at + 1 + length))
-    }
-
-    /// A closing bracket at `at` with a power set right after it: `(x − µ)2`, `[K + σ 2 I]−1`,
-    /// `K(x, x)T` (the transpose).
-    fn closing(&mut self, at: usize, next: usize) -> usize {
-        let after = self.text.get(next..).unwrap_or("");
-        if let Some(done) = self.entry_index(at, next, after) {
-            return done;
-        }
-        let minus = if after.starts_with('−') { '−'.len_utf8() } else { 0 };
-        let digits = run_length(after.get(minus..).unwrap_or(""), |c| c.is_ascii_digit());
-        let mut end = next + minus + digits;
-        if digits == 0 {
-            let transpose = after.starts_with('T')
-                && !after.get(1..).and_then(|a| a.chars().next()).is_some_and(char::is_alphanumeric);
-            if !transpose || minus > 0 {
-                return next;
-            }
-            end = next + 1;
-        } else if self.text.get(end..).and_then(|a| a.chars().next()).is_some_and(char::is_alphanumeric) {
-            return next;
-        }
-        let power = self.text.get(next..end).unwrap_or("");
-        let read = format!("^{{{power}}}");
-        self.note(at, end, format!("{}{read}", self.text.get(at..next).unwrap_or("")), PdfWhy::Exponent);
-        self.out.replace(next, end, &read);
-        end
-    }
-
-    /// `[A]ij`, `[X]i+a,j+b`: small letters set right after a closing `]` (with signs and
-    /// commas set tight among them) are the subscript that picks an entry.
-    fn entry_index(&mut self, at: usize, next: usize, after: &str) -> Option<usize> {
-        let bracket = self.text.get(at..next)?;
-        if bracket != "]" || !after.starts_with(|c: char| c.is_lowercase()) {
-            return None;
-        }
-        let length = run_length(after, |c| c.is_alphanumeric() || TIGHT_SIGNS.contains(&c));
-        let script = after.get(..length)?.trim_end_matches(TIGHT_SIGNS);
-        let end = next + script.len();
-        let followed = self.text.get(end..).and_then(|a| a.chars().next());
-        if script.chars().count() > SCRIPT_CHARACTERS || followed.is_some_and(char::is_alphanumeric) {
-            return None;
-        }
-        let read = format!("]_{{{script}}}");
-        self.note(at, end, read.clone(), PdfWhy::Subscript);
-        self.out.replace(at, end, &read);
-        Some(end)
-    }
-
-    /// A closing `∥` at `at` (one after an odd count of them on its line) with a script set
-    /// right after it. TeX stacks a norm's exponent over its subscript and pdftotext gives the
-    /// exponent first (`∥x∥22` for ‖x‖_2^2, `∥A∥2F` for ‖A‖_F^2); one character alone is a
-    /// subscript when it is a letter, `0`, `1` or `∞` (`∥x∥1`, `∥A∥F`) and otherwise a power
-    /// (`∥x∥2`, which may be ‖x‖_2: a warning says so).
-    fn norm(&mut self, at: usize, next: usize) -> usize {
-        let line_start = self.text.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |n| n + 1);
-        let bars_before = self.text.get(line_start..at).unwrap_or("").matches('∥').count();
-        let after = self.text.get(next..).unwrap_or("");
-        let length = run_length(after, |c| c.is_alphanumeric() || c == '∞');
-        let script: Vec<char> = after.get(..length).unwrap_or("").chars().collect();
-        // What a bar is followed by up to another bar is inside a norm (`∥v∥`).
-        let inside = after.get(length..).is_some_and(|a| a.starts_with('∥'));
-        if bars_before % 2 == 0 || script.is_empty() || script.len() > 2 || inside {
-            return next;
-        }
-        let end = next + length;
-        let bar = self.text.get(at..next).unwrap_or("");
-        let (read, why) = match script.as_slice() {
-            [power, sub] => (format!("{bar}_{{{sub}}}^{{{power}}}"), PdfWhy::Exponent),
-            [one] if one.is_alphabetic() || matches!(one, '0' | '1' | '∞') => {
-                (format!("{bar}_{{{one}}}"), PdfWhy::Subscript)
-            }
-            [one] => (format!("{bar}^{{{one}}}"), PdfWhy::NormPower),
-            _ => return next,
+        // Other small letters (`u⊤` / `o vc`, `u⊤` / `hk vi`) when a factor follows them on the
+        // line, as the transposed vector's partner: not a row of their own (`y = 1`), no word.
+        let other = || {
+            let length = run_length(rest, |c| c.is_ascii_lowercase());
+            let index = rest.get(..length)?;
+            let factor = rest.get(length..)?.strip_prefix(' ')?.starts_with(char::is_alphabetic);
+            ((1..=2).contains(&length) && factor && !self.known(index))
+                .then(|| (index.to_string(), at + 1 + length))
         };
-        self.note(at, end, read.clone(), why);
-        self.out.replace(at, end, &read);
-        end
+        (short && alone && starts).then(|| (index.to_string(), at + 1 + length)).or_else(other)
     }
 
     /// A word (a run of letters and digits) at `at`: an exponent, a name before its
@@ -250,10 +200,15 @@ impl Scan<'_> {
         let end = at + rest.chars().take_while(|c| c.is_alphanumeric()).map(char::len_utf8).sum::<usize>();
         let word = self.text.get(at..end).unwrap_or("");
         let after = self.text.get(end..).unwrap_or("");
+        // A script an earlier pass wrote (a matrix entry's `a_{m1}`) is read as written.
+        if self.text.get(..at).is_some_and(|b| b.ends_with("_{") || b.ends_with("^{")) {
+            return end;
+        }
         if let Some(done) = self
             .accented_script(end, word, after)
             .or_else(|| self.dimensions(at, word))
             .or_else(|| self.indexed_capital(at, end, word))
+            .or_else(|| self.differential(at, end, word))
         {
             return done;
         }
@@ -311,102 +266,25 @@ impl Scan<'_> {
         end
     }
 
-    /// `e−λ`: a base of `exponent_bases` with `−…` right after it is a power; so is `−1`
-    /// right after a capital (`W−1`), but for a line of its own (`N−1` is a sum's limit).
-    fn exponent(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
-        let power = after.strip_prefix('−')?;
-        // `ye−y`: a letter or two set before the base are factors (y e^{−y}); a longer word
-        // is a word.
-        let base = self.table.exponent_bases.iter().find(|b| {
-            word.strip_suffix(b.as_str()).is_some_and(|factor| {
-                let letters = factor.chars().count() <= 2 && factor.chars().all(char::is_alphabetic);
-                factor.is_empty() || (b.chars().all(char::is_alphabetic) && letters)
-            })
-        });
-        let length = if base.is_some() {
-            run_length(power, |c| c.is_alphanumeric() || c == '.' || c == '−')
-        } else if word.chars().all(char::is_uppercase)
-            && !self.whole_line(at, end + '−'.len_utf8() + run_length(power, |c| c.is_ascii_digit()))
-        {
-            let digits = run_length(power, |c| c.is_ascii_digit());
-            let next = power.get(digits..).and_then(|p| p.chars().next());
-            if next.is_some_and(char::is_alphanumeric) {
-                0
-            } else {
-                digits
-            }
-        } else {
-            0
-        };
-        if length == 0 {
-            return None;
-        }
-        let power_end = end + '−'.len_utf8() + length;
-        let power = self.text.get(end..power_end).unwrap_or("");
-        // Of capitals set together (`WΣW−1`, a product), the last takes the power.
-        let base_len = if let Some(base) = base {
-            base.len()
-        } else if word.chars().all(char::is_uppercase) {
-            word.chars().next_back().map_or(0, char::len_utf8)
-        } else {
-            word.len()
-        };
-        let at = end - base_len;
-        let read = format!("{}^{{{power}}}", self.text.get(at..end).unwrap_or(""));
-        self.note(at, power_end, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, power_end, &read);
-        Some(power_end)
-    }
-
-    /// `σ 2`: a single letter, a space (its italic correction), then digits alone: a power.
-    /// An operator sign that starts its line (`Z 1`, an integral up to 1) is left.
-    fn spaced_power(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
-        if word.chars().count() != 1 || !word.chars().all(char::is_alphabetic) {
-            return None;
-        }
-        let digits = run_length(after.strip_prefix(' ')?, |c| c.is_ascii_digit());
-        let power_end = end + 1 + digits;
-        let next = self.text.get(power_end..).and_then(|a| a.chars().next());
-        let alone = next.is_none_or(|c| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ')' | ']' | '}'));
-        let sign =
-            self.table.integral_signs.contains_key(word) || self.table.big_operators.contains_key(word);
-        if digits == 0 || !alone || (sign && self.line_start(at)) {
-            return None;
-        }
-        let read = format!("{word}^{{{}}}", self.text.get(end + 1..power_end).unwrap_or(""));
-        self.note(at, power_end, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, power_end, &read);
-        Some(power_end)
-    }
-
-    /// `V π (s)`, `V ∗ (s)`, `π ∗ (s)`: a letter, then a Greek letter or a star between the
-    /// spaces of italic correction, then its argument: the second is a superscript (V^π(s)).
-    fn spaced_superscript(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
-        if word.chars().count() != 1 || !word.chars().all(char::is_alphabetic) {
-            return None;
-        }
-        let mark = after.strip_prefix(' ')?.chars().next()?;
-        let greek = ('α'..='ω').contains(&mark) || ('Α'..='Ω').contains(&mark);
-        let rest = after.get(1 + mark.len_utf8()..)?;
-        if !(greek || matches!(mark, '∗' | '⋆' | '†')) || !rest.starts_with(" (") {
-            return None;
-        }
-        let mark_end = end + 1 + mark.len_utf8() + 1;
-        let read = format!("{word}^{{{mark}}}");
-        self.note(at, mark_end - 1, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, mark_end, &read);
-        Some(mark_end)
-    }
-
-    /// `∼ N (0, 1)`: a distribution's letter after `∼`, applied: its calligraphic letter.
+    /// `∼ N (0, 1)`: a distribution's letter after `∼`, applied: its calligraphic letter. Not
+    /// after `∼`, with the space of its italic correction, applied to a pair (`= N (a, v)`,
+    /// `P (N (0, 1) ∈ …)`, a location and a scale): the same, with a warning.
     fn distribution(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
         let sampled = self.text.get(..at)?.trim_end_matches(' ').ends_with('∼');
         let applied = after.trim_start_matches(' ').starts_with('(');
-        if !sampled || !applied || !is_capital(word) || !has(&Notation::shipped().distribution_names, word) {
+        if !applied || !is_capital(word) || !has(&Notation::shipped().distribution_names, word) {
+            return None;
+        }
+        let paired = !sampled && after.starts_with(" (") && is_pair(after.get(1..)?);
+        if !sampled && !paired {
             return None;
         }
         let spaces = after.len() - after.trim_start_matches(' ').len();
-        self.out.replace(at, end + spaces, &format!("\\mathcal{{{word}}}"));
+        let read = format!("\\mathcal{{{word}}}");
+        if paired {
+            self.note(at, end, read.clone(), PdfWhy::Name);
+        }
+        self.out.replace(at, end + spaces, &read);
         Some(end + spaces)
     }
 
@@ -560,7 +438,7 @@ impl Scan<'_> {
         if !(after.starts_with(" (") || after.starts_with(" [")) || token.chars().count() < 2 {
             return None;
         }
-        let (base, script) = self.split_name(token).or_else(|| {
+        let (base, script) = self.split_capitals(token).or_else(|| self.split_name(token)).or_else(|| {
             let first = token.chars().next().filter(|c| c.is_alphabetic())?;
             Some(token.split_at(first.len_utf8()))
         })?;
@@ -578,12 +456,18 @@ impl Scan<'_> {
         {
             return None;
         }
-        // A script that is a name (`KL`, `CE`) is set upright, as its source wrote it.
+        // A script that is a name (`KL`, `CE`) is set upright, as its source wrote it; so is
+        // a capitalized word before its capitals (`ProjX`).
         let named = script.chars().count() >= 2
             && script.chars().all(|c| c.is_ascii_alphabetic())
             && has(&Notation::shipped().function_names, script);
-        let read =
-            if named { format!("{base}_{{\\mathrm{{{script}}}}}") } else { format!("{base}_{{{script}}}") };
+        let read = if named {
+            format!("{base}_{{\\mathrm{{{script}}}}}")
+        } else if self.split_capitals(token).is_some() {
+            format!("\\mathrm{{{base}}}_{{{script}}}")
+        } else {
+            format!("{base}_{{{script}}}")
+        };
         self.note(at, at + length, read.clone(), PdfWhy::Subscript);
         // The space after the script goes too: it is TeX's, not the writer's.
         self.out.replace(at, at + length + 1, &read);
@@ -666,6 +550,19 @@ impl Scan<'_> {
         })
     }
 
+    /// `ProjX` → (`Proj`, `X`): a capital and two small letters or more, a word, with one or
+    /// two capitals glued after it, its subscript (`\textrm{Proj}_\mathcal{X}`); tried before
+    /// a known name at its start (`Pr`).
+    fn split_capitals<'w>(&self, token: &'w str) -> Option<(&'w str, &'w str)> {
+        let capitals = token.len() - token.trim_end_matches(|c: char| c.is_ascii_uppercase()).len();
+        let (name, script) = token.split_at(token.len() - capitals);
+        let mut letters = name.chars();
+        let word = letters.next().is_some_and(|c| c.is_ascii_uppercase())
+            && letters.as_str().chars().count() >= 2
+            && letters.all(|c| c.is_ascii_lowercase());
+        (word && (1..=2).contains(&capitals)).then_some((name, script))
+    }
+
     /// `argmaxy` → (`argmax`, `y`): a limit operator with one or two letters after it.
     fn split_limit<'w>(&self, word: &'w str) -> Option<(&'w str, &'w str)> {
         let limit = self
@@ -704,6 +601,25 @@ impl Scan<'_> {
             .push(Warning { kind: WarningKind::PdfText { found, read, why }, span: Span::new(start, end) });
     }
 }
+
+/// Whether `group` starts with a parenthesis around two arguments (one comma outside any inner
+/// bracket: `(0, 1)`, `(µ, σ 2 )`), closed within [`PAIR_CHARACTERS`].
+fn is_pair(group: &str) -> bool {
+    let (mut depth, mut commas) = (0usize, 0usize);
+    for c in group.chars().take(PAIR_CHARACTERS) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 1 => return commas == 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 1 => commas += 1,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The longest parenthesized pair, in characters, read after a distribution's letter.
+const PAIR_CHARACTERS: usize = 64;
 
 /// Whether `c` is a Greek letter (with the variants `ϵ`, `ϕ`, `ϑ`).
 fn is_greek(c: char) -> bool {
@@ -772,11 +688,19 @@ mod tests {
         assert_eq!(read("A = WΣW−1 ."), "A = WΣW^{−1} .");
         assert_eq!(read("V π (s) = V ∗ (s′ )"), "V^{π}(s) = V^{∗}(s′ )");
         assert_eq!(read("x ∼ N (0, 1)"), "x ∼ \\mathcal{N}(0, 1)");
+        // Not after `∼`: applied to a pair, with a warning; a single argument is left.
+        assert_eq!(
+            read("P (N (0, 1) ∈ A) = N (a∗ , v)"),
+            "P (\\mathcal{N}(0, 1) ∈ A) = \\mathcal{N}(a^{\\ast} , v)"
+        );
+        assert_eq!(read("N (x) + N(0, 1)"), "N (x) + N(0, 1)");
         // An integral's upper limit, and a sum's upper limit on a line of its own, are left.
         assert_eq!(read("Z 1\n0\n\nN−1\nX"), "Z 1\n0\n\nN−1\nX");
         assert_eq!(read("x ̸∈ [a, b]"), "x \\notin  [a, b]");
         assert_eq!(read("u⊤ v = (x − y)⊤ z"), "u^{\\top} v = (x − y)^{\\top} z");
         assert_eq!(read("Area(A) = Bernoulli(p)"), "\\mathrm{Area}(A) = \\mathrm{Bernoulli}(p)");
+        // A capitalized word with a capital glued, before a script's space: a name, subscripted.
+        assert_eq!(read("ProjX (x) = ClipC (w)"), "\\mathrm{Proj}_{X}(x) = \\mathrm{Clip}_{C}(w)");
         assert_eq!(read("∥x∥22 + ∥A∥2F = ∥y∥2 ∥z∥1"), "∥x∥_{2}^{2} + ∥A∥_{F}^{2} = ∥y∥^{2} ∥z∥_{1}");
         assert_eq!(read("[A]ki xi = [X]i+a,j+b , [x]2"), "[A]_{ki} x_{i} = [X]_{i+a,j+b} , [x]^{2}");
         // `P ∥Q` is no norm, and a bar that opens takes no script.
@@ -788,5 +712,8 @@ mod tests {
         assert_eq!(read("s = q⊤\ni kj + b"), "s = q^{\\top}_{i} k_{j} + b");
         // The next factor, not an index: `x⊤` / `Ax`.
         assert_eq!(read("x⊤\nAx = b"), "x^{\\top}\nAx = b");
+        // Another small letter before a factor is the index too; before a relation, a row.
+        assert_eq!(read("σ(u⊤\no vc )"), "σ(u^{\\top}_{o} v_{c} )");
+        assert_eq!(read("a = x⊤\ny = 1"), "a = x^{\\top}\ny = 1");
     }
 }

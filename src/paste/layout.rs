@@ -400,10 +400,11 @@ impl Layout<'_> {
             return false;
         }
         let limit_under = |(&numerator, &denominator): (&Range, &Range)| {
-            let wants = self
-                .limit_word_ends(numerator)
-                .into_iter()
-                .any(|end| self.text.get(end..).is_some_and(|after| after.starts_with([' ', '{'])));
+            let wants = self.limit_word_ends(numerator).into_iter().any(|end| {
+                self.text
+                    .get(end..)
+                    .is_some_and(|after| after.starts_with([' ', '{']) || after.starts_with("\\{"))
+            });
             wants && self.limit_like(denominator)
         };
         if between.is_empty() && numerators.iter().zip(denominators).any(limit_under) {

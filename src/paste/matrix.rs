@@ -7,7 +7,10 @@
 //! middle row's line. When every block has as many lines, they are the rows, and a block whose
 //! lines have as many words each holds that many columns. A display of one matrix, with a head
 //! or none, is read as `\begin{bmatrix}` (`pmatrix` for parentheses); anything else is left to
-//! the other readers. The reading is a warning: which line is which row is a guess.
+//! the other readers. The reading is a warning: which line is which row is a guess. A matrix
+//! whose dots break its columns' blocks apart is counted instead (`matrix/dots.rs`).
+
+mod dots;
 
 use super::layout::Range;
 use super::spans::Composer;
@@ -15,6 +18,7 @@ use super::table::{table, Table};
 use super::Pass;
 use crate::syntax::ast::Span;
 use crate::syntax::error::{PdfWhy, Warning, WarningKind};
+use std::collections::BTreeMap;
 
 /// Relations that end a head (`M =`).
 const HEAD_RELATIONS: &[char] = &['=', '∼'];
@@ -41,6 +45,8 @@ struct Matrix<'a> {
     head: Option<Range>,
     rows: Vec<Vec<Range>>,
     trailing: Vec<Range>,
+    /// Entries written as LaTeX rather than copied (`..` as `\vdots`, `···` as `\cdots`).
+    written: BTreeMap<Range, String>,
 }
 
 impl<'a> Matrix<'a> {
@@ -74,10 +80,20 @@ impl<'a> Matrix<'a> {
         if environment != closing || adjacent {
             return None;
         }
-        let mut matrix =
-            Matrix { text, opening, environment, head: None, rows: Vec::new(), trailing: Vec::new() };
-        let blocks = matrix.blocks(table)?;
-        matrix.rows = matrix.rows_of(&blocks)?;
+        let mut matrix = Matrix {
+            text,
+            opening,
+            environment,
+            head: None,
+            rows: Vec::new(),
+            trailing: Vec::new(),
+            written: BTreeMap::new(),
+        };
+        let rows = matrix.blocks(table).and_then(|blocks| matrix.rows_of(&blocks));
+        matrix.rows = match rows {
+            Some(rows) => rows,
+            None => matrix.dotted(table)?,
+        };
         Some(matrix)
     }
 
@@ -222,7 +238,10 @@ impl<'a> Matrix<'a> {
                 if k > 0 {
                     out.write(" & ", entry.0, entry.0);
                 }
-                out.copy(entry.0, entry.1);
+                match self.written.get(entry) {
+                    Some(latex) => out.write(latex, entry.0, entry.1),
+                    None => out.copy(entry.0, entry.1),
+                }
             }
         }
         out.write(&format!(" \\end{{{}}}", self.environment), close, close);

@@ -4,7 +4,7 @@
 //! `\begin{equation}…\end{equation}`), a PDF gives `softmax(QKᵀ/√dₖ)V` with names as plain
 //! letters, combining accents (`x̂`) and ligatures, and a typo leaves a `(` open. [`prepare`]
 //! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`); text with
-//! no LaTeX in it (no `\`, `^` or `_`) is read for `cases` and a matrix laid out in rows (`cases.rs`, `matrix.rs`), for a
+//! no LaTeX in it (no `\`, `^` or `_`) has its literal braces escaped (`literal_signs.rs`) and is read for `cases` and a matrix laid out in rows (`cases.rs`, `matrix.rs`), for a
 //! tall root sign's pieces (`radical.rs`), for
 //! what a PDF's text flattens within a line
 //! (`flat.rs`: `pi` is p_i, `e−λ` is e^{-λ}) and for its lines (`layout.rs`: a display sum
@@ -28,6 +28,7 @@ mod fraction_sums;
 mod layout;
 mod limits_below;
 pub mod lines;
+mod literal_signs;
 mod matrix;
 mod over_sum;
 mod plain;
@@ -93,6 +94,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         return Err(ParseError::new(ParseErrorKind::Empty, span));
     }
     if is_plain_text(&pasted.text) && pasted.text.len() <= PDF_TEXT_BYTES {
+        let literal = literal_signs::escape(&pasted.text);
+        pasted.push(literal.text, literal.map, literal.notes);
         let labels = relation_labels::take_off(&pasted.text);
         pasted.push(labels.text, labels.map, labels.notes);
         let cases = cases::read(&pasted.text);

@@ -81,6 +81,17 @@ pub struct Table {
     /// Letters whose italic correction sets a space before their parenthesis: applied after
     /// a letter glued before them (`λf (x)`), not its subscript.
     pub applied_after_factor: Vec<String>,
+    /// What a matrix with dots knows (`paste/matrix/dots.rs`).
+    pub matrix_dots: MatrixDots,
+}
+
+/// The `[matrix_dots]` table of `data/paste.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixDots {
+    /// The pieces of a tall bracket or parenthesis on its closing side: what pdftotext sets
+    /// after one on a line is outside the matrix.
+    pub closing_pieces: Vec<String>,
 }
 
 /// The built-in table, read once. The file is part of the build and a test reads it, so a
