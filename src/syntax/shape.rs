@@ -206,7 +206,47 @@ pub(super) fn rows(
             return cell;
         }
     }
+    if env.as_deref().is_none_or(aligns_for_layout) {
+        rows = rows.into_iter().map(join_aligned_cells).collect();
+    }
     Node::new(NodeKind::Rows(Box::new(Table { env, columns, rows })), span)
+}
+
+/// Environments whose `&` only aligns rows on the page (`aligned`, `align*`, `split`).
+fn aligns_for_layout(env: &str) -> bool {
+    matches!(env.trim_end_matches('*'), "aligned" | "align" | "split" | "eqnarray" | "flalign")
+}
+
+/// `h_t &= f(x_t, h_{t-1})`: where `&` only aligns, a cell that opens with a relation continues
+/// the cell before it, so the two are one formula (`h_t = f(…)`), as TeX prints them.
+fn join_aligned_cells(row: Vec<Node>) -> Vec<Node> {
+    if !continues_with_relation(&row) {
+        return row;
+    }
+    let mut cells = row.into_iter();
+    let (Some(left), Some(right)) = (cells.next(), cells.next()) else { return Vec::new() };
+    let span = left.span.join(right.span);
+    let NodeKind::Chain { rest, .. } = right.kind else { return vec![left] };
+    // `x = y &= z`: relations in a row are one flat chain, as `x = y = z` is.
+    let left_span = left.span;
+    let kind = match left.kind {
+        NodeKind::Chain { first, rest: mut before }
+            if before.iter().all(|l| matches!(l.op, InfixOp::Relation(_))) =>
+        {
+            before.extend(rest);
+            NodeKind::Chain { first, rest: before }
+        }
+        other => NodeKind::Chain { first: Node::new(other, left_span).boxed(), rest },
+    };
+    vec![Node::new(kind, span)]
+}
+
+/// Whether a row is two cells, the second opening with a relation after nothing (`&= …`).
+fn continues_with_relation(row: &[Node]) -> bool {
+    let [left, right] = row else { return false };
+    let NodeKind::Chain { first, rest } = &right.kind else { return false };
+    let opens_with_relation = matches!(rest.first().map(|l| &l.op), Some(InfixOp::Relation(_)));
+    matches!(first.kind, NodeKind::Empty) && opens_with_relation && !matches!(left.kind, NodeKind::Empty)
 }
 
 /// `first \over second` (or `\choose`, `\atop`…, named by `word`) spanning `span`.
