@@ -127,7 +127,7 @@ pub(super) struct Layout<'a> {
     pub(super) items: Vec<Item>,
     notes: Vec<Warning>,
     /// Operators still waiting for their lower limit (indices into `items`).
-    pending: VecDeque<usize>,
+    pub(super) pending: VecDeque<usize>,
     /// Lines of their own that may be a sum's upper limit set far before it (indices into
     /// `items`).
     pub(super) lone: Vec<usize>,
@@ -161,6 +161,10 @@ impl Layout<'_> {
                 continue;
             }
             let Some(signs) = self.signs(line) else {
+                if let Some(taken) = self.baseline_after_body(&lines, i - 1, rest) {
+                    i += taken - 1;
+                    continue;
+                }
                 let limit = self.limit_like(line);
                 let under_previous = self.items.last().is_some_and(|item| match item {
                     Item::Text(previous) => self.limit_word_end(*previous) == Some(previous.1),
@@ -254,22 +258,41 @@ impl Layout<'_> {
         mut i: usize,
         rest: &mut VecDeque<Vec<Range>>,
     ) -> usize {
-        let mut lower = lines.get(i).copied().filter(|&l| self.limit_like(l));
+        let mut lower = lines.get(i).copied().filter(|&l| self.integral_limit(l));
+        let mut last = false;
         if lower.is_some() {
             i += 1;
-        } else if lines.len() >= i + 2 && lines.last().is_some_and(|&l| self.limit_like(l)) {
+        } else if lines.len() >= i + 2 && lines.last().is_some_and(|&l| self.integral_limit(l)) {
             lower = lines.pop();
+            last = true;
         }
+        // What stands left of the sign on the baseline, between the sign's line and its lower
+        // limit's (`Z t` / `F (t) =` / `0`), or after the sign's line with its lower limit
+        // ending the next block.
         let beside = lines.get(i).copied().filter(|&l| self.get(l).ends_with(OPERATORS));
-        if let (Some(line), None) = (beside, lower) {
+        if let (Some(line), true) = (beside, lower.is_none() || last) {
+            if let (Some(limit), true, Some(sign)) = (lower, last, signs.first()) {
+                let found = format!("{} / {}", self.get(line), self.get(limit));
+                let read = format!("{} {}_{{{}}} …", self.get(line), sign.latex, self.get(limit));
+                self.note((line.0, limit.1), found, read, PdfWhy::BaselineBefore);
+            }
             self.items.push(Item::Text(line));
             i += 1;
-            if rest.front().is_some_and(|b| b.len() >= 2 && b.last().is_some_and(|&l| self.limit_like(l))) {
+            let next = rest
+                .front()
+                .is_some_and(|b| b.len() >= 2 && b.last().is_some_and(|&l| self.integral_limit(l)));
+            if lower.is_none() && next {
                 lower = rest.front_mut().and_then(Vec::pop);
             }
         }
         self.operators(signs, lower.as_slice(), None);
         i
+    }
+
+    /// Whether `line` may be an integral's limit: like a limit, and not ending with a relation
+    /// (`m=` is what stands left of the sign).
+    fn integral_limit(&self, line: Range) -> bool {
+        self.limit_like(line) && !self.get(line).ends_with(RELATIONS)
     }
 
     /// Pushes operator signs: the first with `lower` and `upper` (or its own upper limit),
@@ -709,6 +732,11 @@ mod tests {
     #[test]
     fn integrals_take_their_limits_and_their_place() {
         assert_eq!(read_back("Area(A) =\n\nZ b\nf (x) dx.\na"), "Area(A) = \\int_{a}^{b} f (x) dx.");
+        assert_eq!(
+            read_back("Z t\nF (t) =\n0\n\nλe−λs ds = 1 − e−λt ."),
+            "F (t) = \\int_{0}^{t} λe−λs ds = 1 − e−λt ."
+        );
+        assert_eq!(read_back("Z\nm=\n\nx p(x) dx.\nRd"), "m= \\int_{Rd} x p(x) dx.");
         assert_eq!(read_back("Z x\nF (x) =\n\nf (y)dy.\n0"), "F (x) = \\int_{0}^{x} f (y)dy.");
         assert_eq!(read_back("Z\nH(X) = −\n\np(x) log p(x) dx.\nx"), "H(X) = − \\int_{x} p(x) log p(x) dx.");
         assert_eq!(read_back("F(x) =\nZ x\n0\nf(y)dy."), "F(x) = \\int_{0}^{x} f(y)dy.");
