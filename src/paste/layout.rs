@@ -141,7 +141,8 @@ impl Layout<'_> {
     /// Reads one block; `rest` are the blocks after it (a limit may be taken from them).
     fn block(&mut self, mut lines: Vec<Range>, rest: &mut VecDeque<Vec<Range>>) {
         self.baseline_before_fraction_sum(&mut lines);
-        if self.fraction_over_sum(&lines) {
+        if self.fraction_over_sum(&lines) || (self.word_of_a_delimiter(&lines) && self.opening_after(&lines))
+        {
             return;
         }
         let has_sign = lines
