@@ -84,6 +84,7 @@ pub(super) fn read(text: &str) -> Pass {
         layout.block(block, &mut blocks);
     }
     layout.limits_below();
+    layout.root_before_fraction();
     layout.place_delimiters(delimiters);
     layout.compose()
 }
@@ -149,7 +150,12 @@ impl Layout<'_> {
             .iter()
             .enumerate()
             .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sums(&lines, n, rest).is_some());
-        if !has_sign && (self.fraction_rows(&lines) || self.fraction(&lines) || self.opening_after(&lines)) {
+        if !has_sign
+            && (self.fraction_under_root_sign(&lines)
+                || self.fraction_rows(&lines)
+                || self.fraction(&lines)
+                || self.opening_after(&lines))
+        {
             return;
         }
         let single = lines.len() == 1;

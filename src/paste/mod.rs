@@ -34,6 +34,7 @@ mod over_sum;
 mod plain;
 mod radical;
 mod relation_labels;
+mod root_sign;
 pub mod spans;
 mod sum_body;
 mod table;
