@@ -505,14 +505,18 @@ impl Layout<'_> {
     }
 
     /// The limits side by side on `line`: its words, a word joined to the one before when
-    /// that ends with a comma or it starts with a relation or a parenthesis. TeX's `,\ ` in a
+    /// that ends with a comma or it starts with a relation or a parenthesis (or a sign after a
+    /// capital). TeX's `,\ ` in a
     /// limit and the spaces of italic correction and after a script come out as spaces
     /// (`k=1, wk ∼P (w)`, `t=1 −m≤j≤m, j̸=0` under two signs).
     fn limit_groups(&self, line: Range) -> Vec<Range> {
         let mut groups: Vec<Range> = Vec::new();
         for word in words_in(self.text, line) {
             let text = self.get(word);
-            let goes_on = text.starts_with(RELATIONS) || text.starts_with('(');
+            // A capital's italic correction spaces a sign after it (`t=T −1`).
+            let after_capital = text.starts_with(['−', '+'])
+                && groups.last().is_some_and(|&l| self.get(l).ends_with(char::is_uppercase));
+            let goes_on = text.starts_with(RELATIONS) || text.starts_with('(') || after_capital;
             // The flat pass writes a negated relation as a command and a space (`j\neq 0`).
             let open =
                 |last: &str| last.ends_with(',') || last.ends_with(RELATIONS) || ends_with_command(last);
@@ -728,6 +732,7 @@ mod tests {
             read_back("n\nY\n\nY\n\ni=1 −k≤j≤k, j\\neq 0\n\nq"),
             "\\prod_{i=1}^{n} \\prod_{−k≤j≤k, j\\neq 0} q"
         );
+        assert_eq!(read_back("1\nY\nt=T −1\n\nP (xt )."), "\\prod_{t=T −1}^{1} P (xt ).");
         let pass = read("X\ni\n\nxi");
         assert_eq!(pass.notes.len(), 1);
         assert!(matches!(
