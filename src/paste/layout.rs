@@ -271,7 +271,9 @@ impl Layout<'_> {
             i += 1;
         } else if lines.len() >= i + 2 && lines.last().is_some_and(|&l| self.integral_limit(l)) {
             lower = lines.pop();
-            last = true;
+            // The display's last line with its final punctuation (`dxdy.`) is no lower limit
+            // that what stood left of the sign came before.
+            last = lower.is_some_and(|l| !self.get(l).ends_with(['.', ',', ';']));
         }
         // What stands left of the sign on the baseline, between the sign's line and its lower
         // limit's (`Z t` / `F (t) =` / `0`), or after the sign's line with its lower limit
