@@ -23,6 +23,7 @@
 mod baseline_after;
 mod big_delimiters;
 mod cases;
+mod delimiter_powers;
 mod flat;
 mod fraction_rows;
 mod fraction_sums;
@@ -114,6 +115,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
             let closed = radical::close(&pasted.text);
             pasted.push(closed.text, closed.map, closed.notes);
         }
+        let powers = delimiter_powers::read(&pasted.text);
+        pasted.push(powers.text, powers.map, powers.notes);
     }
     let plain = plain::as_latex(&pasted.text);
     pasted.push(plain.text, plain.map, plain.notes);
