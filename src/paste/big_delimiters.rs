@@ -79,6 +79,14 @@ impl Layout<'_> {
         pairs.into_iter().map(|(_, pair)| pair).collect()
     }
 
+    /// `(` / `P`: a block of a big opening delimiter's line and a word of `delimited_after`
+    /// alone (the word the delimiter applies to, given after it as a taller glyph goes first),
+    /// so that a `P` there is the word, not a text-style sum's letter.
+    pub(super) fn word_of_a_delimiter(&self, lines: &[Range]) -> bool {
+        let [_, word] = lines else { return false };
+        self.table.delimited_after.iter().any(|a| a == self.get(*word))
+    }
+
     /// The big delimiters of `line` when it has nothing else (spaces apart), each with its
     /// range and the delimiter it is.
     fn line_glyphs(&self, line: Range) -> Option<Vec<(Range, String)>> {

@@ -84,6 +84,7 @@ pub(super) fn read(text: &str) -> Pass {
         layout.block(block, &mut blocks);
     }
     layout.limits_below();
+    layout.root_before_fraction();
     layout.place_delimiters(delimiters);
     layout.compose()
 }
@@ -127,7 +128,7 @@ pub(super) struct Layout<'a> {
     pub(super) items: Vec<Item>,
     notes: Vec<Warning>,
     /// Operators still waiting for their lower limit (indices into `items`).
-    pending: VecDeque<usize>,
+    pub(super) pending: VecDeque<usize>,
     /// Lines of their own that may be a sum's upper limit set far before it (indices into
     /// `items`).
     pub(super) lone: Vec<usize>,
@@ -141,14 +142,20 @@ impl Layout<'_> {
     /// Reads one block; `rest` are the blocks after it (a limit may be taken from them).
     fn block(&mut self, mut lines: Vec<Range>, rest: &mut VecDeque<Vec<Range>>) {
         self.baseline_before_fraction_sum(&mut lines);
-        if self.fraction_over_sum(&lines) {
+        if self.fraction_over_sum(&lines) || (self.word_of_a_delimiter(&lines) && self.opening_after(&lines))
+        {
             return;
         }
         let has_sign = lines
             .iter()
             .enumerate()
             .any(|(n, &l)| self.signs(l).is_some() || self.fraction_sums(&lines, n, rest).is_some());
-        if !has_sign && (self.fraction_rows(&lines) || self.fraction(&lines) || self.opening_after(&lines)) {
+        if !has_sign
+            && (self.fraction_under_root_sign(&lines)
+                || self.fraction_rows(&lines)
+                || self.fraction(&lines)
+                || self.opening_after(&lines))
+        {
             return;
         }
         let single = lines.len() == 1;
@@ -161,6 +168,10 @@ impl Layout<'_> {
                 continue;
             }
             let Some(signs) = self.signs(line) else {
+                if let Some(taken) = self.baseline_after_body(&lines, i - 1, rest) {
+                    i += taken - 1;
+                    continue;
+                }
                 let limit = self.limit_like(line);
                 let under_previous = self.items.last().is_some_and(|item| match item {
                     Item::Text(previous) => self.limit_word_end(*previous) == Some(previous.1),
@@ -254,22 +265,43 @@ impl Layout<'_> {
         mut i: usize,
         rest: &mut VecDeque<Vec<Range>>,
     ) -> usize {
-        let mut lower = lines.get(i).copied().filter(|&l| self.limit_like(l));
+        let mut lower = lines.get(i).copied().filter(|&l| self.integral_limit(l));
+        let mut last = false;
         if lower.is_some() {
             i += 1;
-        } else if lines.len() >= i + 2 && lines.last().is_some_and(|&l| self.limit_like(l)) {
+        } else if lines.len() >= i + 2 && lines.last().is_some_and(|&l| self.integral_limit(l)) {
             lower = lines.pop();
+            // The display's last line with its final punctuation (`dxdy.`) is no lower limit
+            // that what stood left of the sign came before.
+            last = lower.is_some_and(|l| !self.get(l).ends_with(['.', ',', ';']));
         }
+        // What stands left of the sign on the baseline, between the sign's line and its lower
+        // limit's (`Z t` / `F (t) =` / `0`), or after the sign's line with its lower limit
+        // ending the next block.
         let beside = lines.get(i).copied().filter(|&l| self.get(l).ends_with(OPERATORS));
-        if let (Some(line), None) = (beside, lower) {
+        if let (Some(line), true) = (beside, lower.is_none() || last) {
+            if let (Some(limit), true, Some(sign)) = (lower, last, signs.first()) {
+                let found = format!("{} / {}", self.get(line), self.get(limit));
+                let read = format!("{} {}_{{{}}} …", self.get(line), sign.latex, self.get(limit));
+                self.note((line.0, limit.1), found, read, PdfWhy::BaselineBefore);
+            }
             self.items.push(Item::Text(line));
             i += 1;
-            if rest.front().is_some_and(|b| b.len() >= 2 && b.last().is_some_and(|&l| self.limit_like(l))) {
+            let next = rest
+                .front()
+                .is_some_and(|b| b.len() >= 2 && b.last().is_some_and(|&l| self.integral_limit(l)));
+            if lower.is_none() && next {
                 lower = rest.front_mut().and_then(Vec::pop);
             }
         }
         self.operators(signs, lower.as_slice(), None);
         i
+    }
+
+    /// Whether `line` may be an integral's limit: like a limit, and not ending with a relation
+    /// (`m=` is what stands left of the sign).
+    fn integral_limit(&self, line: Range) -> bool {
+        self.limit_like(line) && !self.get(line).ends_with(RELATIONS)
     }
 
     /// Pushes operator signs: the first with `lower` and `upper` (or its own upper limit),
@@ -476,14 +508,18 @@ impl Layout<'_> {
     }
 
     /// The limits side by side on `line`: its words, a word joined to the one before when
-    /// that ends with a comma or it starts with a relation or a parenthesis. TeX's `,\ ` in a
+    /// that ends with a comma or it starts with a relation or a parenthesis (or a sign after a
+    /// capital). TeX's `,\ ` in a
     /// limit and the spaces of italic correction and after a script come out as spaces
     /// (`k=1, wk ∼P (w)`, `t=1 −m≤j≤m, j̸=0` under two signs).
     fn limit_groups(&self, line: Range) -> Vec<Range> {
         let mut groups: Vec<Range> = Vec::new();
         for word in words_in(self.text, line) {
             let text = self.get(word);
-            let goes_on = text.starts_with(RELATIONS) || text.starts_with('(');
+            // A capital's italic correction spaces a sign after it (`t=T −1`).
+            let after_capital = text.starts_with(['−', '+'])
+                && groups.last().is_some_and(|&l| self.get(l).ends_with(char::is_uppercase));
+            let goes_on = text.starts_with(RELATIONS) || text.starts_with('(') || after_capital;
             // The flat pass writes a negated relation as a command and a space (`j\neq 0`).
             let open =
                 |last: &str| last.ends_with(',') || last.ends_with(RELATIONS) || ends_with_command(last);
@@ -699,6 +735,7 @@ mod tests {
             read_back("n\nY\n\nY\n\ni=1 −k≤j≤k, j\\neq 0\n\nq"),
             "\\prod_{i=1}^{n} \\prod_{−k≤j≤k, j\\neq 0} q"
         );
+        assert_eq!(read_back("1\nY\nt=T −1\n\nP (xt )."), "\\prod_{t=T −1}^{1} P (xt ).");
         let pass = read("X\ni\n\nxi");
         assert_eq!(pass.notes.len(), 1);
         assert!(matches!(
@@ -710,6 +747,11 @@ mod tests {
     #[test]
     fn integrals_take_their_limits_and_their_place() {
         assert_eq!(read_back("Area(A) =\n\nZ b\nf (x) dx.\na"), "Area(A) = \\int_{a}^{b} f (x) dx.");
+        assert_eq!(
+            read_back("Z t\nF (t) =\n0\n\nλe−λs ds = 1 − e−λt ."),
+            "F (t) = \\int_{0}^{t} λe−λs ds = 1 − e−λt ."
+        );
+        assert_eq!(read_back("Z\nm=\n\nx p(x) dx.\nRd"), "m= \\int_{Rd} x p(x) dx.");
         assert_eq!(read_back("Z x\nF (x) =\n\nf (y)dy.\n0"), "F (x) = \\int_{0}^{x} f (y)dy.");
         assert_eq!(read_back("Z\nH(X) = −\n\np(x) log p(x) dx.\nx"), "H(X) = − \\int_{x} p(x) log p(x) dx.");
         assert_eq!(read_back("F(x) =\nZ x\n0\nf(y)dy."), "F(x) = \\int_{0}^{x} f(y)dy.");

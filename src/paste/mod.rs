@@ -20,8 +20,10 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod baseline_after;
 mod big_delimiters;
 mod cases;
+mod delimiter_powers;
 mod flat;
 mod fraction_rows;
 mod fraction_sums;
@@ -34,6 +36,7 @@ mod over_sum;
 mod plain;
 mod radical;
 mod relation_labels;
+mod root_sign;
 pub mod spans;
 mod sum_body;
 mod table;
@@ -115,6 +118,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
             let closed = radical::close(&pasted.text);
             pasted.push(closed.text, closed.map, closed.notes);
         }
+        let powers = delimiter_powers::read(&pasted.text);
+        pasted.push(powers.text, powers.map, powers.notes);
     }
     let plain = plain::as_latex(&pasted.text);
     pasted.push(plain.text, plain.map, plain.notes);

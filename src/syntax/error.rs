@@ -410,6 +410,12 @@ pub enum PdfWhy {
     /// A summand's superscript or subscript on a line of its own above or below it, set on a
     /// letter of the summand.
     ScriptLine,
+    /// What stands left of a big operator on the baseline, given after the operator's body
+    /// (or between it and its lower limit), set before the operator with the limit under it.
+    BaselineBefore,
+    /// A small root sign given on the baseline's line, set over the denominator of the
+    /// fraction beside it.
+    RootSign,
 }
 
 impl Warning {
@@ -518,6 +524,18 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         ),
         (PdfWhy::NormPower, Lang::En) => format!(
             "`{found}` after a norm read as the power `{read}`: the text of a PDF sets a norm's exponent and its subscript alike right after it; if it is the subscript, write the formula in LaTeX"
+        ),
+        (PdfWhy::RootSign, Lang::Ko) => format!(
+            "`{found}` 줄의 근호 표기 `√` 기호를 옆 분수의 분모에 씌워 `{read}` 꼴로 읽습니다: PDF의 텍스트는 분모 위 근호를 기준선의 줄에 줍니다. 근호가 끝나는 자리는 추측입니다"
+        ),
+        (PdfWhy::RootSign, Lang::En) => format!(
+            "the root sign `√` of `{found}` set over the denominator of the fraction beside it, as `{read}`: the text of a PDF gives a root sign over a denominator on the baseline's line, and where the root ends is a guess"
+        ),
+        (PdfWhy::BaselineBefore, Lang::Ko) => format!(
+            "`{found}` 표기를 큰 연산자 앞의 식과 그 아래 한계로 보고 `{read}` 꼴로 읽습니다: PDF의 텍스트는 키가 큰 연산자와 그 오른쪽 줄을 먼저 주고, 왼쪽 줄과 아래 한계를 그 뒤에 줍니다. 놓인 자리는 추측입니다"
+        ),
+        (PdfWhy::BaselineBefore, Lang::En) => format!(
+            "`{found}` read as what stands before a big operator and its lower limit, `{read}`: the text of a PDF gives a tall operator and what follows it first, what stands left of it and its lower limit after, and where they stand is a guess"
         ),
         (PdfWhy::BigDelimiter, Lang::Ko) => format!(
             "따로 된 줄의 큰 괄호를 그 아래 줄 뒤에 두어 `{read}` 꼴로 읽습니다: PDF의 텍스트는 키가 큰 괄호를 옆의 글자보다 먼저 줍니다. 괄호가 놓인 자리는 추측입니다"
@@ -666,6 +684,8 @@ mod tests {
             PdfWhy::OverRelation,
             PdfWhy::Root,
             PdfWhy::ScriptLine,
+            PdfWhy::BaselineBefore,
+            PdfWhy::RootSign,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
