@@ -190,7 +190,8 @@ fn lone_operator_as_symbol(script: Node) -> Node {
 }
 
 /// Rows of cells spanning `span`; a trailing `\\` makes no row (TeX draws none), nor do
-/// several; top-level rows of one cell are just that cell.
+/// several; cells aligned only for layout are joined ([`join_aligned_cells`]); top-level rows
+/// of one cell are just that cell.
 pub(super) fn rows(
     mut rows: Vec<Vec<Node>>,
     env: Option<String>,
@@ -201,13 +202,13 @@ pub(super) fn rows(
     while rows.len() > 1 && rows.last().is_some_and(trailing_empty) {
         rows.pop();
     }
+    if env.as_deref().is_none_or(aligns_for_layout) {
+        rows = rows.into_iter().map(join_aligned_cells).collect();
+    }
     if env.is_none() && rows.len() == 1 && rows.first().is_some_and(|r| r.len() == 1) {
         if let Some(cell) = rows.pop().and_then(|mut row| row.pop()) {
             return cell;
         }
-    }
-    if env.as_deref().is_none_or(aligns_for_layout) {
-        rows = rows.into_iter().map(join_aligned_cells).collect();
     }
     Node::new(NodeKind::Rows(Box::new(Table { env, columns, rows })), span)
 }
