@@ -489,16 +489,16 @@ impl Resolver<'_> {
 
 /// Whether an occurrence is labelled as a bound: `_{\max}`, `_{\mathrm{MIN}}`, `_{\text{min}}`.
 fn bound_label(occurrence: &Occurrence) -> bool {
-    occurrence.scripts.iter().any(|s| {
-        s.role == ScriptRole::Label
-            && match &s.term.node.kind {
-                NodeKind::Word { text, .. } => matches!(text.to_ascii_lowercase().as_str(), "max" | "min"),
-                NodeKind::Styled { body, .. } => {
-                    matches!(&body.kind, NodeKind::Word { text, .. } if matches!(text.to_ascii_lowercase().as_str(), "max" | "min"))
-                }
-                _ => false,
-            }
-    })
+    occurrence.scripts.iter().any(|s| s.role == ScriptRole::Label && is_bound_word(s.term.node))
+}
+
+/// `\max`, `\mathrm{MIN}`: the word of a bound, in any font.
+fn is_bound_word(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Word { text, .. } => matches!(text.to_ascii_lowercase().as_str(), "max" | "min"),
+        NodeKind::Styled { body, .. } => is_bound_word(body),
+        _ => false,
+    }
 }
 
 /// `f_X(x)`, `F_Y(y)`, `f_{X,Y}(x, y)`: a small f (or a capital F) below which stand the

@@ -27,12 +27,12 @@ pub(super) fn is_transpose_mark(sup: &Node) -> bool {
 impl Resolver<'_> {
     /// A superscript that operates: transpose, inverse, mark, or power.
     pub(super) fn operation_role(&self, sup: &Node) -> ScriptRole {
+        // `^T` with T declared as something (a horizon) is a power, not a transpose.
+        let declared_t = matches!(&sup.kind, NodeKind::Symbol { name, .. } if self.declared("T", name));
+        if is_transpose_mark(sup) && !declared_t {
+            return ScriptRole::Transpose;
+        }
         match &sup.kind {
-            NodeKind::Symbol { name, .. }
-                if TRANSPOSE.contains(&name.as_str()) && !self.declared("T", name) =>
-            {
-                ScriptRole::Transpose
-            }
             NodeKind::Prefix { op: PrefixOp::Minus, operand } if matches!(&operand.kind, NodeKind::Number { text, .. } if text == "1") => {
                 ScriptRole::Inverse
             }
@@ -40,9 +40,6 @@ impl Resolver<'_> {
                 if MARKS.contains(&name.as_str()) =>
             {
                 ScriptRole::Mark
-            }
-            NodeKind::Styled { body, .. } if matches!(&body.kind, NodeKind::Symbol { name, .. } if name == "T") => {
-                ScriptRole::Transpose
             }
             _ => ScriptRole::Power,
         }
