@@ -261,6 +261,7 @@ impl Resolver<'_> {
             }
             if additions_only {
                 super::positions::positions_beside_values(&mut operands);
+                super::sizes::numbers_beside_measures(&mut operands);
             }
             same_kind_as_vectors(&mut operands);
             numbers_beside_values(&mut operands, |t| self.is_number_valued(t));

@@ -11,19 +11,12 @@ use crate::syntax::ast::{Delim, Font, InfixOp};
 /// spelling alone said so: a use (`\frac{1}{N}`, a sum's bound), a declaration, or a labelled
 /// size name (`d_{\mathrm{model}}`).
 pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
-    let sized = |t: &Term| {
-        super::kind_of_term(t) == super::SymbolKind::Dimension
-            && t.occurrence().is_none_or(|o| {
-                let labelled = !o.scripts.is_empty() && o.scripts.iter().all(|s| s.role == ScriptRole::Label);
-                o.evidence < super::Evidence::Convention || labelled
-            })
-    };
-    if !operands.iter().any(|t| sized(t)) {
+    if !operands.iter().any(|t| is_sized(t)) {
         return;
     }
     // `K = \lceil n / s \rceil`: beside a size worked out (not a letter), a capital's spelling
     // as a matrix gives way too.
-    let computed = operands.iter().any(|t| sized(t) && t.occurrence().is_none());
+    let computed = operands.iter().any(|t| is_sized(t) && t.occurrence().is_none());
     for term in operands.iter_mut() {
         match &mut term.kind {
             TermKind::Symbol(occurrence) => letter_to_size(occurrence, computed),
@@ -53,6 +46,60 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
             _ => {}
         }
     }
+}
+
+/// Whether a term is a size by more than a letter's spelling: a use (`\frac{1}{N}`, a sum's
+/// bound), a declaration, a labelled size name (`d_{\mathrm{model}}`), or worked out of sizes.
+fn is_sized(t: &Term) -> bool {
+    super::kind_of_term(t) == super::SymbolKind::Dimension
+        && t.occurrence().is_none_or(|o| {
+            let labelled = !o.scripts.is_empty() && o.scripts.iter().all(|s| s.role == ScriptRole::Label);
+            o.evidence < super::Evidence::Convention || labelled
+        })
+}
+
+/// `\frac{x_i - \mu}{\sigma} \cdot r + d`, `k + \alpha \sum_j (a^j)^2`, `a \log N + c + d`:
+/// added to a measured quantity (a term worked out with a Greek number, a logarithm or an
+/// exponential in it), a bare letter that only its spelling called a size is a number, an
+/// offset. Not beside a size (`n + \lambda k`? a size by use stops it).
+pub(super) fn numbers_beside_measures(operands: &mut [&mut Term]) {
+    if operands.iter().any(|t| is_sized(t)) {
+        return;
+    }
+    if !operands.iter().any(|t| t.occurrence().is_none() && holds_measure(t)) {
+        return;
+    }
+    for term in operands.iter_mut() {
+        let TermKind::Symbol(o) = &mut term.kind else { continue };
+        let letter = super::scripts::base_letter(o.base).unwrap_or_default();
+        if o.kind == super::SymbolKind::Dimension
+            && o.evidence == super::Evidence::Convention
+            && o.scripts.is_empty()
+            && letter.len() == 1
+            && super::roles::font_of(o.base) == Font::Normal
+        {
+            o.kind = super::SymbolKind::Scalar;
+            o.evidence = super::Evidence::Use;
+        }
+    }
+}
+
+/// Whether a term holds a Greek letter that is a number.
+fn holds_measure(term: &Term) -> bool {
+    let mut stack: Vec<&Term> = vec![term];
+    while let Some(term) = stack.pop() {
+        match &term.kind {
+            TermKind::Symbol(o)
+                if o.kind == super::SymbolKind::Scalar
+                    && super::scripts::base_letter(o.base).is_some_and(crate::syntax::names::is_greek) =>
+            {
+                return true
+            }
+            _ => {}
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
+    false
 }
 
 /// Makes a plain Latin letter (labels allowed, `\hat{L}_{LN}`: never an index) a size when only
