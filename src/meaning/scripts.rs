@@ -384,10 +384,14 @@ impl Resolver<'_> {
         let small = |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase()));
         // `W_{hq}`, `W_{xh}`: letters side by side name what the matrix maps between, unless all
         // of them are letters entries are picked with (`W_{ij}`).
+        // `W_{f,k}`: listed with commas the same way (the filter's weights at layer k).
         if let NodeKind::Chain { first, rest } = &sub.kind {
             let letters: Vec<&Node> =
                 std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)).collect();
-            let side_by_side = rest.iter().all(|l| l.op == InfixOp::Juxt) && letters.iter().all(|n| small(n));
+            let listed = rest
+                .iter()
+                .all(|l| l.op == InfixOp::Juxt || matches!(&l.op, InfixOp::Separator(s) if s == ","));
+            let side_by_side = listed && letters.iter().all(|n| small(n));
             let entry = letters.iter().all(|n| matches!(&n.kind, NodeKind::Symbol { name, .. } if has(&self.notation.entry_letters, name)));
             return (side_by_side && !entry).then_some(ScriptRole::Label);
         }
@@ -432,6 +436,9 @@ impl Resolver<'_> {
         let commas = rest.iter().filter(|l| matches!(&l.op, InfixOp::Separator(s) if s == ","));
         let part_term = |part: &Vec<&'n Node>| -> Term<'n> {
             match part.as_slice() {
+                // `W_{f,k}`: a Latin letter papers do not range with is part of the name (the
+                // filter's weights), not a symbol of its own; `\theta` of `\mathcal{L}_{\theta, \xi}` is.
+                [one] if self.names_in_a_list(one) => Term::of(TermKind::Leaf, one),
                 [one] if matches!(one.kind, NodeKind::Symbol { .. }) => self.term(one, Place::Index, d),
                 [one] => Term::of(TermKind::Leaf, one),
                 [first, .., last] => Term::new(TermKind::Leaf, first.span.join(last.span), first),
@@ -445,6 +452,17 @@ impl Resolver<'_> {
             .map(|(link, term)| super::tree::Joint { op: &link.op, op_span: link.op_span, term })
             .collect();
         Some(Term::new(TermKind::Chain { first: first.boxed(), rest }, node.span, node))
+    }
+
+    /// Whether a letter listed in a label (`f` of `W_{f,k}`) is a Latin letter papers do not range
+    /// over positions with.
+    fn names_in_a_list(&self, node: &Node) -> bool {
+        matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if name.len() == 1
+                && name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !has(&self.notation.index_letters, name)
+                && !has(&self.notation.bare_index_letters, name)
+                && self.table.recorded(name).is_none())
     }
 
     /// Whether a subscript spells a word papers use as a label: `\eta_{min}`, `x_{out}`.
