@@ -106,7 +106,12 @@ impl Resolver<'_> {
     /// value function's letter applied to a state is a function even where papers use the letter
     /// for a density (`q_\pi(s, a)`, `q_*(s, a)`).
     fn states_and_actions(&self, application: &mut Application) {
-        let value_function = application.callee.occurrence().is_some_and(|o| self.is_value_function(o));
+        // `\sum_{a \in A(i)}`: a function that gives a set (the anchors other than i) takes
+        // positions, no state.
+        let value_function = application
+            .callee
+            .occurrence()
+            .is_some_and(|o| self.is_value_function(o) && o.kind != super::SymbolKind::Set);
         let state = application.args.iter().any(|a| self.is_letter_of(a, &self.notation.state_letters));
         let action = application.args.iter().any(|a| self.is_letter_of(a, &self.notation.action_letters));
         if value_function && state {
@@ -220,12 +225,28 @@ impl Resolver<'_> {
         if callee.evidence <= super::Evidence::Declared {
             return;
         }
-        let NodeKind::Symbol { name, font } = &callee.base.kind else { return };
+        // `\tilde{w}_t(i)`: through an accent for an indexed letter read at one position.
+        let accented = match &callee.base.kind {
+            NodeKind::Accent { body, .. } if application.args.len() == 1 => body.as_ref(),
+            _ => callee.base,
+        };
+        let NodeKind::Symbol { name, font } = &accented.kind else { return };
         let capital = name.starts_with(|c: char| c.is_ascii_uppercase());
         let latin = name.len() == 1;
         let kind = match (application.args.len(), font) {
             (1, Font::Bold) if capital => super::SymbolKind::Matrix,
             (1, Font::Bold) => super::SymbolKind::Vector,
+            // `w_t(i)`, `x_i(t)`: an indexed small letter read at one position is the array its
+            // letter names, by convention (`\alpha(t)`, `c_{\mathrm{skip}}(t)` stay functions of t).
+            (1, Font::Normal) if latin && !capital && picked_below(callee) => {
+                callee.kind = if super::notation::has(&self.notation.vector_when_indexed, name) {
+                    super::SymbolKind::Vector
+                } else {
+                    super::SymbolKind::Scalar
+                };
+                callee.evidence = super::Evidence::Convention;
+                return;
+            }
             (1, _) => return,
             (_, Font::Normal | Font::Bold)
                 if latin && (capital || !super::notation::has(&self.notation.function_letters, name)) =>
@@ -286,6 +307,21 @@ impl Resolver<'_> {
             _ => false,
         }
     }
+}
+
+/// Whether a symbol is picked by an index or a family member below it (`w_t`, `x_i`),
+/// or a Latin letter naming which (`s_{c_j}`, the state of cell c_j; not a parameter, `f_\theta`).
+fn picked_below(o: &super::Occurrence) -> bool {
+    let latin_label = |t: &super::Term| {
+        t.occurrence()
+            .and_then(|o| super::scripts::base_letter(o.base))
+            .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_alphabetic()))
+    };
+    o.scripts.iter().any(|s| {
+        !s.above
+            && (matches!(s.role, ScriptRole::Index | ScriptRole::Family)
+                || (s.role == ScriptRole::Label && latin_label(&s.term)))
+    })
 }
 
 /// `\mathcal{N}(v)`: the neighbours of a node, a set, not the normal distribution of one letter.

@@ -43,11 +43,12 @@ impl Resolver<'_> {
     }
 
     /// Whether a callee takes values of random variables: a distribution or density, or a value
-    /// function of states and actions.
+    /// function of states and actions (not a letter of one that gives a set, `A(i)`).
     fn takes_outcomes(&self, callee: &Term) -> bool {
         callee.occurrence().is_some_and(|o| {
             o.kind == SymbolKind::Distribution
-                || super::notation::has(&self.notation.value_functions, &o.base_name)
+                || (super::notation::has(&self.notation.value_functions, &o.base_name)
+                    && o.kind != SymbolKind::Set)
         })
     }
 

@@ -160,9 +160,10 @@ impl Resolver<'_> {
 
     /// `\mu(s)`, `z_q(x)`, `B_{\mathrm{crit}}(L)`, `m(x^{(1)})`: nobody puts one symbol alone in
     /// parentheses to multiply by it, so a letter in the normal font before one is applied to it.
-    /// Not a bold array (`\mathbf{x}(t)` is read at a step elsewhere), nor a letter before a
-    /// position (`w_t(i)`, `s_j(t)`: an array read there, call notation for an entry), nor a
-    /// capital before an array (`W(\mathbf{X})` multiplies).
+    /// A position in the parentheses is no exception: `\alpha(t)`, `c_{\mathrm{skip}}(t)` are
+    /// functions of t, and `w_t(i)`, `s_j(t)` arrays read there (`applied` settles which). Not a
+    /// bold array (`\mathbf{x}(t)` is read at a step elsewhere), nor a capital before an array
+    /// (`W(\mathbf{X})` multiplies).
     fn applied_to_one_symbol(&self, base: &Node, body: &Node, capital: bool) -> bool {
         let symbol = match &body.kind {
             NodeKind::Scripts { base, .. } => base.as_ref(),
@@ -172,7 +173,7 @@ impl Resolver<'_> {
             || matches!(&base.kind, NodeKind::Accent { body, .. } if matches!(body.kind, NodeKind::Symbol { font: Font::Normal, .. }));
         let array = font_of_name(symbol) == Font::Bold
             || matches!(self.table.recorded_for(symbol), Some(super::SymbolKind::Matrix));
-        plain_callee && self.is_name(symbol) && !self.is_position(body, 0) && !(capital && array)
+        plain_callee && self.is_name(symbol) && !(capital && array)
     }
 
     /// Whether an argument group is a state: a state letter, primed or with scripts (`s`, `s_t`).
