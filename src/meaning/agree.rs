@@ -623,7 +623,8 @@ pub(super) fn gradient_at_a_point(operand: &mut Term) {
 /// `\alpha^\phi`: a Greek letter alone as an exponent is a number, though papers name
 /// parameters (vectors) with its letter (`\phi`, `\theta`); so is a plain letter divided in an
 /// exponent (`e^{v_i / T}`, a logit over a temperature), though an indexed small letter names a
-/// vector elsewhere. A bold letter there (`e^{\mathbf{x}}`) is raised element-wise and keeps its
+/// vector elsewhere, and so are plain letters multiplied there (`x^{-c_i f_i}`, `(1 + x)^{1/f_i}`).
+/// A bold letter there (`e^{\mathbf{x}}`) is raised element-wise and keeps its
 /// kind, and so may a plain letter added there (`e^{m_i - m_i^{\mathrm{new}}}` rescales a vector
 /// of maxima).
 pub(super) fn number_exponent(term: &mut Term) {
@@ -634,7 +635,19 @@ pub(super) fn number_exponent(term: &mut Term) {
                 conventional_vector_is_a_number(o);
             }
         }
-        TermKind::Frac { num, .. } => divided_is_a_number(num),
+        TermKind::Frac { num, den } => {
+            divided_is_a_number(num);
+            if matches!(num.kind, TermKind::Number) {
+                divided_is_a_number(den);
+            }
+        }
+        // `(1 + x)^{1/f_i}`, `x^{-c_i \cdot f_i}`: plain letters multiplied or divided in an
+        // exponent are numbers (an element-wise product would be written with `\odot`).
+        TermKind::Product(factors)
+            if factors.iter().all(|f| matches!(f.term.kind, TermKind::Symbol(_) | TermKind::Number)) =>
+        {
+            factors.iter_mut().for_each(|f| divided_is_a_number(&mut f.term));
+        }
         TermKind::Product(factors)
             if factors.iter().any(|f| matches!(&f.op, Some(InfixOp::Multiplicative(op)) if op == "/")) =>
         {

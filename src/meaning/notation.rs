@@ -94,6 +94,9 @@ pub struct Notation {
     pub ranging_functions: Names,
     /// Words of prose, lower case (`and`, `if`, `s.t.`): text made only of them is prose.
     pub prose_words: Names,
+    /// Letters that are mathematical constants where nothing declares, applies or indexes them
+    /// (`e`, `\pi`): no symbol of the formula.
+    pub constants: Names,
 }
 
 impl Notation {
@@ -148,6 +151,7 @@ impl Notation {
             ranging_functions: Names::default(),
             count_words: Names::default(),
             prose_words: Names::default(),
+            constants: Names::default(),
         }
     }
 }

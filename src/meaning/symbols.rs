@@ -13,7 +13,11 @@ pub fn symbols(term: &Term, source: &str) -> Vec<SymbolEntry> {
     let mut index: HashMap<(&str, crate::syntax::ast::Font), usize> = HashMap::new();
     let mut seen: HashSet<(usize, crate::syntax::ast::Span)> = HashSet::new();
     // The letter of a transpose (`v^T`) marks an operation; it names no size T.
+    let constants = &super::notation::Notation::shipped().constants;
     for (term_span, occurrence) in term.occurrences_outside(Some(ScriptRole::Transpose)) {
+        if is_constant(occurrence, constants) {
+            continue;
+        }
         let span = symbol_span(term_span, occurrence, source);
         let font = super::roles::font_of(occurrence.base);
         let key = (occurrence.name.as_str(), font);
@@ -465,4 +469,17 @@ impl<'t, 'n> TermIndex<'t, 'n> {
 /// `\mathrm{LN}`): applied to a vector it gives a vector (`shape_keeping_functions`).
 pub(super) fn is_elementwise(name: &str) -> bool {
     super::notation::has(&super::notation::Notation::shipped().shape_keeping_functions, name)
+}
+
+/// `e` of `e^{x}`, `\pi` of `\sqrt{2\pi}`: a constant's letter that nothing declared, applied or
+/// indexed (only a convention called it a number) is no symbol of the formula.
+fn is_constant(occurrence: &super::Occurrence, constants: &super::notation::Names) -> bool {
+    occurrence.scripts.is_empty()
+        && occurrence.evidence == super::Evidence::Convention
+        && occurrence.kind == SymbolKind::Scalar
+        && matches!(
+            super::roles::font_of(occurrence.base),
+            crate::syntax::ast::Font::Normal | crate::syntax::ast::Font::Roman
+        )
+        && super::notation::has(constants, &occurrence.base_name)
 }
