@@ -185,21 +185,36 @@ fn explain(
             maths.push(math);
         }
     }
+    // `#33 → #34` already passes through #33: a path that another of the row's paths walks
+    // is not said again.
+    let all: Vec<&Vec<u32>> = ids
+        .iter()
+        .filter_map(|id| curriculum.placement(id))
+        .map(|p| &p.path)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let walked = |path: &Vec<u32>| {
+        all.iter()
+            .any(|other| other.len() > path.len() && other.windows(path.len()).any(|w| w == path.as_slice()))
+    };
     let mut paths = Vec::new();
-    let mut places = Vec::new();
+    let mut places: Vec<String> = Vec::new();
     for id in ids {
-        match curriculum.placement(id) {
+        let place = match curriculum.placement(id) {
             Some(placement) if !placement.path.is_empty() => {
-                if !paths.contains(&placement.path) {
-                    places.push(super::path_text(&placement.path, curriculum, lang));
-                    paths.push(placement.path.clone());
+                if paths.contains(&placement.path) || walked(&placement.path) {
+                    continue;
                 }
+                paths.push(placement.path.clone());
+                super::path_text(&placement.path, curriculum, lang)
             }
-            Some(placement) => places.push(unnumbered_text(placement.unit, curriculum, lang)),
-            None => places.push(lang.pick("이 커리큘럼에 없음", "not in this curriculum").to_string()),
+            Some(placement) => unnumbered_text(placement.unit, curriculum, lang),
+            None => lang.pick("이 커리큘럼에 없음", "not in this curriculum").to_string(),
+        };
+        if !places.contains(&place) {
+            places.push(place);
         }
     }
-    places.dedup();
     let mut articles: Vec<u32> = Vec::new();
     for number in paths.iter().flatten() {
         if !articles.contains(number) {
