@@ -30,6 +30,7 @@ impl Resolver<'_> {
             application.args.iter_mut().for_each(super::agree::temperatures);
         }
         super::positions::arguments_at_one_position(&mut application.args);
+        vector_valued_not_density(application);
         if application.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose) {
             super::agree::arguments_of_a_vector_call(application);
         }
@@ -305,6 +306,28 @@ impl Resolver<'_> {
                     && rest.iter().all(|l| self.is_position(&l.operand, depth + 1))
             }
             _ => false,
+        }
+    }
+}
+
+/// `q(x)^\top k_i`, `P_s(x)^{(i)}`: a density's value is one number, never transposed nor picked
+/// a component from; a letter papers use for densities, written so, is a function whose value is
+/// a vector (a query network, a head's scores), and what it takes an input (a vector), not the
+/// outcome of a random variable. Declared densities stay.
+fn vector_valued_not_density(application: &mut Application) {
+    let picked = application
+        .sup
+        .as_ref()
+        .is_some_and(|s| matches!(s.role, ScriptRole::Transpose | ScriptRole::Index | ScriptRole::Layer));
+    let TermKind::Symbol(callee) = &mut application.callee.kind else { return };
+    if !picked || callee.kind != super::SymbolKind::Distribution || callee.evidence != super::Evidence::Use {
+        return;
+    }
+    callee.kind = super::SymbolKind::Function;
+    for arg in &mut application.args {
+        let TermKind::Symbol(o) = &mut arg.kind else { continue };
+        if o.kind == super::SymbolKind::RandomVariable && o.evidence == super::Evidence::Use {
+            o.kind = super::SymbolKind::Vector;
         }
     }
 }
