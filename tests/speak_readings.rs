@@ -255,3 +255,42 @@ fn a_probability_named_probability_is_said_once() {
     assert_eq!(ko(r"P(A)"), "에이의 확률");
     assert_eq!(ko(r"p(x \mid y)"), "와이를 조건으로 한 엑스의 확률 피");
 }
+
+#[test]
+fn relations_papers_write_are_read_as_words_not_command_names() {
+    let relations = [
+        "lesssim",
+        "gtrsim",
+        "lessapprox",
+        "gtrapprox",
+        "asymp",
+        "approxeq",
+        "prec",
+        "preceq",
+        "succ",
+        "succeq",
+        "supset",
+        "supseteq",
+        "ni",
+        "nleq",
+        "ngeq",
+        "lneq",
+        "gneq",
+        "lll",
+        "ggg",
+        "nsim",
+        "longrightarrow",
+        "Longrightarrow",
+        "Leftarrow",
+        "leftrightarrow",
+        "longmapsto",
+        "nmid",
+    ];
+    for relation in relations {
+        let source = format!(r"a \{relation} b");
+        for reading in [en(&source), ko(&source)] {
+            let words = reading.split(|c: char| !c.is_alphanumeric()).collect::<Vec<_>>();
+            assert!(!words.contains(&relation), "{source} read as {reading}");
+        }
+    }
+}
