@@ -99,3 +99,16 @@ fn no_command_outside_a_terminal_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("give a command"));
 }
+
+#[test]
+fn a_slot_leaves_out_the_full_stop_that_ends_a_displayed_formula() {
+    for (formula, distribution) in
+        [(r"X \sim \textrm{Bernoulli}(p).", r"\textrm{Bernoulli}(p)"), (r"x, y \sim p.", "p")]
+    {
+        let value = json(&["map", "--format", "json", "--lang", "en", formula]);
+        let slots = value["slots"].as_array().unwrap_or_else(|| panic!("no slots"));
+        let texts: Vec<&str> = slots.iter().filter_map(|s| s["latex"].as_str()).collect();
+        assert!(texts.contains(&distribution), "{formula}: {texts:?}");
+        assert!(texts.iter().all(|t| !t.ends_with('.')), "{formula}: {texts:?}");
+    }
+}

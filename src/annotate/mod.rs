@@ -510,7 +510,14 @@ fn focus_part(pattern: &pattern::Pattern, node: &Node, found: &Match) -> Option<
         _ => None,
     });
     let deeper = operand.and_then(|inner| pattern.find_in(inner, &found.bindings, 0));
-    Some(deeper.map_or(part.span, |d| d.span))
+    let span = deeper.as_ref().map_or(part.span, |d| d.span);
+    // `X \sim U(n).`: the distribution, without the sentence's full stop.
+    match part.nodes.as_slice() {
+        [one] if deeper.is_none() && one.span == span => {
+            Some(Span::new(span.start, pattern::end_before_stop(one).max(span.start)))
+        }
+        _ => Some(span),
+    }
 }
 
 /// The span of the sign of a signed node (`-` in `-\frac{1}{N}`).

@@ -112,7 +112,7 @@ impl<'t> Bindings<'t> {
     pub fn reach(&self, name: &str) -> Option<Span> {
         let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name)?;
         let (_, node) = self.entries.get(index).copied().flatten()?;
-        let end = self.ends.get(index).copied().unwrap_or(0).max(node.span.end);
+        let end = self.ends.get(index).copied().unwrap_or(0).max(end_before_stop(node));
         let start = self.starts.get(index).and_then(|start| start.checked_sub(1)).unwrap_or(node.span.start);
         Some(Span::new(start.min(node.span.start), end))
     }
@@ -593,6 +593,21 @@ impl<'t> Links<'t> {
 /// nothing else lets the rest match. The pattern may end before the target does; a
 /// metavariable last in it then stands for the rest as far as it reaches (`\partial $Y`
 /// against `\partial \mathbf{x}^\top \mathbf{a}`).
+/// Where a node ends, leaving out the full stop or comma that ends a displayed formula
+/// (`X \sim U(n).`: the distribution is `U(n)`, not `U(n).`).
+pub(super) fn end_before_stop(node: &Node) -> usize {
+    let NodeKind::Chain { first, rest } = &node.kind else { return node.span.end };
+    let stop = |link: &crate::syntax::ast::Link| {
+        link.op == InfixOp::Juxt
+            && matches!(&link.operand.kind, NodeKind::Punct { text } if matches!(text.as_str(), "." | "," | ";"))
+    };
+    match rest.split_last() {
+        Some((last, [.., before])) if stop(last) => before.operand.span.end,
+        Some((last, [])) if stop(last) => first.span.end,
+        _ => node.span.end,
+    }
+}
+
 fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings: &mut Bindings<'t>) -> bool {
     let (Some((p_op, p_node)), Some((t_op, t_node))) = (pattern.get(p), target.get(t)) else {
         return p >= pattern.len();
