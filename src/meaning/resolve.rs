@@ -307,7 +307,8 @@ impl<'t> Resolver<'t> {
 
     /// Whether a symbol beside a parenthesis could as well be applied to it as multiply it: a
     /// lower-case Latin letter that nothing declared, that papers do not use for functions, before
-    /// one expression that is no list and no condition (`w(a+b)`).
+    /// one expression that is no list and no condition (`w(a+b)`), and that does not hold the
+    /// letter itself (`x(x - 2)` multiplies).
     fn is_balanced(&self, previous: &Term, term: &Term) -> bool {
         let Some(occurrence) = previous.occurrence() else { return false };
         let letter = occurrence.base_name.as_str();
@@ -318,7 +319,10 @@ impl<'t> Resolver<'t> {
         let group = matches!(&term.kind, TermKind::Fenced { open: Delim::Paren, body }
             if !matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| matches!(j.op, InfixOp::Separator(_) | InfixOp::Relation(_)))));
         let compound = matches!(&term.kind, TermKind::Fenced { body, .. } if !matches!(body.kind, TermKind::Symbol(_) | TermKind::Number));
+        // `x(x - 2)`, `n(n - 1)`: a letter before a bracket that holds it again multiplies it.
+        let holds_itself = term.occurrences().iter().any(|(_, o)| o.name == occurrence.name);
         lower_latin
+            && !holds_itself
             && undecided
             && group
             && compound
