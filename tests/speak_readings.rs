@@ -93,7 +93,7 @@ fn structures_read_as_a_teacher_reads_them() {
         (
             r"\mathbb{E}[X^2] - \mathbb{E}[X]^2",
             "엑스의 제곱의 기댓값 빼기 엑스의 기댓값의 제곱",
-            "the expectation of X squared minus the square of the expectation of X",
+            "the expectation of X squared, minus the square of the expectation of X",
         ),
         (r"AB", "에이와 비의 곱", "the product of A and B"),
         (r"K^\top", "케이 전치", "K transpose"),

@@ -555,7 +555,19 @@ fn leads_product(p: &Phrase) -> bool {
 
 /// Whether a term of a sum is long enough that the operator after it needs a pause.
 fn pauses_after(term: &Phrase) -> bool {
-    matches!(term, Phrase::Product(_) | Phrase::Div { .. } | Phrase::Apply(_) | Phrase::BigOp(_))
+    // `\gamma \odot \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}} + \beta`: "…, plus beta", not "the
+    // sum of sigma squared and epsilon plus beta".
+    matches!(
+        term,
+        Phrase::Product(_)
+            | Phrase::Div { .. }
+            | Phrase::Apply(_)
+            | Phrase::BigOp(_)
+            | Phrase::Ops { .. }
+            | Phrase::Sqrt { .. }
+            | Phrase::Dot(..)
+            | Phrase::Expectation { .. }
+    )
 }
 
 /// Whether an argument is an operation whose start the words do not mark (a division, a row of
