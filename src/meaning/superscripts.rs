@@ -122,8 +122,26 @@ impl Resolver<'_> {
                     }
                     _ if self.is_step(sup) && self.steps_over(base) => ScriptRole::Layer,
                     _ if has(&self.notation.superscript_index_letters, name) => ScriptRole::Index,
+                    // `\mathbf{W}^z`, `\mathbf{U}^r`: above a bold array, a small letter papers
+                    // never raise an array to (only counts: `\mathbf{A}^k`, `\mathbf{S}^n`) names
+                    // which one, the update gate's weights.
+                    _ if font_of_name(base) == Font::Bold
+                        && !upper
+                        && !has(&self.notation.bare_count_letters, name)
+                        && !has(&self.notation.power_count_letters, name) =>
+                    {
+                        ScriptRole::Label
+                    }
                     _ => ScriptRole::Power,
                 }
+            }
+            // `\mathbf{h}_i^{z_i}`: an indexed letter above a bold array (the dropout mask that
+            // made this view) names which, no power.
+            NodeKind::Scripts { base: inner, sub: Some(_), sup: None, .. }
+                if font_of_name(base) == Font::Bold
+                    && matches!(&inner.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1) =>
+            {
+                ScriptRole::Label
             }
             // `W^{1,l}`, `x^{\mathrm{pre},2}`, `x^{post,4}`: a list above a name is no power but
             // which one of several, named by its parts.
