@@ -294,3 +294,16 @@ fn relations_papers_write_are_read_as_words_not_command_names() {
         }
     }
 }
+
+#[test]
+fn a_distribution_named_beside_another_is_said_by_its_letter() {
+    let kl = r"D_{\mathrm{KL}}(P \parallel Q) = \sum_x P(x) \log \frac{P(x)}{Q(x)}";
+    let reading = en(kl);
+    assert!(reading.contains("the sum over x of P of x"), "{reading}");
+    assert!(!reading.contains("probability"), "{reading}");
+    let reading = ko(kl);
+    assert!(reading.contains("피 엑스와 피 엑스를 큐 엑스로 나눈"), "{reading}");
+    // Bayes' rule names no distribution: P is the probability of an event.
+    let bayes = en(r"P(A \mid B) = \frac{P(B \mid A) P(A)}{P(B)}");
+    assert!(bayes.starts_with("Probability of A given B"), "{bayes}");
+}

@@ -58,6 +58,19 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
                 }
             }
         }
+        // `D_{\mathrm{KL}}(P \parallel Q)`: letters set against each other are named distributions.
+        NodeKind::Chain { first, rest }
+            if rest
+                .iter()
+                .any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|")) =>
+        {
+            let sides = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
+            for side in sides {
+                if let NodeKind::Symbol { name, font: Font::Normal } = &side.kind {
+                    table.note_named_distribution(name);
+                }
+            }
+        }
         NodeKind::Chain { first, rest } if matches!(rest.as_slice(), [l] if l.op == InfixOp::Relation("\\sim".into())) => {
             if let Some(link) = rest.first() {
                 table.learn_sampling(first, &link.operand);

@@ -184,6 +184,9 @@ pub struct SymbolTable {
     bold_letters: rustc_hash::FxHashSet<String>,
     /// Letters applied right of `\in` somewhere (`p \in P(i)`): functions that give a set.
     set_valued: rustc_hash::FxHashSet<String>,
+    /// Letters set against each other by a double bar (`D(P \parallel Q)`): distributions the
+    /// formula names, one among others.
+    named_distributions: rustc_hash::FxHashSet<String>,
     /// Small letters written alone above names: the names each stands above, and whether one
     /// of them is a bold small letter (a vector, which papers do not raise to a power).
     superscripts: HashMap<String, (Vec<String>, bool)>,
@@ -373,6 +376,20 @@ impl SymbolTable {
     /// gives a set (the positives `P(i)`, the neighbours `\mathcal{N}(v)`, the actions `A(s)`).
     pub fn is_set_valued(&self, letter: &str) -> bool {
         self.set_valued.contains(letter)
+    }
+
+    /// Records that a letter stands bare beside a double bar (`P` of `D(P \parallel Q)`).
+    pub(crate) fn note_named_distribution(&mut self, letter: &str) {
+        if !self.named_distributions.contains(letter) {
+            self.named_distributions.insert(letter.to_string());
+        }
+    }
+
+    /// Whether a letter names one of several distributions the document sets against each
+    /// other (`P` of `D_{\mathrm{KL}}(P \parallel Q) = \sum_x P(x) \log \frac{P(x)}{Q(x)}`): applied, it
+    /// is that distribution at a point ("P of x"), not the probability of an event.
+    pub fn is_named_distribution(&self, letter: &str) -> bool {
+        self.named_distributions.contains(letter)
     }
 
     /// Whether a lower-case letter is written with an index somewhere in the document.

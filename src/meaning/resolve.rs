@@ -616,6 +616,8 @@ impl<'t> Resolver<'t> {
         } else {
             self.arguments(body, (arg_place, outcomes), arg_place, d)
         };
+        let named = distribution
+            && callee_term.occurrence().is_some_and(|o| self.table.is_named_distribution(&o.base_name));
         let application = Application {
             callee: callee_term,
             over,
@@ -625,6 +627,7 @@ impl<'t> Resolver<'t> {
             group,
             sub: sub.map(|s| self.group_script(s, false, d)),
             sup: sup.map(|s| self.group_script(s, true, d)),
+            named,
         };
         let _ = place;
         let mut application = application;

@@ -189,6 +189,9 @@ pub struct Application<'n> {
     pub sub: Option<Script<'n>>,
     /// See [`Application::sub`].
     pub sup: Option<Script<'n>>,
+    /// Whether the callee is one of several distributions the formula names by letter (`P(x)`
+    /// beside `D(P \parallel Q)`): that distribution at a point, not the probability of an event.
+    pub named: bool,
 }
 
 /// An operator applied to its operand without (or with) brackets.

@@ -194,11 +194,11 @@ impl Shaper<'_> {
     pub(super) fn apply_term(&self, app: &Application, d: usize) -> Phrase {
         let divergence = divergence_label(&app.callee);
         // `P(i)` right of `\in`: the meaning layer read a function that gives a set, said as
-        // its letter, not as a probability.
+        // its letter, not as a probability; so is `P(x)` beside `D(P \parallel Q)`, a named law.
         let gives_set = app.callee.occurrence().is_some_and(|o| o.kind == crate::meaning::SymbolKind::Set);
         let key = match (divergence, app.callee.occurrence()) {
             (Some(label), _) => Some(label.to_string()),
-            (None, Some(o)) if !gives_set => Some(o.base_name.to_string()),
+            (None, Some(o)) if !gives_set && !app.named => Some(o.base_name.to_string()),
             (None, _) => None,
         };
         let probability = key.as_deref().is_some_and(|k| self.vocab.is_probability(k));
@@ -250,6 +250,8 @@ impl Shaper<'_> {
             return word(label);
         }
         match occurrence {
+            // `P(x)` beside `D(P \parallel Q)`: the distribution P, said by its letter.
+            Some(_) if app.named => self.shape(&app.callee, d),
             Some(o) if self.letter_function(&app.callee, o) => word(&o.base_name),
             Some(o) if is_made_name(o) => word(&o.base_name),
             _ => self.shape(&app.callee, d),
