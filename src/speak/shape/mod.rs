@@ -292,6 +292,11 @@ impl<'a> Shaper<'a> {
         if app.sub.is_some() || app.sup.is_some() || !app.given.is_empty() {
             return None;
         }
+        // `D_{\mathrm{KL}}(P \parallel Q) = …`: a divergence of one law from another is said so
+        // ("the K L divergence of P from Q is …"), not as a function given two parameters.
+        if product::divergence_label(&app.callee).is_some() && app.args.len() == 2 {
+            return None;
+        }
         // `y[i] = …`, `\mathbf{x}(t) = …`: an array read at positions is given a value; that is no
         // function's definition.
         let array = app.callee.occurrence().is_some_and(|o| {

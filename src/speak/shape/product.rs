@@ -400,7 +400,7 @@ fn is_made_name(occurrence: &crate::meaning::Occurrence) -> bool {
 
 /// The label that names a divergence written as `D` with capitals below: `KL` of
 /// `D_{\mathrm{KL}}` or `D_{KL}`, `JS` of `D_{JS}`.
-fn divergence_label<'t>(callee: &'t Term) -> Option<&'t str> {
+pub(super) fn divergence_label<'t>(callee: &'t Term) -> Option<&'t str> {
     let occurrence = callee.occurrence()?;
     let label = occurrence.name.strip_prefix("D_").filter(|_| occurrence.base_name == "D")?;
     let capitals = (2..=4).contains(&label.len()) && label.chars().all(|c| c.is_ascii_uppercase());
