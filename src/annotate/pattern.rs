@@ -587,12 +587,6 @@ impl<'t> Links<'t> {
     }
 }
 
-/// Whether a nested chain pattern's operands from `p` on match the target chain's operands
-/// from `t` on, in order: each pattern operand one target operand, or a metavariable a name
-/// and the parenthesis it is applied to (side by side, the call as it is written) where
-/// nothing else lets the rest match. The pattern may end before the target does; a
-/// metavariable last in it then stands for the rest as far as it reaches (`\partial $Y`
-/// against `\partial \mathbf{x}^\top \mathbf{a}`).
 /// Where a node ends, leaving out the full stop or comma that ends a displayed formula
 /// (`X \sim U(n).`: the distribution is `U(n)`, not `U(n).`).
 pub(super) fn end_before_stop(node: &Node) -> usize {
@@ -608,6 +602,12 @@ pub(super) fn end_before_stop(node: &Node) -> usize {
     }
 }
 
+/// Whether a nested chain pattern's operands from `p` on match the target chain's operands
+/// from `t` on, in order: each pattern operand one target operand, or a metavariable a name
+/// and the parenthesis it is applied to (side by side, the call as it is written) where
+/// nothing else lets the rest match. The pattern may end before the target does; a
+/// metavariable last in it then stands for the rest as far as it reaches (`\partial $Y`
+/// against `\partial \mathbf{x}^\top \mathbf{a}`).
 fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings: &mut Bindings<'t>) -> bool {
     let (Some((p_op, p_node)), Some((t_op, t_node))) = (pattern.get(p), target.get(t)) else {
         return p >= pattern.len();
