@@ -591,10 +591,7 @@ impl<'t> Links<'t> {
 /// (`X \sim U(n).`: the distribution is `U(n)`, not `U(n).`).
 pub(super) fn end_before_stop(node: &Node) -> usize {
     let NodeKind::Chain { first, rest } = &node.kind else { return node.span.end };
-    let stop = |link: &crate::syntax::ast::Link| {
-        link.op == InfixOp::Juxt
-            && matches!(&link.operand.kind, NodeKind::Punct { text } if matches!(text.as_str(), "." | "," | ";"))
-    };
+    let stop = |link: &crate::syntax::ast::Link| link.op == InfixOp::Juxt && link.operand.is_sentence_stop();
     match rest.split_last() {
         Some((last, [.., before])) if stop(last) => before.operand.span.end,
         Some((last, [])) if stop(last) => first.span.end,

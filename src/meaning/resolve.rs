@@ -757,9 +757,8 @@ fn take_transpose<'n>(operand: &mut Term<'n>) -> Option<(super::tree::Script<'n>
 /// A row without the full stop or comma that ends a displayed formula (`y = 2x.`, `k \le x.`):
 /// that is the sentence's punctuation, not a factor.
 fn without_final_stop<'r, 'n>(items: &'r [Item<'n>]) -> &'r [Item<'n>] {
-    let is_stop = |node: &Node| matches!(&node.kind, NodeKind::Punct { text } if matches!(text.as_str(), "." | "," | ";"));
     match items.split_last() {
-        Some(((Some(InfixOp::Juxt), _, last), rest)) if !rest.is_empty() && is_stop(last) => rest,
+        Some(((Some(InfixOp::Juxt), _, last), rest)) if !rest.is_empty() && last.is_sentence_stop() => rest,
         _ => items,
     }
 }

@@ -91,6 +91,12 @@ impl Node {
         Box::new(self)
     }
 
+    /// Whether the node is a full stop, comma or semicolon, as ends a displayed formula
+    /// (`y = 2x.`): the sentence's punctuation, not part of the mathematics.
+    pub fn is_sentence_stop(&self) -> bool {
+        matches!(&self.kind, NodeKind::Punct { text } if matches!(text.as_str(), "." | "," | ";"))
+    }
+
     /// Calls `visit` on each direct child, in source order, without allocating.
     pub fn for_each_child<'a>(&'a self, mut visit: impl FnMut(&'a Node)) {
         use NodeKind::*;
