@@ -152,7 +152,6 @@ impl Resolver<'_> {
         }
     }
 
-    /// Whether a term is a plain letter of `letters`, primed or with scripts (`s`, `s'`, `s_t`).
     /// Whether a term is a number by what it computes: the value of a value function at a
     /// state (`V_\theta(s_t)`, `Q(s, a)`), a probability or density at a point (`p(x \mid z)`),
     /// the log of one, and sums, differences, signs, brackets and powers of these
@@ -201,6 +200,7 @@ impl Resolver<'_> {
         matches!(&base.kind, NodeKind::Symbol { name, .. } if super::notation::has(&self.notation.value_functions, name))
     }
 
+    /// Whether a term is a plain letter of `letters`, primed or with scripts (`s`, `s'`, `s_t`).
     fn is_letter_of(&self, term: &super::Term, letters: &super::notation::Names) -> bool {
         term.occurrence().is_some_and(|o| {
             matches!(o.base.kind, NodeKind::Symbol { font: Font::Normal, .. })

@@ -20,6 +20,7 @@ mod bigops;
 mod calls;
 mod chains;
 mod counts;
+mod curves;
 mod definitions;
 mod expectations;
 mod kinds;
@@ -31,6 +32,7 @@ mod positions;
 mod prose;
 mod resolve;
 mod roles;
+mod samples;
 pub mod score;
 mod scripts;
 mod sets;
@@ -116,6 +118,8 @@ fn settled_in(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
     defined.extend(steps::arrays_of_their_entries(term, table));
     defined.extend(steps::sizes_named_after_sizes(term, table));
     defined.extend(steps::continuous_variables(term, table));
+    defined.extend(curves::numbers_of_a_curve(term, table));
+    defined.extend(samples::data_points(term, table, &notation::Notation::shipped().sample_letters));
     defined
 }
 

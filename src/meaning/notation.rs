@@ -97,6 +97,9 @@ pub struct Notation {
     /// Letters that are mathematical constants where nothing declares, applies or indexes them
     /// (`e`, `\pi`): no symbol of the formula.
     pub constants: Names,
+    /// Letters papers give a data point (`x`): one a sum runs over as a member of a named
+    /// collection (`\sum_{x \in \mathcal{B}}`) is a vector, when nothing else decides it.
+    pub sample_letters: Names,
 }
 
 impl Notation {
@@ -152,6 +155,7 @@ impl Notation {
             count_words: Names::default(),
             prose_words: Names::default(),
             constants: Names::default(),
+            sample_letters: Names::default(),
         }
     }
 }

@@ -180,6 +180,11 @@ impl Resolver<'_> {
         if operation.role == ScriptRole::Power {
             // `t^2`, `k^2`: a letter squared is a value, not a position.
             super::positions::position_used_as_number(&mut symbol);
+            super::sizes::raised_to_a_real_power(
+                &mut symbol,
+                &operation.term,
+                &self.notation.dimension_letters,
+            );
         }
         symbol.span = Span::new(base.span.start, end.max(base.span.end));
         let kind = TermKind::Scripted { base: symbol.boxed(), sub: None, sup: Some(operation), primes: 0 };

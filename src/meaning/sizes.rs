@@ -247,3 +247,53 @@ pub(super) fn weight_before_a_sum(factors: &mut [Factor]) {
         }
     }
 }
+
+/// `\frac{A}{N^\alpha}`, `D^{-\beta}`, `C^{\alpha_C}`: a capital raised to a power named by a Greek
+/// letter is a number (no paper raises a matrix to a real power): a size when papers use its
+/// letter for one, a number otherwise, when only a convention gave it another kind.
+pub(super) fn raised_to_a_real_power(
+    base: &mut Term,
+    exponent: &Term,
+    dimension_letters: &super::notation::Names,
+) {
+    if !is_greek_exponent(exponent, 0) {
+        return;
+    }
+    let TermKind::Symbol(occurrence) = &mut base.kind else { return };
+    let letter = occurrence.base_name.as_str();
+    let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+    let arrayish = matches!(
+        occurrence.kind,
+        super::SymbolKind::Matrix | super::SymbolKind::Vector | super::SymbolKind::RandomVariable
+    );
+    if !capital
+        || !arrayish
+        || occurrence.evidence != super::Evidence::Convention
+        || super::roles::font_of(occurrence.base) != Font::Normal
+    {
+        return;
+    }
+    occurrence.kind = if super::notation::has(dimension_letters, letter) {
+        super::SymbolKind::Dimension
+    } else {
+        super::SymbolKind::Scalar
+    };
+    occurrence.evidence = super::Evidence::Use;
+}
+
+/// An exponent that is a Greek letter (`\alpha`, `\alpha_N`), signed or divided by another.
+fn is_greek_exponent(term: &Term, depth: usize) -> bool {
+    if depth > 4 {
+        return false;
+    }
+    match &term.kind {
+        TermKind::Symbol(o) => {
+            crate::syntax::names::is_greek(&o.base_name)
+                && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
+        }
+        TermKind::Sign { operand, .. } => is_greek_exponent(operand, depth + 1),
+        TermKind::Frac { num, den } => is_greek_exponent(num, depth + 1) && is_greek_exponent(den, depth + 1),
+        TermKind::Fenced { body, .. } => is_greek_exponent(body, depth + 1),
+        _ => false,
+    }
+}
