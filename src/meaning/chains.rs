@@ -192,6 +192,7 @@ impl Resolver<'_> {
             return Term::new(TermKind::Leaf, span, node);
         };
         let mut first = self.operand(node, *head, first_place, d);
+        let parameters = self.define_parameters(&first, tail.first().and_then(|l| l.0).map(|o| o.0));
         let mut joints: Vec<Joint<'n>> = Vec::with_capacity(tail.len());
         let mut after_dots = false;
         for (op, operand) in tail {
@@ -222,6 +223,7 @@ impl Resolver<'_> {
             }
             joints.push(Joint { op, op_span, term });
         }
+        self.forget_parameters(parameters);
         if joints.is_empty() {
             first.span = span;
             return first;

@@ -1,6 +1,8 @@
 //! What an equation's right side says of the symbol it defines (`h = \mathbf{W}\mathbf{x} +
 //! \mathbf{b}` an array, `u_j = v^\top \tanh(…)` an inner product, a number; `C = \max I(X; Y)`
-//! a number): only a kind a convention gave the left side changes.
+//! a number): only a kind a convention gave the left side changes. And what the left side says
+//! of the right: the parameters of a function being defined (`m(\mathbf{x}) = \mathbb{E}[f(\mathbf{x})]`)
+//! are free on the right, so no expectation there averages over them.
 
 use super::tree::{ScriptRole, Term, TermKind};
 use crate::syntax::ast::Delim;
@@ -215,4 +217,53 @@ pub(super) fn defined_by_update(lhs: &mut Term, rhs: &mut Term) {
     };
     set(lhs);
     set(first);
+}
+
+impl super::resolve::Resolver<'_> {
+    /// `m(\mathbf{x}) = …`, `k(x, x') \triangleq …`: before the right side of a definition is read,
+    /// the letters the function being defined takes become its parameters; how many were added.
+    /// A density or a measure of information (`p(x) = …`, `H(X) = …`) takes random variables
+    /// and adds none.
+    pub(super) fn define_parameters(&self, head: &Term, op: Option<&crate::syntax::ast::InfixOp>) -> usize {
+        let defines = matches!(op, Some(crate::syntax::ast::InfixOp::Relation(r))
+            if ["=", ":=", "\\coloneqq", "\\triangleq", "\\doteq", "\\equiv"].contains(&r.as_str()));
+        let TermKind::Apply(application) = &head.kind else { return 0 };
+        let function = application.callee.occurrence().is_some_and(|o| {
+            o.kind == super::SymbolKind::Function
+                && !super::notation::has(&self.notation.random_variable_operators, &o.base_name)
+        });
+        if !defines || !function || !application.given.is_empty() {
+            return 0;
+        }
+        let names: Vec<String> =
+            application.args.iter().filter_map(|a| a.occurrence()).map(|o| o.name.to_string()).collect();
+        let added = names.len();
+        self.parameters.borrow_mut().extend(names);
+        added
+    }
+
+    /// Drops the `added` parameters [`Self::define_parameters`] added, once the right side is read.
+    pub(super) fn forget_parameters(&self, added: usize) {
+        let mut parameters = self.parameters.borrow_mut();
+        let keep = parameters.len().saturating_sub(added);
+        parameters.truncate(keep);
+    }
+
+    /// `\mathbb{E}[f(\mathbf{x})]` on the right of `m(\mathbf{x}) = …`: an argument that is a
+    /// parameter of the function being defined keeps the kind it has outside the expectation.
+    pub(super) fn parameters_stay_free(&self, args: &mut [Term]) {
+        let parameters = self.parameters.borrow();
+        if parameters.is_empty() {
+            return;
+        }
+        for arg in args.iter_mut() {
+            let TermKind::Symbol(occurrence) = &mut arg.kind else { continue };
+            let random = occurrence.kind == super::SymbolKind::RandomVariable;
+            if random && parameters.iter().any(|p| *p == occurrence.name.as_str()) {
+                let (kind, evidence) = self.decide(occurrence, super::roles::Place::Plain);
+                occurrence.kind = kind;
+                occurrence.evidence = evidence;
+            }
+        }
+    }
 }

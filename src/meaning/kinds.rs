@@ -47,6 +47,9 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
     if let NodeKind::Scripts { base, sup: Some(sup), .. } = &node.kind {
         note_superscript(table, base, sup);
     }
+    if let NodeKind::Scripts { base, sub: Some(sub), .. } = &node.kind {
+        note_stepped_capital(table, base, sub);
+    }
     match &node.kind {
         NodeKind::Scripts { base, sub, sup, .. } if matches!(base.kind, NodeKind::LargeOp { .. }) => {
             learn_bounds(table, sub.as_deref(), sup.as_deref());
@@ -280,8 +283,17 @@ fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
     }
 }
 
+/// A capital in the normal font written with a step below (`H_{\ell-1}`, `S_{n+1}`).
+fn note_stepped_capital(table: &mut SymbolTable, base: &Node, sub: &Node) {
+    let NodeKind::Symbol { name, font: Font::Normal } = &base.kind else { return };
+    let capital = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase());
+    if let Some(letter) = stepped_letter(sub).filter(|_| capital) {
+        table.note_stepped_capital(name, letter);
+    }
+}
+
 /// The letter of a step from itself written above a name: `k+1`, `t-1`, `\ell+1`, `n - 2`.
-fn stepped_letter(sup: &Node) -> Option<&str> {
+pub(super) fn stepped_letter(sup: &Node) -> Option<&str> {
     let NodeKind::Chain { first, rest } = &sup.kind else { return None };
     let NodeKind::Symbol { name, .. } = &first.kind else { return None };
     let step = super::superscripts::is_step_letter(first);

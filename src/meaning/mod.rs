@@ -197,6 +197,9 @@ pub struct SymbolTable {
     /// Letters written above a Latin name as a step from themselves (`z^{k+1}`, `H^{t-1}`): above
     /// any Latin name they count steps, no powers.
     stepped_superscripts: rustc_hash::FxHashSet<String>,
+    /// Capitals written below with a step from a letter (`H_{\ell-1}`, `S_{n-1}`), as
+    /// `capital_letter`: the capital is followed over those steps.
+    stepped_capitals: rustc_hash::FxHashSet<String>,
     /// Latin names written with the superscript 1 (`z^1`, `g_i^1`) and none with 0: their
     /// numbered superscripts say which one, no powers.
     first_numbered: rustc_hash::FxHashSet<String>,
@@ -309,6 +312,20 @@ impl SymbolTable {
         if !self.stepped_superscripts.contains(letter) {
             self.stepped_superscripts.insert(letter.to_string());
         }
+    }
+
+    /// Notes that the capital `base` is written with a step from `letter` below (`H_{\ell-1}`).
+    pub(crate) fn note_stepped_capital(&mut self, base: &str, letter: &str) {
+        let key = format!("{base}_{letter}");
+        if !self.stepped_capitals.contains(&key) {
+            self.stepped_capitals.insert(key);
+        }
+    }
+
+    /// `H_\ell = f(H_{\ell-1})`: whether the capital `base` is followed over the steps `letter`
+    /// counts in this formula or document.
+    pub fn is_stepped_capital(&self, base: &str, letter: &str) -> bool {
+        !self.stepped_capitals.is_empty() && self.stepped_capitals.contains(&format!("{base}_{letter}"))
     }
 
     /// `z^{k+1} = z^k - \alpha \nabla f(z^k)`, `H^t = \ldots H^{t-1}`: whether a letter counts

@@ -56,6 +56,9 @@ pub struct Resolver<'t> {
     elided: std::cell::Cell<Option<Span>>,
     /// Whether an italic `d` is a differential here: inside `\frac{dy}{dx}` (Leibniz).
     pub(super) italic_differential: std::cell::Cell<bool>,
+    /// The parameters of the function a definition is defining, while its right side is read
+    /// (`x` of `m(x) = \mathbb{E}[f(x)]`): free there, so no expectation averages over them.
+    pub(super) parameters: std::cell::RefCell<Vec<String>>,
 }
 
 impl<'t> Resolver<'t> {
@@ -67,6 +70,7 @@ impl<'t> Resolver<'t> {
             guard: guard(table.max_depth()),
             elided: std::cell::Cell::new(None),
             italic_differential: std::cell::Cell::new(false),
+            parameters: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -629,8 +633,10 @@ impl<'t> Resolver<'t> {
             sup: sup.map(|s| self.group_script(s, true, d)),
             named,
         };
-        let _ = place;
         let mut application = application;
+        if !distribution && place == Place::Random {
+            self.parameters_stay_free(&mut application.args);
+        }
         self.settle_application(&mut application);
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
     }

@@ -361,7 +361,10 @@ impl Resolver<'_> {
             // curly font (a cross-correlation), not a member of a family of sets.
             return SymbolKind::Scalar;
         }
-        let stepped = occurrence.scripts.iter().any(|s| s.above && s.role == ScriptRole::Layer);
+        // `H_{\ell-1}`: a capital followed over steps below is one too.
+        let stepped = occurrence.scripts.iter().any(|s| {
+            (s.above && s.role == ScriptRole::Layer) || (!s.above && upper && self.steps_below(name, s))
+        });
         let bare = match font {
             Font::Calligraphic | Font::Script if has(&self.notation.scalar_calligraphic, name) => {
                 return SymbolKind::Scalar
@@ -392,6 +395,17 @@ impl Resolver<'_> {
             (SymbolKind::Dimension, _) => SymbolKind::Dimension,
             (kind, _) => kind,
         }
+    }
+
+    /// `H_\ell`, `H_{\ell-1}` where the formula follows H over the steps of `\ell`: a member of a
+    /// sequence below the capital `name`.
+    fn steps_below(&self, name: &str, script: &super::tree::Script) -> bool {
+        let node = script.term.node;
+        let letter = match &node.kind {
+            NodeKind::Symbol { name, font: Font::Normal } => Some(name.as_str()),
+            _ => super::kinds::stepped_letter(node),
+        };
+        script.role == ScriptRole::Family && letter.is_some_and(|l| self.table.is_stepped_capital(name, l))
     }
 
     /// `n`, `N`, `d_k`, `d_{\text{model}}`, `n_{\text{heads}}`: a size by its spelling.

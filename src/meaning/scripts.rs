@@ -321,6 +321,9 @@ impl Resolver<'_> {
         if let Some(role) = self.weight_member(base, sub) {
             return role;
         }
+        if self.steps_a_capital(base, sub) {
+            return ScriptRole::Family;
+        }
         if self.is_label_word(sub) || self.names_member(base, sub) {
             return ScriptRole::Label;
         }
@@ -376,6 +379,26 @@ impl Resolver<'_> {
             }
             _ => false,
         }
+    }
+
+    /// `H_\ell = \mathrm{ReLU}(f_\ell(H_{\ell-1}))`, `S_n = \gamma S_{n-1} + …`: below a capital
+    /// that the formula follows over steps (written somewhere with a step from a letter below),
+    /// the step and the letter itself say which member of the sequence, not which row. Capitals
+    /// papers index to name random variables (`R_{t+1}`, `S_t`) or value estimates (`Q_n`) are
+    /// left to those conventions.
+    fn steps_a_capital(&self, base: &Node, sub: &Node) -> bool {
+        let NodeKind::Symbol { name, font: Font::Normal } = &base.kind else { return false };
+        let capital = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase());
+        let named_by_index =
+            has(&self.notation.indexed_random_capitals, name) || has(&self.notation.value_functions, name);
+        if !capital || named_by_index {
+            return false;
+        }
+        let letter = match &sub.kind {
+            NodeKind::Symbol { name, font: Font::Normal } => Some(name.as_str()),
+            _ => super::kinds::stepped_letter(sub),
+        };
+        letter.is_some_and(|letter| self.table.is_stepped_capital(name, letter))
     }
 
     /// `W_g`, `W_q`, `U_z`, `W_i`: a small letter below a capital papers use for weights names
