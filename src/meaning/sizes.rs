@@ -297,3 +297,35 @@ fn is_greek_exponent(term: &Term, depth: usize) -> bool {
         _ => false,
     }
 }
+
+/// `c \leftarrow m c + (1 - m) \bar{g}`, `g_t \mathbf{w}_t^c + (1 - g_t) \mathbf{w}_{t-1}`: a letter
+/// whose complement to one weighs a factor is a number between 0 and 1 (the weight of a
+/// convex combination), not the size or the vector its spelling suggests; an element-wise
+/// product (`(1 - \mathbf{z}) \odot \mathbf{h}`) weighs entry by entry and is left alone.
+pub(super) fn complement_weights(factors: &mut [Factor]) {
+    let elementwise = factors.iter().any(|f| {
+        matches!(f.op, Some(InfixOp::Multiplicative(op)) if matches!(op.as_str(), "\\odot" | "\\circ" | "*" | "\\otimes"))
+    });
+    if elementwise || factors.len() < 2 {
+        return;
+    }
+    for factor in factors.iter_mut() {
+        let TermKind::Fenced { open: Delim::Paren, body } = &mut factor.term.kind else { continue };
+        let TermKind::Chain { first, rest } = &mut body.kind else { continue };
+        let [joint] = rest.as_mut_slice() else { continue };
+        let one =
+            matches!(&first.node.kind, crate::syntax::ast::NodeKind::Number { text, .. } if text == "1");
+        if !one || !matches!(joint.op, InfixOp::Additive(op) if op == "-") {
+            continue;
+        }
+        let TermKind::Symbol(occurrence) = &mut joint.term.kind else { continue };
+        let loose = matches!(occurrence.kind, super::SymbolKind::Dimension | super::SymbolKind::Vector);
+        if loose
+            && occurrence.evidence == super::Evidence::Convention
+            && super::roles::font_of(occurrence.base) == Font::Normal
+        {
+            occurrence.kind = super::SymbolKind::Scalar;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}

@@ -289,9 +289,10 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
                 conventional_scalars.insert(o.name.as_str());
             } else if o.kind == SymbolKind::RandomVariable && o.evidence == Evidence::Use {
                 averaged.insert(o.name.as_str());
-            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use && is_bare_letter(o) {
+            } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use {
                 // `e^{z_i / T}` beside `\frac{1}{T}`, `\partial T`: a capital a use made a number
-                // (a temperature, what is differentiated) is that number everywhere, below a bar too.
+                // (a temperature, what is differentiated) is that number everywhere, below a bar
+                // too; so is an entry a use made one (`u_j` of `(1 - u_j)`) where it weighs again.
                 used.push((o.name.as_str(), o.kind));
             }
         }
@@ -309,10 +310,4 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
         }
     }
     out
-}
-
-/// A Latin letter in the normal font without scripts (`T`, `C`, `t`).
-fn is_bare_letter(o: &Occurrence) -> bool {
-    let letter = o.name.len() == 1 && o.name.starts_with(|c: char| c.is_ascii_alphabetic());
-    letter && o.scripts.is_empty() && super::roles::font_of(o.base) == crate::syntax::ast::Font::Normal
 }
