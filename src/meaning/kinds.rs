@@ -103,9 +103,15 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
                 }
             }
         }
-        // `\frac{n}{2} \log 2\pi`: a count letter over a number is a count.
+        // `\frac{n}{2} \log 2\pi`: a count letter over a number is a count; `\frac{1}{n}`: so is
+        // one a number is divided by (an average over n).
         NodeKind::Frac { num, den } if matches!(den.kind, NodeKind::Number { .. }) => {
             if let Some(letter) = count_letter(num) {
+                table.suggest(letter.to_string(), SymbolKind::Dimension);
+            }
+        }
+        NodeKind::Frac { num, den } if matches!(num.kind, NodeKind::Number { .. }) => {
+            if let Some(letter) = count_letter(den) {
                 table.suggest(letter.to_string(), SymbolKind::Dimension);
             }
         }
