@@ -269,6 +269,7 @@ impl Resolver<'_> {
             numbers_beside_values(&mut operands, |t| self.is_number_valued(t));
             sizes_beside_sizes(&mut operands);
         }
+        super::positions::ordered_are_numbers(&mut first, &mut joints);
         if let [joint] = joints.as_mut_slice() {
             if is_comparing(joint.op) {
                 super::positions::positions_compared(&mut first, &mut joint.term);

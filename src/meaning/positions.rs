@@ -206,3 +206,43 @@ pub(super) fn positions_bounding_sizes(left: &mut Term, right: &mut Term) {
 fn is_measure(term: &Term) -> bool {
     matches!(&term.kind, TermKind::Fenced { open: Delim::Bar | Delim::DoubleBar, .. })
 }
+
+/// `P_e \geq \frac{H(X \mid Y) - 1}{\log |\mathcal{X}|}`, `\sum_{n=1}^{N} h_t^n \geq 1 - \epsilon`:
+/// what an inequality orders are numbers (vectors and matrices have no order; papers write an
+/// element-wise one in bold, `\mathbf{x} \geq 0`), so a plain letter only a convention called a
+/// vector or a matrix there is a number, and so is the summand of a sum it orders.
+pub(super) fn ordered_are_numbers(first: &mut Term, joints: &mut [super::tree::Joint]) {
+    let ordering = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq" | "\\lt" | "\\gt" | "\\leqslant" | "\\geqslant"));
+    if joints.is_empty() || !joints.iter().all(|j| ordering(j.op)) {
+        return;
+    }
+    ordered_number(first, 0);
+    joints.iter_mut().for_each(|j| ordered_number(&mut j.term, 0));
+}
+
+/// One side of an inequality: its plain letter, through signs, brackets and a sum's body.
+fn ordered_number(term: &mut Term, depth: usize) {
+    if depth > 3 {
+        return;
+    }
+    match &mut term.kind {
+        TermKind::Symbol(occurrence) => {
+            let array = matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Matrix);
+            if array
+                && occurrence.evidence == super::Evidence::Convention
+                && super::roles::font_of(occurrence.base) == Font::Normal
+            {
+                occurrence.kind = super::SymbolKind::Scalar;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
+        TermKind::Sign { operand, .. } => ordered_number(operand, depth + 1),
+        TermKind::Fenced { open: Delim::Paren | Delim::Bracket, body } => ordered_number(body, depth + 1),
+        TermKind::BigOp(big) if big.name == "sum" => {
+            if let Some(body) = big.body.as_mut() {
+                ordered_number(body, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
