@@ -61,6 +61,31 @@ fn map_takes_a_curriculum_file() {
     let value = json(&["map", "--format", "json", "--lang", "en", "--curriculum", path, ATTENTION]);
     assert_eq!(value["curriculum"], "tiny");
     assert_eq!(value["reading_path"], serde_json::json!([7, 9]));
+    let titles: Vec<&str> = value["reading_path_articles"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no reading_path_articles: {value}"))
+        .iter()
+        .map(|a| a["title"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(titles, ["Variance", "Square-root scaling"], "the file's own titles, in order");
+    assert_eq!(value["reading_path_articles"][0]["label"], "lesson 7");
+}
+
+#[test]
+fn the_reading_path_under_the_table_names_each_article() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/curricula/tiny.toml");
+    let output = eqmap()
+        .args(["map", "--lang", "ko", "--curriculum", path, ATTENTION])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("읽을 순서: 7강 → 9강"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(lines.get(at + 1..at + 3), Some(&["  7강  분산", "  9강  제곱근 스케일링"][..]), "{stdout}");
 }
 
 #[test]

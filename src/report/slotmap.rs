@@ -87,6 +87,20 @@ fn footer(map: &SlotMap, lang: Lang, color: bool) -> String {
         let text = &map.reading_path_text;
         let text = if color { text.green().bold().to_string() } else { text.clone() };
         out.push_str(&format!("{}: {text}\n", head(lang.pick("읽을 순서", "Reading path"))));
+        out.push_str(&article_lines(&map.reading_path_articles, color));
+    }
+    out
+}
+
+/// One line an article of the reading path, its label and title: `  #21  Variance`.
+fn article_lines(articles: &[crate::slotmap::PathArticle], color: bool) -> String {
+    use colored::Colorize;
+    let width = articles.iter().map(|a| a.label.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for article in articles.iter().filter(|a| !a.title.is_empty()) {
+        let pad = " ".repeat(width - article.label.chars().count());
+        let label = if color { article.label.green().to_string() } else { article.label.clone() };
+        out.push_str(&format!("  {label}{pad}  {}\n", article.title));
     }
     out
 }

@@ -104,11 +104,37 @@ pub struct SlotMap {
     pub reading_path: Vec<u32>,
     /// The reading path as text: `2번 → 3번 → …`.
     pub reading_path_text: String,
+    /// The articles of the reading path with what they are called, so the numbers say what to
+    /// read ([`map_source`] names them; [`map_tree`], which batch runs, does not).
+    pub reading_path_articles: Vec<PathArticle>,
     /// Parser warnings (unknown commands).
     pub warnings: Vec<Warning>,
     /// The formula's symbols with their kinds, as the meaning layer reads them ([`map_source`]
     /// lists them; [`map_tree`], which batch runs, does not).
     pub symbols: Vec<crate::meaning::SymbolEntry>,
+}
+
+/// An article of a reading path: its number, its label in the curriculum (`#21`, `21번`) and
+/// its title.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PathArticle {
+    /// Its number.
+    pub number: u32,
+    /// The number as the curriculum writes it.
+    pub label: String,
+    /// Its title, in the map's language; empty when the curriculum gives none.
+    pub title: String,
+}
+
+/// The articles of `path` with their labels and titles in `lang`.
+pub fn path_articles(path: &[u32], curriculum: &Curriculum, lang: Lang) -> Vec<PathArticle> {
+    path.iter()
+        .map(|&number| PathArticle {
+            number,
+            label: curriculum.article_label(number, lang),
+            title: curriculum.article(number).map(|a| a.title.get(lang).to_string()).unwrap_or_default(),
+        })
+        .collect()
 }
 
 impl SlotMap {
@@ -142,6 +168,7 @@ pub fn map_source_with(
     let term = crate::meaning::resolve_checked(&parsed.root, &table)?;
     let mut map = map_resolved(source, &parsed.root, &term, parsed.warnings, &table, knowledge, lang);
     map.symbols = crate::meaning::symbols(&term, source);
+    map.reading_path_articles = path_articles(&map.reading_path, &knowledge.curriculum, lang);
     let vocabulary = crate::speak::Vocabulary::builtin();
     map.reading = Some(crate::speak::read_term(&term, source, lang, vocabulary));
     Ok(map)
@@ -237,6 +264,7 @@ fn map_resolved(
         slots,
         reading_path,
         reading_path_text,
+        reading_path_articles: Vec::new(),
         warnings,
         symbols: Vec::new(),
     }
