@@ -144,6 +144,9 @@ impl Resolver<'_> {
                             domain_is_a_set(&mut joint.term);
                         }
                     }
+                    if EXTREMA.contains(&big.name.as_str()) {
+                        self.functions_optimised_over(&mut over);
+                    }
                     big.over = Some(over);
                 }
             }
@@ -270,6 +273,42 @@ fn domain_is_a_set(term: &mut Term) {
     if (capital || occurrence.scripts.is_empty()) && occurrence.evidence >= Evidence::Known {
         occurrence.kind = SymbolKind::Set;
         occurrence.evidence = Evidence::Use;
+    }
+}
+
+/// Large operators that pick an extreme over their variable.
+const EXTREMA: &[&str] = &["min", "max", "argmin", "argmax", "sup", "inf"];
+
+impl Resolver<'_> {
+    /// `\min_G \max_D \mathcal{L}(G, D)`, `\arg\min_{h \in \mathcal{H}} L_S(h)`, `\sup_{g \in
+    /// \mathcal{G}}`: what an extreme is taken over is a function when it is a capital papers use
+    /// for functions (the generator, the discriminator, the value function Q), or a letter papers
+    /// use for functions that ranges over the class named by the same letter in a curly font.
+    fn functions_optimised_over(&self, over: &mut Term) {
+        let (variable, class) = match &mut over.kind {
+            TermKind::Chain { first, rest } => match rest.as_mut_slice() {
+                [joint] if matches!(joint.op, InfixOp::Relation(r) if r == "\\in") => (
+                    first.as_mut(),
+                    joint.term.occurrence().map(|o| (o.base_name.to_string(), super::roles::font_of(o.base))),
+                ),
+                _ => return,
+            },
+            _ => (over, None),
+        };
+        let TermKind::Symbol(occurrence) = &mut variable.kind else { return };
+        let letter = occurrence.base_name.as_str();
+        let function_letter = super::notation::has(&self.notation.function_letters, letter)
+            && occurrence.scripts.is_empty()
+            && super::roles::font_of(occurrence.base) == Font::Normal;
+        let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
+        let own_class = class.as_ref().is_some_and(|(name, font)| {
+            matches!(font, Font::Calligraphic | Font::Script) && *name == letter.to_ascii_uppercase()
+        });
+        let alone = capital && class.is_none();
+        if function_letter && (alone || own_class) && occurrence.evidence >= Evidence::Use {
+            occurrence.kind = SymbolKind::Function;
+            occurrence.evidence = Evidence::Use;
+        }
     }
 }
 

@@ -240,6 +240,7 @@ impl Resolver<'_> {
             super::definitions::defined_as_array(&mut first, &joint.term);
             super::definitions::defined_as_inner_product(&mut first, &joint.term);
             super::definitions::defined_as_number(&mut first, &joint.term);
+            super::definitions::defined_as_arg_extreme(&mut first, &joint.term);
             super::definitions::defined_as_quotient(&mut first, &joint.term);
         }
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {

@@ -219,6 +219,32 @@ pub(super) fn defined_by_update(lhs: &mut Term, rhs: &mut Term) {
     set(first);
 }
 
+/// `G^* = \arg\min_G …`, `a_t = \arg\max_a Q(s_t, a)`, `\hat{h} = \arg\min_{h \in \mathcal{H}} …`:
+/// a symbol defined as the point an extreme is taken at is of the kind of the variable it is
+/// taken over, when only a convention gave the symbol its kind.
+pub(super) fn defined_as_arg_extreme(lhs: &mut Term, rhs: &Term) {
+    let TermKind::BigOp(big) = &rhs.kind else { return };
+    if !matches!(big.name.as_str(), "argmin" | "argmax") {
+        return;
+    }
+    let variable = match big.over.as_ref().or(big.var.as_ref()).map(|t| &t.kind) {
+        Some(TermKind::Symbol(o)) => o,
+        Some(TermKind::Chain { first, .. }) => match &first.kind {
+            TermKind::Symbol(o) => o,
+            _ => return,
+        },
+        _ => return,
+    };
+    if variable.evidence == super::Evidence::Convention || variable.kind == super::SymbolKind::Index {
+        return;
+    }
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    if occurrence.evidence == super::Evidence::Convention && occurrence.kind != variable.kind {
+        occurrence.kind = variable.kind;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 impl super::resolve::Resolver<'_> {
     /// `m(\mathbf{x}) = …`, `k(x, x') \triangleq …`: before the right side of a definition is read,
     /// the letters the function being defined takes become its parameters; how many were added.

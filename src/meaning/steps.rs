@@ -270,6 +270,9 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     // Letters an expectation took as random variables (`\mathbb{E}[f]`), which only a function
     // applied elsewhere settles.
     let mut averaged: rustc_hash::FxHashSet<&str> = Default::default();
+    // Letters only a convention called arrays or sizes (`G`, `D` of `\mathcal{L}(G, D)`), which
+    // a function an extreme is taken over settles (`\min_G \max_D`).
+    let mut conventional_arrays: rustc_hash::FxHashSet<&str> = Default::default();
     let mut stack: Vec<&Term> = vec![term];
     while let Some(term) = stack.pop() {
         if let Some(o) = term.occurrence() {
@@ -287,6 +290,10 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
                 }
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
                 conventional_scalars.insert(o.name.as_str());
+            } else if matches!(o.kind, SymbolKind::Matrix | SymbolKind::Dimension)
+                && o.evidence == Evidence::Convention
+            {
+                conventional_arrays.insert(o.name.as_str());
             } else if o.kind == SymbolKind::RandomVariable && o.evidence == Evidence::Use {
                 averaged.insert(o.name.as_str());
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use {
@@ -303,7 +310,8 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
         // A number by use settles its letter whatever its other occurrences are.
         let loose = kind == SymbolKind::Scalar
             || conventional_scalars.contains(name)
-            || (kind == SymbolKind::Function && averaged.contains(name));
+            || (kind == SymbolKind::Function
+                && (averaged.contains(name) || conventional_arrays.contains(name)));
         let settles = loose && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));
