@@ -202,3 +202,19 @@ fn a_bracket_in_a_matrix_is_content_not_a_position() {
     }
     assert!(parse(r"\begin{aligned}[t] a &= b \end{aligned}").is_ok());
 }
+
+#[test]
+fn a_hyphen_set_as_text_inside_a_roman_name_keeps_the_name_whole() {
+    for source in [r"\mathrm{W\text{-}MSA}", r"\mathrm{Grad\text{-}CAM}"] {
+        let parsed = parse(source).unwrap_or_else(|e| panic!("{source}: {}", e.message(eqmap::Lang::En)));
+        assert!(
+            matches!(&parsed.root.kind, NodeKind::Word { text, .. } if text.contains('-')),
+            "{source}: {:?}",
+            parsed.root.kind
+        );
+        assert_eq!(canonical(source), source, "printed as it was read");
+    }
+    // A hyphen that ends the name, or a minus, is no part of a name.
+    assert!(!matches!(parse(r"\mathrm{W\text{-}}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
+    assert!(!matches!(parse(r"\mathrm{W-MSA}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
+}

@@ -212,7 +212,11 @@ impl Resolver<'_> {
             // (a temperature) is that number below a bar too.
             Place::Count | Place::Divisor if capital && self.used_as_number(occurrence) => None,
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
-            Place::Order if occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label) => {
+            // `\Omega(\mathrm{MSA})`: a module named in words is what is costed, not a size.
+            Place::Order
+                if occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
+                    && !matches!(occurrence.base.kind, NodeKind::Word { .. }) =>
+            {
                 Some(SymbolKind::Dimension)
             }
             Place::Radicand if self.is_dimension_name(occurrence) => Some(SymbolKind::Dimension),

@@ -113,7 +113,17 @@ fn write_word(out: &mut String, text: &str, style: WordStyle) {
 fn write_font_word(out: &mut String, command: &str, text: &str) {
     out.push_str(command);
     out.push('{');
-    out.push_str(text);
+    if command == "\\text" {
+        out.push_str(text);
+    } else {
+        // `\mathrm{W\text{-}MSA}`: a hyphen inside a name is written as text, as it was read.
+        for (i, piece) in text.split('-').enumerate() {
+            if i > 0 {
+                out.push_str("\\text{-}");
+            }
+            out.push_str(piece);
+        }
+    }
     out.push('}');
 }
 

@@ -353,11 +353,18 @@ fn letters_of(node: &Node) -> Option<super::ast::Text> {
                     {
                         Some(number.clone())
                     }
+                    // `\mathrm{W\text{-}MSA}`, `\mathrm{Grad\text{-}CAM}`: a hyphen set as text
+                    // joins two runs of letters into one name.
+                    NodeKind::Word { text: hyphen, style: WordStyle::Text }
+                        if hyphen.as_str() == "-" && !text.ends_with('-') =>
+                    {
+                        Some(hyphen.clone())
+                    }
                     _ => None,
                 };
                 text.push_str(&digits.or_else(|| plain_letter(&link.operand))?);
             }
-            Some(text)
+            (!text.ends_with('-')).then_some(text)
         }
         _ => None,
     }
