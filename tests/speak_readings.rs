@@ -308,3 +308,13 @@ fn a_distribution_named_beside_another_is_said_by_its_letter() {
     let bayes = en(r"P(A \mid B) = \frac{P(B \mid A) P(A)}{P(B)}");
     assert!(bayes.starts_with("Probability of A given B"), "{bayes}");
 }
+
+#[test]
+fn a_divergence_marks_where_a_long_first_distribution_ends() {
+    let kl = r"D_{\mathrm{KL}}(q_\phi(z \mid x) \parallel p(z))";
+    let (reading_en, reading_ko) = (en(kl), ko(kl));
+    assert!(reading_en.contains("given x, from p of z"), "{reading_en}");
+    assert!(reading_ko.contains("파이의, 제트의"), "{reading_ko}");
+    // Letters alone need no pause.
+    assert!(ko(r"D_{\mathrm{KL}}(P \parallel Q)").starts_with("피의 큐에 대한"));
+}

@@ -272,7 +272,9 @@ impl Reader<'_> {
     /// "the K L divergence of P from Q".
     fn divergence(&self, func: &Phrase, a: &Phrase, b: &Phrase, d: usize) -> String {
         let (f, a, b) = (self.say(func, d), self.say(a, d), self.say(b, d));
-        self.phrase("divergence", &[("f", &f), ("a", &a), ("b", &b)])
+        // `q_\phi(z \mid x)` first: a comma marks where the first distribution ends.
+        let key = if a.contains(" of ") { "divergence_long" } else { "divergence" };
+        self.phrase(key, &[("f", &f), ("a", &a), ("b", &b)])
     }
 
     fn sqrt(&self, index: Option<&Phrase>, body: &Phrase, d: usize) -> String {

@@ -263,10 +263,12 @@ impl Reader<'_> {
         Ko::Noun(text)
     }
 
-    /// "피의 큐에 대한 케이엘 발산".
+    /// "피의 큐에 대한 케이엘 발산"; after a first distribution of several words, a comma marks
+    /// where it ends ("…확률 큐 파이의, 제트의 확률 피에 대한 케이엘 발산").
     fn divergence(&self, func: &Phrase, a: &Phrase, b: &Phrase, d: usize) -> Ko {
         let (f, a, b) = (self.noun(func, d), self.noun(a, d), self.noun(b, d));
-        self.phrase("divergence", &[("f", &f), ("a", &a), ("b", &b)])
+        let key = if a.contains(' ') { "divergence_long" } else { "divergence" };
+        self.phrase(key, &[("f", &f), ("a", &a), ("b", &b)])
     }
 
     fn power(&self, base: &Phrase, exponent: &Phrase, d: usize) -> Ko {
