@@ -245,6 +245,35 @@ pub(super) fn defined_as_arg_extreme(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// `\mathbf{x}_t = \sqrt{\bar{\alpha}_t} \mathbf{x}_0 + \sqrt{1 - \bar{\alpha}_t} \boldsymbol{\epsilon}` beside
+/// `\boldsymbol{\epsilon} \sim \mathcal{N}(\mathbf{0}, \mathbf{I})`, `z = \mu + \sigma \odot \epsilon`: what is
+/// worked out by adding a random variable (one a declaration or a use made random, or drawn noise
+/// in bold, `\boldsymbol{\epsilon}`) is random too, where only a convention or the shape of the sum gave it an array's or
+/// a number's kind.
+pub(super) fn defined_with_noise(lhs: &mut Term, rhs: &Term) {
+    let TermKind::Chain { first, rest } = &rhs.kind else { return };
+    if !rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_))) {
+        return;
+    }
+    let random = |o: &super::Occurrence| {
+        let drawn = super::roles::font_of(o.base) == crate::syntax::ast::Font::Bold;
+        o.kind == super::SymbolKind::RandomVariable && (o.evidence <= super::Evidence::Use || drawn)
+    };
+    let noisy =
+        std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term)).any(|term| match &term.kind {
+            TermKind::Symbol(o) => random(o),
+            TermKind::Product(factors) => factors.iter().any(|f| f.term.occurrence().is_some_and(random)),
+            _ => false,
+        });
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let loose = matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Scalar)
+        && occurrence.evidence >= super::Evidence::Use;
+    if noisy && loose {
+        occurrence.kind = super::SymbolKind::RandomVariable;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 impl super::resolve::Resolver<'_> {
     /// `m(\mathbf{x}) = …`, `k(x, x') \triangleq …`: before the right side of a definition is read,
     /// the letters the function being defined takes become its parameters; how many were added.

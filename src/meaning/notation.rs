@@ -100,6 +100,9 @@ pub struct Notation {
     /// Letters papers give a data point (`x`): one a sum runs over as a member of a named
     /// collection (`\sum_{x \in \mathcal{B}}`) is a vector, when nothing else decides it.
     pub sample_letters: Names,
+    /// Greek letters papers draw noise with: set in bold (`\boldsymbol{\epsilon}`), one is a random
+    /// vector of noise, not the small constant the plain letter usually is.
+    pub noise_letters: Names,
 }
 
 impl Notation {
@@ -156,6 +159,7 @@ impl Notation {
             prose_words: Names::default(),
             constants: Names::default(),
             sample_letters: Names::default(),
+            noise_letters: Names::default(),
         }
     }
 }

@@ -348,6 +348,10 @@ impl Resolver<'_> {
             // `\vec{x}`, `\vec{X}_1`: an arrow marks a vector, whatever the letter's case.
             return SymbolKind::Vector;
         }
+        if font == Font::Bold && has(&self.notation.noise_letters, name) && indices == 0 {
+            // `\boldsymbol{\epsilon}`: drawn noise, a random vector.
+            return SymbolKind::RandomVariable;
+        }
         if font == Font::Bold {
             // Bold letters name vectors and matrices; an index picks one of a sequence of them.
             return if upper { SymbolKind::Matrix } else { SymbolKind::Vector };
