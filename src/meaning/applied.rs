@@ -30,6 +30,7 @@ impl Resolver<'_> {
             application.args.iter_mut().for_each(super::agree::temperatures);
         }
         super::positions::arguments_at_one_position(&mut application.args);
+        self.noisy_samples(application);
         vector_valued_not_density(application);
         if application.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose) {
             super::agree::arguments_of_a_vector_call(application);
@@ -149,6 +150,28 @@ impl Resolver<'_> {
                     occurrence.evidence = super::Evidence::Use;
                 }
             }
+        }
+    }
+
+    /// `\boldsymbol{\epsilon}_\theta(\mathbf{x}_t, t)`: a learned function named by a noise letter
+    /// predicts the noise in what it takes first, so that letter is a noisy sample, a random
+    /// variable, where only a convention or a use as an array named it.
+    fn noisy_samples(&self, application: &mut Application) {
+        let predictor = application.callee.occurrence().is_some_and(|o| {
+            o.kind == super::SymbolKind::Function
+                && !o.scripts.is_empty()
+                && super::notation::has(&self.notation.noise_letters, &o.base_name)
+        });
+        if !predictor {
+            return;
+        }
+        // The sample comes first; what follows is the step and the condition (`c`, a prompt).
+        let Some(TermKind::Symbol(o)) = application.args.first_mut().map(|a| &mut a.kind) else { return };
+        if matches!(o.kind, super::SymbolKind::Vector | super::SymbolKind::Scalar)
+            && o.evidence >= super::Evidence::Use
+        {
+            o.kind = super::SymbolKind::RandomVariable;
+            o.evidence = super::Evidence::Use;
         }
     }
 
