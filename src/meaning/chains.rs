@@ -246,7 +246,7 @@ impl Resolver<'_> {
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::counts::defined_as_size(&mut first, &mut joint.term);
             super::definitions::defined_by_update(&mut first, &mut joint.term);
-            super::definitions::defined_with_noise(&mut first, &joint.term);
+            super::definitions::defined_with_noise(&mut first, &mut joint.term);
         }
         super::sets::joined_sets(&mut first, &mut joints);
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.

@@ -250,8 +250,8 @@ pub(super) fn defined_as_arg_extreme(lhs: &mut Term, rhs: &Term) {
 /// worked out by adding a random variable (one a declaration or a use made random, or drawn noise
 /// in bold, `\boldsymbol{\epsilon}`) is random too, where only a convention or the shape of the sum gave it an array's or
 /// a number's kind.
-pub(super) fn defined_with_noise(lhs: &mut Term, rhs: &Term) {
-    let TermKind::Chain { first, rest } = &rhs.kind else { return };
+pub(super) fn defined_with_noise(lhs: &mut Term, rhs: &mut Term) {
+    let TermKind::Chain { first, rest } = &mut rhs.kind else { return };
     if !rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_))) {
         return;
     }
@@ -271,6 +271,27 @@ pub(super) fn defined_with_noise(lhs: &mut Term, rhs: &Term) {
     if noisy && loose {
         occurrence.kind = super::SymbolKind::RandomVariable;
         occurrence.evidence = super::Evidence::Use;
+    }
+    if occurrence.kind == super::SymbolKind::RandomVariable && occurrence.evidence <= super::Evidence::Use {
+        // `\mathbf{x}_{t-1} = … + \sigma_t \mathbf{z}`: in a random sum, what a standard deviation
+        // scales is standard noise drawn afresh.
+        std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).for_each(scaled_noise);
+    }
+}
+
+/// `\sigma_t \mathbf{z}`: the letter a standard deviation scales, as a random variable, where
+/// only a convention named it.
+fn scaled_noise(term: &mut Term) {
+    let TermKind::Product(factors) = &mut term.kind else { return };
+    let [spread, noise] = factors.as_mut_slice() else { return };
+    let sigma = spread.term.occurrence().is_some_and(|o| o.base_name == "sigma");
+    let TermKind::Symbol(o) = &mut noise.term.kind else { return };
+    if sigma
+        && o.evidence == super::Evidence::Convention
+        && matches!(o.kind, super::SymbolKind::Vector | super::SymbolKind::Scalar)
+    {
+        o.kind = super::SymbolKind::RandomVariable;
+        o.evidence = super::Evidence::Use;
     }
 }
 
