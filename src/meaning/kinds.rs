@@ -44,8 +44,8 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
     if depth > crate::syntax::depth::WALK_GUARD {
         return;
     }
-    if let NodeKind::Scripts { base, sup: Some(sup), .. } = &node.kind {
-        note_superscript(table, base, sup);
+    if let NodeKind::Scripts { base, sub, sup: Some(sup), .. } = &node.kind {
+        note_superscript(table, base, sub.is_some(), sup);
     }
     if let NodeKind::Scripts { base, sub: Some(sub), .. } = &node.kind {
         note_stepped_capital(table, base, sub);
@@ -266,9 +266,9 @@ fn binding(node: &Node) -> String {
     crate::meaning::binding_name(node).unwrap_or_default()
 }
 
-/// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`); a step above a
-/// Latin name (`z^{k+1}`); a number above one (`z^1`).
-fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
+/// A small Latin letter alone above a letter's name (`\mathbf{d}^c`, `p_i^c`, whether the name is
+/// `indexed` below too); a step above a Latin name (`z^{k+1}`); a number above one (`z^1`).
+fn note_superscript(table: &mut SymbolTable, base: &Node, indexed: bool, sup: &Node) {
     if super::superscripts::is_transpose_mark(sup) {
         table.note_transpose();
     }
@@ -285,7 +285,7 @@ fn note_superscript(table: &mut SymbolTable, base: &Node, sup: &Node) {
     let NodeKind::Symbol { name, font } = &base.kind else { return };
     if letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_lowercase()) {
         let bold_small = *font == Font::Bold && is_small_letter(name);
-        table.note_superscript(letter, name, bold_small);
+        table.note_superscript(letter, name, bold_small, indexed);
     }
 }
 

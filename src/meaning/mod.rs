@@ -191,9 +191,10 @@ pub struct SymbolTable {
     /// Letters set against each other by a double bar (`D(P \parallel Q)`): distributions the
     /// formula names, one among others.
     named_distributions: rustc_hash::FxHashSet<String>,
-    /// Small letters written alone above names: the names each stands above, and whether one
-    /// of them is a bold small letter (a vector, which papers do not raise to a power).
-    superscripts: HashMap<String, (Vec<String>, bool)>,
+    /// Small letters written alone above names: the names each stands above, whether one of
+    /// them is a bold small letter (a vector, which papers do not raise to a power), and whether
+    /// one is a name indexed below (`\alpha_k^c`).
+    superscripts: HashMap<String, (Vec<String>, bool, bool)>,
     /// Letters written above a Latin name as a step from themselves (`z^{k+1}`, `H^{t-1}`): above
     /// any Latin name they count steps, no powers.
     stepped_superscripts: rustc_hash::FxHashSet<String>,
@@ -297,14 +298,15 @@ impl SymbolTable {
         }
     }
 
-    /// Notes that the small letter `letter` stands alone above the name `base` (bold: a bold
-    /// small letter).
-    pub(crate) fn note_superscript(&mut self, letter: &str, base: &str, bold: bool) {
-        let (bases, any_bold) = self.superscripts.entry(letter.to_string()).or_default();
+    /// Notes that the small letter `letter` stands alone above the name `base`, a bold small
+    /// letter when `bold`, a name indexed below when `indexed`.
+    pub(crate) fn note_superscript(&mut self, letter: &str, base: &str, bold: bool, indexed: bool) {
+        let (bases, any_bold, any_indexed) = self.superscripts.entry(letter.to_string()).or_default();
         if !bases.iter().any(|b| b == base) && bases.len() < 8 {
             bases.push(base.to_string());
         }
         *any_bold |= bold;
+        *any_indexed |= indexed;
     }
 
     /// Notes that `letter` stands above a Latin name as a step from itself (`z^{k+1}`).
@@ -352,11 +354,16 @@ impl SymbolTable {
         self.first_numbered.contains(base) && !self.zeroth_numbered.contains(base)
     }
 
-    /// `\mathbf{d}^c`, `p_i^c`, `E^c`; `\mathbf{h}^t`, `\sigma^t`: a small letter written above
-    /// several names, one of them a vector (never raised to a power), says which one (a case, a
-    /// step) above each of them, not a power.
-    pub fn is_shared_superscript(&self, letter: &str) -> bool {
-        self.superscripts.get(letter).is_some_and(|(bases, bold)| *bold && bases.len() >= 2)
+    /// `\mathbf{d}^c`, `p_i^c`, `E^c`; `\mathbf{h}^t`, `\sigma^t`; `\alpha_k^c` beside `y^c`: a small
+    /// letter written above several names, one of them a vector (never raised to a power) or an
+    /// indexed name (where it is a label), says which one (a case, a step) above each of them,
+    /// not a power.
+    /// Above a Greek name (`\gamma^k`, `\beta_1^t`) only a bold neighbour says so: discounts and
+    /// decays are raised to powers whatever the letter labels elsewhere.
+    pub fn is_shared_superscript(&self, letter: &str, latin_base: bool) -> bool {
+        self.superscripts
+            .get(letter)
+            .is_some_and(|(bases, bold, indexed)| bases.len() >= 2 && (*bold || (*indexed && latin_base)))
     }
 
     /// Whether a lower-case letter is written in bold somewhere in the document.

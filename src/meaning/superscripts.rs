@@ -113,7 +113,7 @@ impl Resolver<'_> {
                 match (upper, member && matrix_base) {
                     (true, _) => ScriptRole::Label,
                     (false, true) => ScriptRole::Family,
-                    _ if self.table.is_shared_superscript(name) => {
+                    _ if self.table.is_shared_superscript(name, latin_base) => {
                         if self.is_step(sup) {
                             ScriptRole::Layer
                         } else {
