@@ -135,7 +135,11 @@ impl Resolver<'_> {
             // `b_h^n`: a named parameter of a step or a layer (the layer of `h_t^n`).
             sup_role = Some(ScriptRole::Layer);
         }
-        if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Label) {
+        // Two positions or more below (`A_{ij}^k`) pick an entry of the k-th array.
+        let entry = sub
+            .as_deref()
+            .is_some_and(|s| matches!(&s.kind, NodeKind::Chain { rest, .. } if !rest.is_empty()));
+        if sub_role == Some(ScriptRole::Index) && sup_role == Some(ScriptRole::Label) && !entry {
             // `W_i^Q`: the i-th of the family W^Q, a matrix like the others.
             sub_role = Some(ScriptRole::Family);
         }
