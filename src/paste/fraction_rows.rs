@@ -266,6 +266,7 @@ impl Layout<'_> {
             self.items.push(Item::Text(rest));
             return;
         }
+        let columns = self.by_lines(row, columns);
         if row.middle.len() == columns.len() {
             for (group, &line) in columns.into_iter().zip(&row.middle) {
                 self.push_group(group);
@@ -325,6 +326,34 @@ impl Layout<'_> {
         if end > start {
             self.items.push(Item::Text((start, end)));
         }
+    }
+
+    /// `∂f (x, h)` / `∂f (x, h) ∂h` / `+ ξ` / `.` / `∂w` / `∂h` / `∂w`: fractions whose numerators
+    /// pdftotext gives on fewer lines than their denominators (or the other way round), as
+    /// many lines as the row has baseline lines (more than one). Fractions set apart by a
+    /// baseline's sign come on lines of their own, and those on one line stand side by side
+    /// (a product), so each such line is a group, read in turn with the baseline's lines. The
+    /// groups so when they are, else `columns` as they were.
+    fn by_lines(&self, row: &Row, columns: Vec<Group>) -> Vec<Group> {
+        let lines = if row.top.len() < row.bottom.len() { &row.top } else { &row.bottom };
+        let fewer = row.top.len() != row.bottom.len() && lines.len() > 1;
+        if !fewer || columns.len() == row.middle.len() || lines.len() != row.middle.len() {
+            return columns;
+        }
+        let mut groups: Vec<Group> = vec![Vec::new(); lines.len()];
+        for &(numerator, denominator) in columns.iter().flatten() {
+            let side = if row.top.len() < row.bottom.len() { numerator } else { denominator };
+            let Some(n) = lines.iter().position(|&(start, end)| start <= side.0 && side.1 <= end) else {
+                return columns;
+            };
+            if let Some(group) = groups.get_mut(n) {
+                group.push((numerator, denominator));
+            }
+        }
+        if groups.iter().any(Vec::is_empty) {
+            return columns;
+        }
+        groups
     }
 
     /// Pushes fractions that stand together.
@@ -409,9 +438,7 @@ impl Layout<'_> {
                 if related { &mut after } else { &mut before }.push(word.1 + 1);
             }
             related |= !self.relation_free(word);
-            depth = (depth + w.matches(['(', '[', '{']).count())
-                .saturating_sub(w.matches([')', ']', '}']).count());
-            bars += w.matches('∥').count();
+            (depth, bars) = nesting(w, depth, bars);
         }
         after.extend(before);
         after
@@ -503,9 +530,7 @@ impl Layout<'_> {
                 slot = Some(word.1 + 1);
             }
             related |= depth == 0 && relation;
-            depth = (depth + w.matches(['(', '[', '{']).count())
-                .saturating_sub(w.matches([')', ']', '}']).count());
-            bars += w.matches('∥').count();
+            (depth, bars) = nesting(w, depth, bars);
         }
         slot.filter(|_| related)
     }
@@ -553,6 +578,22 @@ impl Layout<'_> {
     pub(super) fn words(&self, line: Range) -> Vec<Range> {
         super::layout::words_in(self.text, line)
     }
+}
+
+/// The depth of brackets and the count of norm and absolute-value bars after `word`, from
+/// `depth` and `bars` before it: a `|` outside brackets is an absolute value's (`|K + σ I|`;
+/// one inside, `p(y|X)`, is a conditioning bar).
+fn nesting(word: &str, mut depth: usize, mut bars: usize) -> (usize, usize) {
+    for c in word.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '∥' => bars += 1,
+            '|' if depth == 0 => bars += 1,
+            _ => {}
+        }
+    }
+    (depth, bars)
 }
 
 #[cfg(test)]
