@@ -31,27 +31,55 @@ struct Row {
 impl Layout<'_> {
     /// Reads `lines` as rows of fractions around their baselines; whether they were.
     pub(super) fn fraction_rows(&mut self, lines: &[Range]) -> bool {
-        let Some(rows) = self.rows(lines) else { return false };
-        let mut columns = Vec::new();
-        for row in &rows {
-            match self.columns(&row.top, &row.bottom) {
-                Some(found) => columns.push(found),
-                None => return false,
-            }
-        }
-        let placeable = rows.iter().zip(&columns).all(|(row, c)| {
-            self.between(row, c)
-                || row.middle.len() == c.len()
-                || self.baseline(&row.middle).is_some()
-                || self.open_end(row, c).is_some()
-        });
-        if !placeable {
+        // Rows of an aligned display without fractions may come first (`f (x + ϵ) = …`, and
+        // a big delimiter's glyphs given before the row they stand in): read as they are.
+        let lead = match self.placed_rows(lines) {
+            Some(_) => 0,
+            None => lines.iter().take_while(|&&l| !self.relation_free(l) || self.signs_only(l)).count(),
+        };
+        let (before, lines) = lines.split_at(lead.min(lines.len()));
+        if lead > 0 && !before.iter().any(|&l| !self.relation_free(l) && !self.signs_only(l)) {
             return false;
         }
-        for (row, columns) in rows.iter().zip(columns) {
-            self.place_row(row, columns);
+        // A big delimiter's glyphs on lines of their own between rows of derivatives applied
+        // (`applied_derivatives.rs`) are set before the row that follows them.
+        let (found, glyphs) = match self.placed_rows(lines) {
+            Some(found) => (found, Vec::new()),
+            None => {
+                let (kept, glyphs) = self.without_glyph_lines(lines);
+                let Some(found) = self.placed_rows(&kept).filter(|_| !glyphs.is_empty()) else {
+                    return false;
+                };
+                (found, glyphs)
+            }
+        };
+        self.items.extend(before.iter().map(|&l| Item::Text(l)));
+        for (row, columns) in found {
+            let first = row.top.first().map_or(usize::MAX, |l| l.0);
+            self.items.extend(glyphs.iter().filter(|(next, _)| *next == first).map(|&(_, l)| Item::Text(l)));
+            self.place_row(&row, columns);
         }
+        self.items.extend(glyphs.iter().filter(|(next, _)| *next == usize::MAX).map(|&(_, l)| Item::Text(l)));
         true
+    }
+
+    /// The rows of `lines` with their fractions, when each row's fractions can be placed.
+    fn placed_rows(&self, lines: &[Range]) -> Option<Vec<(Row, Vec<Group>)>> {
+        let rows = self.rows(lines)?;
+        let mut found = Vec::new();
+        for row in rows {
+            let columns = self.columns(&row.top, &row.bottom)?;
+            let placeable = self.between(&row, &columns)
+                || row.middle.len() == columns.len()
+                || self.baseline(&row.middle).is_some()
+                || self.open_end(&row, &columns).is_some()
+                || self.applied_slots(&row.middle, &columns.concat()).is_some();
+            if !placeable {
+                return None;
+            }
+            found.push((row, columns));
+        }
+        Some(found)
     }
 
     /// The rows of `lines`: runs of content lines (no relation, something but signs) apart
@@ -62,7 +90,8 @@ impl Layout<'_> {
             let content = self.relation_free(line)
                 && !self.signs_only(line)
                 && self.whole(line)
-                && !self.continues(line);
+                && !self.continues(line)
+                && !self.argument_after(&runs, line);
             match runs.last_mut() {
                 Some((kind, run)) if *kind == content => run.push(line),
                 _ => runs.push((content, vec![line])),
@@ -265,6 +294,9 @@ impl Layout<'_> {
             }
             self.items.push(Item::Text(rest));
             return;
+        }
+        if let Some(slots) = self.applied_slots(&row.middle, &fractions) {
+            return self.place_applied(&row.middle, &slots, fractions);
         }
         let columns = self.by_lines(row, columns);
         if row.middle.len() == columns.len() {
