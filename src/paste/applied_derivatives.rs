@@ -8,9 +8,12 @@
 //! turn (a guess, a warning a fraction). A space before a parenthesis after `f` or a capital
 //! is the letter's italic correction (`f (x)`, `P (X`), no place; nor is one after a sign.
 //! A big delimiter's glyphs on lines of their own between such rows (`(` `)` as cmex10's
-//! codes) are set before the row after them, as pdftotext gives them.
+//! codes) are set before the row after them, as pdftotext gives them. An operator's
+//! numerator with a short word after it (`d n` over `x = nxn−1` over `dx`) has the power of
+//! the baseline's first letter beside it, set as high: d/dx x^n.
 
-use super::layout::{Layout, Range};
+use super::layout::{Item, Layout, Range};
+use crate::syntax::error::PdfWhy;
 
 /// The longest numerator word read as a Leibniz derivative's (`d`, `dg`, `∂f`, `d2f`).
 const NUMERATOR_CHARACTERS: usize = 4;
@@ -101,6 +104,34 @@ impl Layout<'_> {
         (kept, glyphs)
     }
 
+    /// `d n` / `x = nxn−1` / `dx`: a Leibniz operator's numerator (`d`, `∂`, `d2`) with one
+    /// short word after it over a baseline line that starts with a lone letter. TeX sets the
+    /// letter's superscript as high as the numerator beside it, so pdftotext gives it on the
+    /// numerator's line: the operator applies to the letter with that power (d/dx x^n),
+    /// first on the line. Pushes so, with a warning; whether it did.
+    pub(super) fn operator_beside_raised(&mut self, numerator: Range, denominator: Range, line: Range) -> bool {
+        let over = self.words(numerator);
+        let ([operator, raised], Some(&first)) = (over.as_slice(), self.words(line).first()) else {
+            return false;
+        };
+        let op = self.get(*operator);
+        let is_operator = op.starts_with(['d', '∂']) && op.chars().skip(1).all(|c| c.is_ascii_digit());
+        let script = self.get(*raised);
+        let short = (1..=2).contains(&script.chars().count()) && script.chars().all(char::is_alphanumeric);
+        let letter = self.get(first);
+        let lone = letter.chars().count() == 1 && letter.chars().all(char::is_alphabetic);
+        if !(is_operator && short && lone && self.get(denominator).starts_with(['d', '∂'])) {
+            return false;
+        }
+        let read = format!("{letter}^{{{script}}}");
+        self.note(*raised, format!("{op} {script} / {letter}"), read, PdfWhy::Exponent);
+        self.push_fraction(*operator, denominator);
+        self.items.push(Item::Text(first));
+        self.items.push(Item::Script { range: *raised, raised: true });
+        self.push_text((first.1, line.1));
+        true
+    }
+
     /// Whether `numerator` over `denominator` is a Leibniz derivative: a numerator of one short
     /// word starting with `d` or `∂`, a denominator whose every word does.
     fn leibniz(&self, numerator: Range, denominator: Range) -> bool {
@@ -130,6 +161,14 @@ mod tests {
         assert_eq!(
             read("dg\ndh\n= g(x) + ϵ\n(x) +\n(x)\ndx\ndx").text,
             "= g(x) + ϵ \\frac{dg}{dx} (x) + \\frac{dh}{dx} (x)"
+        );
+    }
+
+    #[test]
+    fn a_power_beside_an_operator_is_its_letters() {
+        assert_eq!(
+            read("d n\nx = nxn−1\ndx\nd\nln x = x−1 .\ndx").text,
+            "\\frac{d}{dx} x^{n} = nxn−1 \\frac{d}{dx} ln x = x−1 ."
         );
     }
 

@@ -263,7 +263,9 @@ impl Layout<'_> {
             }
         }
         if let ([(numerator, denominator)], [line]) = (fractions.as_slice(), row.middle.as_slice()) {
-            if self.fraction_beside_raised(*numerator, *denominator, *line) {
+            if self.fraction_beside_raised(*numerator, *denominator, *line)
+                || self.operator_beside_raised(*numerator, *denominator, *line)
+            {
                 return;
             }
             if let Some(power) = self.denominator_power(*denominator, *line) {
