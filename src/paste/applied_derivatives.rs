@@ -18,6 +18,9 @@ use crate::syntax::error::PdfWhy;
 /// The longest numerator word read as a Leibniz derivative's (`d`, `dg`, `∂f`, `d2f`).
 const NUMERATOR_CHARACTERS: usize = 4;
 
+/// The most numerator lines a row of derivatives is looked for in ([`Layout::argument_after`]).
+const NUMERATOR_LINES: usize = 16;
+
 impl Layout<'_> {
     /// Where each of `fractions` goes in the baseline's `lines` (offsets, in order), when all
     /// are Leibniz derivatives and the lines have exactly as many places before an argument:
@@ -83,7 +86,9 @@ impl Layout<'_> {
         }
         let mut back = runs.iter().rev();
         let (Some((false, _)), Some((true, top))) = (back.next(), back.next()) else { return false };
-        !top.is_empty() && top.iter().all(|&l| self.get(l).split(' ').all(|w| self.leibniz_word(w)))
+        // A row has a few numerator lines; looking at no more keeps reading a long text linear.
+        (1..=NUMERATOR_LINES).contains(&top.len())
+            && top.iter().all(|&l| self.get(l).split(' ').all(|w| self.leibniz_word(w)))
     }
 
     /// `lines` without those that hold a big delimiter's glyphs only (control codes or
