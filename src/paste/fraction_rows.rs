@@ -68,6 +68,9 @@ impl Layout<'_> {
         let rows = self.rows(lines)?;
         let mut found = Vec::new();
         for row in rows {
+            if row.top.iter().chain(&row.bottom).any(|&l| self.label(l)) {
+                return None;
+            }
             let columns = self.columns(&row.top, &row.bottom)?;
             let placeable = self.between(&row, &columns)
                 || row.middle.len() == columns.len()
@@ -80,6 +83,17 @@ impl Layout<'_> {
             found.push((row, columns));
         }
         Some(found)
+    }
+
+    /// `exponential decay`: a line of two or more words of three letters or more, none a
+    /// known name, is a label set beside a display's rows (an aligned display's text column),
+    /// no numerator or denominator.
+    fn label(&self, line: Range) -> bool {
+        let words: Vec<&str> = self.get(line).split(' ').collect();
+        let prose = |w: &&str| {
+            w.chars().count() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !self.table.names.contains_key(*w)
+        };
+        words.len() >= 2 && words.iter().all(prose)
     }
 
     /// The rows of `lines`: runs of content lines (no relation, something but signs) apart
@@ -674,6 +688,14 @@ mod tests {
         assert_eq!(read("1 ^{\\top}\nx Qx + c.\n2").text, "\\frac{1}{2} x ^{\\top} Qx + c.");
         let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");
         assert_eq!(pass.notes.len(), 2, "a warning a fraction: {:?}", pass.notes);
+    }
+
+    #[test]
+    fn labels_beside_rows_are_no_fractions() {
+        assert_eq!(
+            read("η(t) = a\nη(t) = b · e−λt\nexponential decay\nη(t) = c\npolynomial decay").text,
+            "η(t) = a η(t) = b · e−λt exponential decay η(t) = c polynomial decay"
+        );
     }
 
     #[test]
