@@ -34,6 +34,8 @@ struct Line {
 enum Value {
     Part { range: Range, line: usize, whole: bool },
     Fraction(Range, Range),
+    /// A part with a power lifted to a line of its own above it, set at an offset in it.
+    Powered { range: Range, power: Range, at: usize },
 }
 
 /// Reads `text` as a head and the rows of `cases` when it is one; else the text as it is.
@@ -213,7 +215,8 @@ impl<'a> Cases<'a> {
                     *b == *a + 1 && block(*a) == block(*b) && !zero(over) && !zero(under)
                 }
                 _ => false,
-            })?;
+            });
+            let Some(pair) = pair else { return self.raised_power() };
             let (Some(Value::Part { range: over, .. }), Some(Value::Part { range: under, .. })) =
                 (self.values.get(pair).copied(), self.values.get(pair + 1).copied())
             else {
@@ -222,6 +225,42 @@ impl<'a> Cases<'a> {
             self.values.splice(pair..pair + 2, [Value::Fraction(over, under)]);
         }
         Some(())
+    }
+
+    /// `2` / `|x| − 0.5/σ , otherwise`: a lone number on the line above a row whose value
+    /// has one letter before a script's space (TeX's space after a script, before the comma)
+    /// is that letter's power, which TeX raises above the row's line so that pdftotext gives
+    /// it a line of its own: with one value too many and no fraction to fuse, the number is
+    /// set after the letter (σ^{2}), with a warning. `None` unless so.
+    fn raised_power(&mut self) -> Option<()> {
+        let number = |range: &Range| {
+            let text = self.get(*range).trim();
+            (1..=2).contains(&text.len()) && text.chars().all(|c| c.is_ascii_digit())
+        };
+        let found = self.values.windows(2).enumerate().find_map(|(n, w)| match w {
+            [Value::Part { range: power, line: a, whole: true }, Value::Part { range, line: b, .. }]
+                if *b == *a + 1 && number(power) =>
+            {
+                self.script_space(*range).map(|at| (n, Value::Powered { range: *range, power: *power, at }))
+            }
+            _ => None,
+        });
+        let (n, powered) = found?;
+        self.values.splice(n..n + 2, [powered]);
+        (self.values.len() == self.conditions.len()).then_some(())
+    }
+
+    /// The one place in `range` where a letter (or a prime) is followed by a space and a
+    /// comma, full stop or semicolon: the end of the letter; `None` unless there is one.
+    fn script_space(&self, range: Range) -> Option<usize> {
+        let text = self.get(range);
+        let mut found = text.match_indices(' ').filter(|&(at, _)| {
+            let before = text.get(..at).and_then(|b| b.chars().next_back());
+            let after = text.get(at + 1..).and_then(|a| a.chars().next());
+            before.is_some_and(|c| c.is_alphabetic() || c == '′') && after.is_some_and(|c| matches!(c, ',' | '.' | ';'))
+        });
+        let (at, _) = found.next()?;
+        found.next().is_none().then_some(range.0 + at)
     }
 
     /// The head, `\begin{cases}`, the rows, `\end{cases}` and the trailing punctuation, with
@@ -257,6 +296,18 @@ impl<'a> Cases<'a> {
                     let found = format!("{} / {}", self.get(*over), self.get(*under));
                     notes.push(note((over.0, under.1), found, read.clone(), PdfWhy::Fraction));
                     read
+                }
+                Value::Powered { range, power, at } => {
+                    out.copy(range.0, *at);
+                    out.write("^{", *at, *at);
+                    out.copy(power.0, power.1);
+                    out.write("}", *at, *at);
+                    out.copy(*at, range.1);
+                    let base = self.get((range.0, *at)).rsplit([' ', '/', '(']).next().unwrap_or("");
+                    let read = format!("{base}^{{{}}}", self.get(*power));
+                    let found = format!("{} / {base} ,", self.get(*power));
+                    notes.push(note((power.0, *at), found, read, PdfWhy::Exponent));
+                    self.get(*range).to_string()
                 }
             };
             out.write(" & ", condition.0, condition.0);
@@ -320,6 +371,14 @@ mod tests {
         assert_eq!(
             read("(\nq(s) =\n\n2\nc−d\n\n0\n\ns ∈ [c, d],\ns ∉ [c, d].").text,
             "q(s) = \\begin{cases} \\frac{2}{c−d} & s ∈ [c, d], \\\\ 0 & s ∉ [c, d]. \\end{cases}"
+        );
+    }
+
+    #[test]
+    fn a_power_lifted_above_a_row_goes_after_the_letter_before_a_script_space() {
+        assert_eq!(
+            read("(\na/2,\nif a < 1\ng(a) =\n2\n1 − b/τ , otherwise").text,
+            "g(a) = \\begin{cases} a/2, & if a < 1 \\\\ 1 − b/τ^{2} , & otherwise \\end{cases}"
         );
     }
 

@@ -31,27 +31,69 @@ struct Row {
 impl Layout<'_> {
     /// Reads `lines` as rows of fractions around their baselines; whether they were.
     pub(super) fn fraction_rows(&mut self, lines: &[Range]) -> bool {
-        let Some(rows) = self.rows(lines) else { return false };
-        let mut columns = Vec::new();
-        for row in &rows {
-            match self.columns(&row.top, &row.bottom) {
-                Some(found) => columns.push(found),
-                None => return false,
-            }
-        }
-        let placeable = rows.iter().zip(&columns).all(|(row, c)| {
-            self.between(row, c)
-                || row.middle.len() == c.len()
-                || self.baseline(&row.middle).is_some()
-                || self.open_end(row, c).is_some()
-        });
-        if !placeable {
+        // Rows of an aligned display without fractions may come first (`f (x + ϵ) = …`, and
+        // a big delimiter's glyphs given before the row they stand in): read as they are.
+        let lead = match self.placed_rows(lines) {
+            Some(_) => 0,
+            None => lines.iter().take_while(|&&l| !self.relation_free(l) || self.signs_only(l)).count(),
+        };
+        let (before, lines) = lines.split_at(lead.min(lines.len()));
+        if lead > 0 && !before.iter().any(|&l| !self.relation_free(l) && !self.signs_only(l)) {
             return false;
         }
-        for (row, columns) in rows.iter().zip(columns) {
-            self.place_row(row, columns);
+        // A big delimiter's glyphs on lines of their own between rows of derivatives applied
+        // (`applied_derivatives.rs`) are set before the row that follows them.
+        let (found, glyphs) = match self.placed_rows(lines) {
+            Some(found) => (found, Vec::new()),
+            None => {
+                let (kept, glyphs) = self.without_glyph_lines(lines);
+                let Some(found) = self.placed_rows(&kept).filter(|_| !glyphs.is_empty()) else {
+                    return false;
+                };
+                (found, glyphs)
+            }
+        };
+        self.items.extend(before.iter().map(|&l| Item::Text(l)));
+        for (row, columns) in found {
+            let first = row.top.first().map_or(usize::MAX, |l| l.0);
+            self.items.extend(glyphs.iter().filter(|(next, _)| *next == first).map(|&(_, l)| Item::Text(l)));
+            self.place_row(&row, columns);
         }
+        self.items.extend(glyphs.iter().filter(|(next, _)| *next == usize::MAX).map(|&(_, l)| Item::Text(l)));
         true
+    }
+
+    /// The rows of `lines` with their fractions, when each row's fractions can be placed.
+    fn placed_rows(&self, lines: &[Range]) -> Option<Vec<(Row, Vec<Group>)>> {
+        let rows = self.rows(lines)?;
+        let mut found = Vec::new();
+        for row in rows {
+            if row.top.iter().chain(&row.bottom).any(|&l| self.label(l)) {
+                return None;
+            }
+            let columns = self.columns(&row.top, &row.bottom)?;
+            let placeable = self.between(&row, &columns)
+                || row.middle.len() == columns.len()
+                || self.baseline(&row.middle).is_some()
+                || self.open_end(&row, &columns).is_some()
+                || self.applied_slots(&row.middle, &columns.concat()).is_some();
+            if !placeable {
+                return None;
+            }
+            found.push((row, columns));
+        }
+        Some(found)
+    }
+
+    /// `exponential decay`: a line of two or more words of three letters or more, none a
+    /// known name, is a label set beside a display's rows (an aligned display's text column),
+    /// no numerator or denominator.
+    fn label(&self, line: Range) -> bool {
+        let words: Vec<&str> = self.get(line).split(' ').collect();
+        let prose = |w: &&str| {
+            w.chars().count() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !self.table.names.contains_key(*w)
+        };
+        words.len() >= 2 && words.iter().all(prose)
     }
 
     /// The rows of `lines`: runs of content lines (no relation, something but signs) apart
@@ -62,7 +104,8 @@ impl Layout<'_> {
             let content = self.relation_free(line)
                 && !self.signs_only(line)
                 && self.whole(line)
-                && !self.continues(line);
+                && !self.continues(line)
+                && !self.argument_after(&runs, line);
             match runs.last_mut() {
                 Some((kind, run)) if *kind == content => run.push(line),
                 _ => runs.push((content, vec![line])),
@@ -234,7 +277,9 @@ impl Layout<'_> {
             }
         }
         if let ([(numerator, denominator)], [line]) = (fractions.as_slice(), row.middle.as_slice()) {
-            if self.fraction_beside_raised(*numerator, *denominator, *line) {
+            if self.fraction_beside_raised(*numerator, *denominator, *line)
+                || self.operator_beside_raised(*numerator, *denominator, *line)
+            {
                 return;
             }
             if let Some(power) = self.denominator_power(*denominator, *line) {
@@ -266,6 +311,10 @@ impl Layout<'_> {
             self.items.push(Item::Text(rest));
             return;
         }
+        if let Some(slots) = self.applied_slots(&row.middle, &fractions) {
+            return self.place_applied(&row.middle, &slots, fractions);
+        }
+        let columns = self.by_lines(row, columns);
         if row.middle.len() == columns.len() {
             for (group, &line) in columns.into_iter().zip(&row.middle) {
                 self.push_group(group);
@@ -325,6 +374,34 @@ impl Layout<'_> {
         if end > start {
             self.items.push(Item::Text((start, end)));
         }
+    }
+
+    /// `∂f (x, h)` / `∂f (x, h) ∂h` / `+ ξ` / `.` / `∂w` / `∂h` / `∂w`: fractions whose numerators
+    /// pdftotext gives on fewer lines than their denominators (or the other way round), as
+    /// many lines as the row has baseline lines (more than one). Fractions set apart by a
+    /// baseline's sign come on lines of their own, and those on one line stand side by side
+    /// (a product), so each such line is a group, read in turn with the baseline's lines. The
+    /// groups so when they are, else `columns` as they were.
+    fn by_lines(&self, row: &Row, columns: Vec<Group>) -> Vec<Group> {
+        let lines = if row.top.len() < row.bottom.len() { &row.top } else { &row.bottom };
+        let fewer = row.top.len() != row.bottom.len() && lines.len() > 1;
+        if !fewer || columns.len() == row.middle.len() || lines.len() != row.middle.len() {
+            return columns;
+        }
+        let mut groups: Vec<Group> = vec![Vec::new(); lines.len()];
+        for &(numerator, denominator) in columns.iter().flatten() {
+            let side = if row.top.len() < row.bottom.len() { numerator } else { denominator };
+            let Some(n) = lines.iter().position(|&(start, end)| start <= side.0 && side.1 <= end) else {
+                return columns;
+            };
+            if let Some(group) = groups.get_mut(n) {
+                group.push((numerator, denominator));
+            }
+        }
+        if groups.iter().any(Vec::is_empty) {
+            return columns;
+        }
+        groups
     }
 
     /// Pushes fractions that stand together.
@@ -409,9 +486,7 @@ impl Layout<'_> {
                 if related { &mut after } else { &mut before }.push(word.1 + 1);
             }
             related |= !self.relation_free(word);
-            depth = (depth + w.matches(['(', '[', '{']).count())
-                .saturating_sub(w.matches([')', ']', '}']).count());
-            bars += w.matches('∥').count();
+            (depth, bars) = nesting(w, depth, bars);
         }
         after.extend(before);
         after
@@ -503,9 +578,7 @@ impl Layout<'_> {
                 slot = Some(word.1 + 1);
             }
             related |= depth == 0 && relation;
-            depth = (depth + w.matches(['(', '[', '{']).count())
-                .saturating_sub(w.matches([')', ']', '}']).count());
-            bars += w.matches('∥').count();
+            (depth, bars) = nesting(w, depth, bars);
         }
         slot.filter(|_| related)
     }
@@ -555,6 +628,22 @@ impl Layout<'_> {
     }
 }
 
+/// The depth of brackets and the count of norm and absolute-value bars after `word`, from
+/// `depth` and `bars` before it: a `|` outside brackets is an absolute value's (`|K + σ I|`;
+/// one inside, `p(y|X)`, is a conditioning bar).
+fn nesting(word: &str, mut depth: usize, mut bars: usize) -> (usize, usize) {
+    for c in word.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '∥' => bars += 1,
+            '|' if depth == 0 => bars += 1,
+            _ => {}
+        }
+    }
+    (depth, bars)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::paste::layout::read;
@@ -599,6 +688,14 @@ mod tests {
         assert_eq!(read("1 ^{\\top}\nx Qx + c.\n2").text, "\\frac{1}{2} x ^{\\top} Qx + c.");
         let pass = read("1\n3\ng(a) ≈ b + a + c .\n2\n4");
         assert_eq!(pass.notes.len(), 2, "a warning a fraction: {:?}", pass.notes);
+    }
+
+    #[test]
+    fn labels_beside_rows_are_no_fractions() {
+        assert_eq!(
+            read("η(t) = a\nη(t) = b · e−λt\nexponential decay\nη(t) = c\npolynomial decay").text,
+            "η(t) = a η(t) = b · e−λt exponential decay η(t) = c polynomial decay"
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod applied_derivatives;
 mod baseline_after;
 mod big_delimiters;
 mod cases;

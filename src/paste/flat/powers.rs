@@ -158,8 +158,10 @@ impl Scan<'_> {
         Some(power_end)
     }
 
-    /// `V π (s)`, `V ∗ (s)`, `π ∗ (s)`: a letter, then a Greek letter or a star between the
-    /// spaces of italic correction, then its argument: the second is a superscript (V^π(s)).
+    /// `V π (s)`, `V ∗ (s)`, `π ∗ (s)`, `y T (K`: a letter, then a Greek letter, a star or a
+    /// transpose's `T` between the spaces of italic correction, then its argument or what it
+    /// multiplies in parentheses: the second is a superscript (V^π(s), y^T(K + σ²I)): TeX sets
+    /// a product of letters tight, never `y T`.
     pub(super) fn spaced_superscript(
         &mut self,
         at: usize,
@@ -173,7 +175,7 @@ impl Scan<'_> {
         let mark = after.strip_prefix(' ')?.chars().next()?;
         let greek = ('α'..='ω').contains(&mark) || ('Α'..='Ω').contains(&mark);
         let rest = after.get(1 + mark.len_utf8()..)?;
-        if !(greek || matches!(mark, '∗' | '⋆' | '†')) || !rest.starts_with(" (") {
+        if !(greek || matches!(mark, '∗' | '⋆' | '†' | 'T')) || !rest.starts_with(" (") {
             return None;
         }
         let mark_end = end + 1 + mark.len_utf8() + 1;
