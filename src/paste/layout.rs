@@ -10,6 +10,7 @@
 //! [`super::prepare`]); the signs and the operators with limits are in `data/paste.toml`.
 
 use super::spans::{Composer, Rewriter};
+use super::over_sum::SumOver;
 use super::sum_body::Body;
 use super::table::{table, Table};
 use super::Pass;
@@ -42,7 +43,16 @@ pub(super) enum Item {
     /// apart (on the baseline's line).
     Fraction { numerator: Range, denominator: Range, root: Option<Range>, power: Option<Range> },
     /// A fraction over a big operator with its limits and what it applies to.
-    OverSum { numerator: Range, latex: String, sign: Range, lower: Range, upper: Option<Range>, rest: Range },
+    /// Its numerator a text-style sum too when `over` is given.
+    OverSum {
+        numerator: Range,
+        over: Option<SumOver>,
+        latex: String,
+        sign: Range,
+        lower: Range,
+        upper: Option<Range>,
+        rest: Range,
+    },
     /// A big delimiter given on a line of its own, where it was set.
     Delimiter { glyph: Range, latex: String },
     /// A limit set under the word the item before ends with: `_{…}`.
@@ -662,18 +672,17 @@ impl Layout<'_> {
                     }
                     out.write(if root.is_some() { "}}" } else { "}" }, *d, *d);
                 }
-                Item::OverSum { numerator: (a, b), latex, sign, lower, upper, rest: (c, d) } => {
+                Item::OverSum { numerator: (a, b), over, latex, sign, lower, upper, rest: (c, d) } => {
                     out.write("\\frac{", *a, *a);
+                    if let Some(sum) = over {
+                        out.write(&sum.latex, sum.sign.0, sum.sign.1);
+                        write_limits(&mut out, Some(&sum.lower), sum.upper.as_ref());
+                        out.write(" ", *a, *a);
+                    }
                     out.copy(*a, *b);
                     out.write("}{", *b, *b);
                     out.write(latex, sign.0, sign.1);
-                    for (mark, limit) in [("_{", Some(lower)), ("^{", upper.as_ref())] {
-                        if let Some((e, f)) = limit {
-                            out.write(mark, *e, *e);
-                            out.copy(*e, *f);
-                            out.write("}", *f, *f);
-                        }
-                    }
+                    write_limits(&mut out, Some(lower), upper.as_ref());
                     out.write(" ", *c, *c);
                     out.copy(*c, *d);
                     out.write("}", *d, *d);
@@ -698,6 +707,17 @@ impl Layout<'_> {
         }
         let (text, map) = out.finish();
         Pass { text, map, notes: self.notes }
+    }
+}
+
+/// Writes a big operator's limits after its sign: `_{lower}^{upper}`, each there is.
+fn write_limits(out: &mut Composer, lower: Option<&Range>, upper: Option<&Range>) {
+    for (mark, limit) in [("_{", lower), ("^{", upper)] {
+        if let Some(&(e, f)) = limit {
+            out.write(mark, e, e);
+            out.copy(e, f);
+            out.write("}", f, f);
+        }
     }
 }
 
