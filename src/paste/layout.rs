@@ -9,8 +9,8 @@
 //! the line, so a placement is a guess. Runs only on plain text of two lines or more (see
 //! [`super::prepare`]); the signs and the operators with limits are in `data/paste.toml`.
 
-use super::spans::{Composer, Rewriter};
 use super::over_sum::SumOver;
+use super::spans::{Composer, Rewriter};
 use super::sum_body::Body;
 use super::table::{table, Table};
 use super::Pass;

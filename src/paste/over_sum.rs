@@ -196,6 +196,9 @@ mod tests {
             "β = \\sum_{j=1}^{n} \\frac{exp(eij )}{\\sum_{k=1}^{n} exp(eik )} bj ."
         );
         // Both a text-style sum: a weighted mean, the numerator's sign alone above it.
-        assert_eq!(read("P\nk ak bk\nr= P\n+ 1.\nk bk").text, "r= \\frac{\\sum_{k} ak bk}{\\sum_{k} bk} + 1.");
+        assert_eq!(
+            read("P\nk ak bk\nr= P\n+ 1.\nk bk").text,
+            "r= \\frac{\\sum_{k} ak bk}{\\sum_{k} bk} + 1."
+        );
     }
 }

@@ -13,10 +13,7 @@ fn a_display_sum_and_its_limits_as_pdftotext_gives_them() {
     assert_eq!(read_back("H = −\n\nXX\nx\n\ny\n\np(x, y)"), "H = − \\sum_{x} \\sum_{y} p(x, y)");
     assert_eq!(read_back("−\n\nXX\ni∈V j∈V\n\nxij"), "− \\sum_{i∈V} \\sum_{j∈V} xij");
     assert_eq!(read_back("γ\n\nX\ns′ ∈S\n\nP (s′ | s)"), "γ \\sum_{s′ ∈S} P (s′ | s)");
-    assert_eq!(
-        read_back("c +\n\nm\nX\n\nm\nX\n\nu=1 v=1\n\nzuv"),
-        "c + \\sum_{u=1}^{m} \\sum_{v=1}^{m} zuv"
-    );
+    assert_eq!(read_back("c +\n\nm\nX\n\nm\nX\n\nu=1 v=1\n\nzuv"), "c + \\sum_{u=1}^{m} \\sum_{v=1}^{m} zuv");
     // A limit with TeX's `,\ ` and italic corrections in it, alone and beside another.
     assert_eq!(read_back("N\nX\ni=1, xi ∼p(x)\n\nlog q(xi )"), "\\sum_{i=1, xi ∼p(x)}^{N} log q(xi )");
     assert_eq!(
