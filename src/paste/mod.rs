@@ -28,6 +28,7 @@ mod delimiter_powers;
 mod flat;
 mod fraction_rows;
 mod fraction_sums;
+mod integral_body;
 mod layout;
 mod limits_below;
 pub mod lines;

@@ -9,11 +9,22 @@
 //! the baseline, and lines between the baseline and the denominator, follow the fraction.
 //! Each fraction read so is a warning: the text says what was on which line, not where.
 
-use super::layout::{Item, Layout, Range};
+use super::layout::{words_in, Item, Layout, Range};
 use crate::syntax::error::PdfWhy;
 
 /// The longest upper limit, in characters, read as glued to a text-style sum's letter (`Pq`).
 const UPPER_CHARACTERS: usize = 3;
+
+/// A text-style sum over which a fraction stands, as its numerator: its sign's LaTeX and
+/// range, its limits and its body.
+#[derive(Debug)]
+pub(super) struct SumOver {
+    pub(super) latex: String,
+    pub(super) sign: Range,
+    pub(super) lower: Range,
+    pub(super) upper: Option<Range>,
+    pub(super) body: Range,
+}
 
 /// A sum's sign found at the end of a baseline line.
 struct EndSign {
@@ -44,7 +55,12 @@ impl Layout<'_> {
             let Some((d, lower, rest)) = self.sum_denominator(lines, b, end.upper.is_some()) else {
                 continue;
             };
-            for &line in lines.get(..n).unwrap_or_default() {
+            let top = self.sum_over(lines, n, over);
+            let (over, first) = match &top {
+                Some(sum) => (sum.body, n - 1),
+                None => (over, n),
+            };
+            for &line in lines.get(..first).unwrap_or_default() {
                 self.items.push(Item::Text(line));
             }
             if end.before.1 > end.before.0 {
@@ -53,11 +69,22 @@ impl Layout<'_> {
             let latex = self.table.big_operators.get(self.get(end.sign)).cloned().unwrap_or_default();
             let (over_text, lower_text, rest_text) = (self.get(over), self.get(lower), self.get(rest));
             let upper_text = end.upper.map_or(String::new(), |u| format!("^{{{}}}", self.get(u)));
-            let read = format!("\\frac{{{over_text}}}{{{latex}_{{{lower_text}}}{upper_text} {rest_text}}}");
-            let found = format!("{over_text} / {} {lower_text} {rest_text}", self.get(end.sign));
-            self.note((over.0, rest.1.max(over.1)), found, read, PdfWhy::Fraction);
+            // A numerator that is a sum itself: its sign's line, its limit and its body.
+            let (start, found_over, read_over) = match &top {
+                Some(sum) => {
+                    let (sign, limit) = (self.get(sum.sign), self.get(sum.lower));
+                    let upper = sum.upper.map_or(String::new(), |u| format!("^{{{}}}", self.get(u)));
+                    let read = format!("{}_{{{limit}}}{upper} {over_text}", sum.latex);
+                    (sum.sign.0, format!("{sign} {limit} {over_text}"), read)
+                }
+                None => (over.0, over_text.to_string(), over_text.to_string()),
+            };
+            let read = format!("\\frac{{{read_over}}}{{{latex}_{{{lower_text}}}{upper_text} {rest_text}}}");
+            let found = format!("{found_over} / {} {lower_text} {rest_text}", self.get(end.sign));
+            self.note((start, rest.1.max(over.1)), found, read, PdfWhy::Fraction);
             self.items.push(Item::OverSum {
                 numerator: over,
+                over: top,
                 latex,
                 sign: end.sign,
                 lower,
@@ -73,6 +100,21 @@ impl Layout<'_> {
             return true;
         }
         false
+    }
+
+    /// The numerator at `lines[n]` (`over`) as a text-style sum itself (a weighted mean,
+    /// `\frac{\sum_k a_k b_k}{\sum_k b_k}`): its sign alone on the line above (`P`, `Pn`),
+    /// its lower limit the numerator line's first word (`k ak bk`), its body the rest.
+    fn sum_over(&self, lines: &[Range], n: usize, over: Range) -> Option<SumOver> {
+        let above = *lines.get(n.checked_sub(1)?)?;
+        let sign = self.end_sign(above).filter(|e| e.before.0 == e.before.1)?;
+        let words = words_in(self.text, over);
+        let (&lower, &second) = (words.first()?, words.get(1)?);
+        if !self.limit_like(lower) || !self.relation_free((second.0, over.1)) {
+            return None;
+        }
+        let latex = self.table.big_operators.get(self.get(sign.sign)).cloned()?;
+        Some(SumOver { latex, sign: sign.sign, lower, upper: sign.upper, body: (second.0, over.1) })
     }
 
     /// `ŷi = P`, `=P`, `Pq`: a line whose last word ends with a big operator's letter, maybe
@@ -152,6 +194,11 @@ mod tests {
         assert_eq!(
             read("β =\n\nn\nX\n\nexp(eij )\nP_{n}\nbj .\nk=1 exp(eik )\nj=1").text,
             "β = \\sum_{j=1}^{n} \\frac{exp(eij )}{\\sum_{k=1}^{n} exp(eik )} bj ."
+        );
+        // Both a text-style sum: a weighted mean, the numerator's sign alone above it.
+        assert_eq!(
+            read("P\nk ak bk\nr= P\n+ 1.\nk bk").text,
+            "r= \\frac{\\sum_{k} ak bk}{\\sum_{k} bk} + 1."
         );
     }
 }

@@ -18,7 +18,10 @@ pub(super) struct Body {
 impl Layout<'_> {
     /// After a sum's sign at line `i - 1` of `lines`: the numerator on line `i`, the lower
     /// limit on the block's last line `i + 1`, and the denominator as the next block of
-    /// `rest`, of one line; taken off `rest` when so.
+    /// `rest`, of one line; taken off `rest` when so. A numerator that could be a lower limit
+    /// itself (a letter with its index glued, `ak`, `ym`) is one only when the line under it
+    /// starts a count (`k=0`): a limit's line is the lowest of the sign's block, below the
+    /// numerator of the fraction beside the sign.
     pub(super) fn fraction_in_body(
         &self,
         lines: &[Range],
@@ -28,7 +31,9 @@ impl Layout<'_> {
         let (&numerator, &lower) = (lines.get(i)?, lines.get(i + 1)?);
         let [denominator] = rest.front()?.as_slice() else { return None };
         let denominator = *denominator;
+        let counted = self.get(lower).contains('=') || !self.limit_like(numerator);
         let fits = i + 2 == lines.len()
+            && counted
             && self.relation_free(numerator)
             && !self.signs_only(numerator)
             && self.limit_like(lower)
@@ -55,6 +60,11 @@ mod tests {
         assert_eq!(
             read("f (x) =\n\nn\nX\nf (i) (a)\ni=0\n\ni!\n\n(x − a)i .").text,
             "f (x) = \\sum_{i=0}^{n} \\frac{f (i) (a)}{i!} (x − a)i ."
+        );
+        // A numerator with its index glued stands above the count's lower limit.
+        assert_eq!(
+            read("f (x) =\n\n∞\nX\nak\nk=0\n\nk!\n\nxk .").text,
+            "f (x) = \\sum_{k=0}^{∞} \\frac{ak}{k!} xk ."
         );
     }
 }

@@ -416,6 +416,9 @@ pub enum PdfWhy {
     /// A small root sign given on the baseline's line, set over the denominator of the
     /// fraction beside it.
     RootSign,
+    /// An integral's lower limit given first on the line of the denominator of the fraction
+    /// beside it (`a g(x)`), set under the integral.
+    LimitBesideDenominator,
 }
 
 impl Warning {
@@ -536,6 +539,12 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         ),
         (PdfWhy::BaselineBefore, Lang::En) => format!(
             "`{found}` read as what stands before a big operator and its lower limit, `{read}`: the text of a PDF gives a tall operator and what follows it first, what stands left of it and its lower limit after, and where they stand is a guess"
+        ),
+        (PdfWhy::LimitBesideDenominator, Lang::Ko) => format!(
+            "`{found}` 줄의 첫 낱말을 적분의 아래 한계로, 나머지를 그 옆 분수의 분모로 보고 `{read}` 꼴로 읽습니다: PDF의 텍스트는 적분의 아래 한계와 옆 분수의 분모를 한 줄에 줍니다. 놓인 자리는 추측입니다"
+        ),
+        (PdfWhy::LimitBesideDenominator, Lang::En) => format!(
+            "the first word of `{found}` read as the integral's lower limit and the rest as the denominator of the fraction beside it, `{read}`: the text of a PDF gives an integral's lower limit and that denominator on one line, and where they stand is a guess"
         ),
         (PdfWhy::BigDelimiter, Lang::Ko) => format!(
             "따로 된 줄의 큰 괄호를 그 아래 줄 뒤에 두어 `{read}` 꼴로 읽습니다: PDF의 텍스트는 키가 큰 괄호를 옆의 글자보다 먼저 줍니다. 괄호가 놓인 자리는 추측입니다"
@@ -686,6 +695,7 @@ mod tests {
             PdfWhy::ScriptLine,
             PdfWhy::BaselineBefore,
             PdfWhy::RootSign,
+            PdfWhy::LimitBesideDenominator,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
