@@ -42,7 +42,7 @@ fn the_held_out_half_holds_its_floor() {
     // 99.4%; session 24: 83.0%, 99.4%; session 26: 83.1%, 99.4%; session 27: 83.5%, 99.4%;
     // session 28 (new probes first, then rules over what they showed): 84.0%, 99.4%, 99.2%;
     // session 29: 84.0%, 99.4%, 99.2%.
-    holds_floor("heldout.jsonl", 0.835, 0.99, 0.99);
+    holds_floor("heldout.jsonl", 0.838, 0.99, 0.99);
 }
 
 #[test]

@@ -153,8 +153,10 @@ impl Hash for WordName<'_> {
 
 /// The one name of operator names papers write for the same function: `\ln` is `\log` (a
 /// pattern written with either finds both; the base a paper means is the same or does not
-/// change what the reader must know).
+/// change what the reader must know). Spaces at either end of a word are not part of it
+/// (`\text{subject to }` is `\text{subject to}`).
 fn synonym(text: &str) -> &str {
+    let text = text.trim();
     match text {
         "ln" => "log",
         _ => text,
