@@ -1,7 +1,8 @@
 //! What an equation's right side says of the symbol it defines (`h = \mathbf{W}\mathbf{x} +
 //! \mathbf{b}` an array, `u_j = v^\top \tanh(…)` an inner product, a number; `C = \max I(X; Y)`
-//! a number): only a kind a convention gave the left side changes. And what the left side says
-//! of the right: the parameters of a function being defined (`m(\mathbf{x}) = \mathbb{E}[f(\mathbf{x})]`)
+//! a number; `G^* = \arg\min_G …` of its variable's kind; `x_t = … + \boldsymbol{\epsilon}` random):
+//! only a kind a convention gave the left side changes. And what the left side says of the
+//! right: the parameters of a function being defined (`m(\mathbf{x}) = \mathbb{E}[f(\mathbf{x})]`)
 //! are free on the right, so no expectation there averages over them.
 
 use super::tree::{ScriptRole, Term, TermKind};
@@ -245,11 +246,11 @@ pub(super) fn defined_as_arg_extreme(lhs: &mut Term, rhs: &Term) {
     }
 }
 
-/// `\mathbf{x}_t = \sqrt{\bar{\alpha}_t} \mathbf{x}_0 + \sqrt{1 - \bar{\alpha}_t} \boldsymbol{\epsilon}` beside
-/// `\boldsymbol{\epsilon} \sim \mathcal{N}(\mathbf{0}, \mathbf{I})`, `z = \mu + \sigma \odot \epsilon`: what is
-/// worked out by adding a random variable (one a declaration or a use made random, or drawn noise
-/// in bold, `\boldsymbol{\epsilon}`) is random too, where only a convention or the shape of the sum gave it an array's or
-/// a number's kind.
+/// `\mathbf{x}_t = \sqrt{\bar{\alpha}_t} \mathbf{x}_0 + \sqrt{1 - \bar{\alpha}_t} \boldsymbol{\epsilon}`
+/// beside `\boldsymbol{\epsilon} \sim \mathcal{N}(\mathbf{0}, \mathbf{I})`, `z = \mu + \sigma \odot
+/// \epsilon`: what is worked out by adding a random variable (one a declaration or a use made
+/// random, or drawn noise in bold, `\boldsymbol{\epsilon}`) is random too, where only a convention
+/// or the shape of the sum gave it an array's or a number's kind.
 pub(super) fn defined_with_noise(lhs: &mut Term, rhs: &mut Term) {
     let TermKind::Chain { first, rest } = &mut rhs.kind else { return };
     if !rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_))) {
