@@ -114,7 +114,12 @@ impl Layout<'_> {
     /// letter's superscript as high as the numerator beside it, so pdftotext gives it on the
     /// numerator's line: the operator applies to the letter with that power (d/dx x^n),
     /// first on the line. Pushes so, with a warning; whether it did.
-    pub(super) fn operator_beside_raised(&mut self, numerator: Range, denominator: Range, line: Range) -> bool {
+    pub(super) fn operator_beside_raised(
+        &mut self,
+        numerator: Range,
+        denominator: Range,
+        line: Range,
+    ) -> bool {
         let over = self.words(numerator);
         let ([operator, raised], Some(&first)) = (over.as_slice(), self.words(line).first()) else {
             return false;

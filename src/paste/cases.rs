@@ -32,10 +32,18 @@ struct Line {
 /// A value of a row: a part of a line, or a fraction of two whole lines.
 #[derive(Debug, Clone, Copy)]
 enum Value {
-    Part { range: Range, line: usize, whole: bool },
+    Part {
+        range: Range,
+        line: usize,
+        whole: bool,
+    },
     Fraction(Range, Range),
     /// A part with a power lifted to a line of its own above it, set at an offset in it.
-    Powered { range: Range, power: Range, at: usize },
+    Powered {
+        range: Range,
+        power: Range,
+        at: usize,
+    },
 }
 
 /// Reads `text` as a head and the rows of `cases` when it is one; else the text as it is.
@@ -257,7 +265,8 @@ impl<'a> Cases<'a> {
         let mut found = text.match_indices(' ').filter(|&(at, _)| {
             let before = text.get(..at).and_then(|b| b.chars().next_back());
             let after = text.get(at + 1..).and_then(|a| a.chars().next());
-            before.is_some_and(|c| c.is_alphabetic() || c == '′') && after.is_some_and(|c| matches!(c, ',' | '.' | ';'))
+            before.is_some_and(|c| c.is_alphabetic() || c == '′')
+                && after.is_some_and(|c| matches!(c, ',' | '.' | ';'))
         });
         let (at, _) = found.next()?;
         found.next().is_none().then_some(range.0 + at)

@@ -91,7 +91,9 @@ impl Layout<'_> {
     fn label(&self, line: Range) -> bool {
         let words: Vec<&str> = self.get(line).split(' ').collect();
         let prose = |w: &&str| {
-            w.chars().count() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !self.table.names.contains_key(*w)
+            w.chars().count() >= 3
+                && w.chars().all(|c| c.is_ascii_alphabetic())
+                && !self.table.names.contains_key(*w)
         };
         words.len() >= 2 && words.iter().all(prose)
     }
