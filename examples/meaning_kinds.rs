@@ -1,7 +1,9 @@
 //! Per-kind precision and recall of the meaning layer on the hand-labelled sets, and the
 //! confusions: `cargo run --release --example meaning_kinds [FILE.jsonl…]` (default: the
 //! development set, the held-out set and the probes of `tests/fixtures/meaning/`). `--misses`
-//! lists every symbol whose kind is wrong, except on the held-out set, which is only scored.
+//! lists every symbol whose kind is wrong, with the evidence that decided it, except on the
+//! held-out set, which is only scored. `--all` lists every judged symbol of those sets the same
+//! way, right or wrong (`=` or `≠` before it).
 
 use eqmap::meaning::score::{read_labelled, score, KINDS};
 use std::io::Write;
@@ -18,6 +20,7 @@ macro_rules! out {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let misses = args.iter().any(|a| a == "--misses");
+    let all = args.iter().any(|a| a == "--all");
     let show: Vec<String> = args.iter().filter_map(|a| a.strip_prefix("--show=").map(String::from)).collect();
     let mut files: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     if files.is_empty() {
@@ -59,9 +62,16 @@ fn main() {
         }
         // The held-out set is only scored: its misses are never printed, so that nobody writes
         // rules against it.
-        if misses && !file.ends_with("heldout.jsonl") {
-            for j in scores.judged.iter().filter(|j| j.truth != j.predicted) {
-                out!("    {}  {}  {} → {}", j.id, j.latex, j.truth, j.predicted);
+        if (misses || all) && !file.ends_with("heldout.jsonl") {
+            for j in scores.judged.iter().filter(|j| all || j.truth != j.predicted) {
+                let mark = if all && j.truth == j.predicted {
+                    "= "
+                } else if all {
+                    "≠ "
+                } else {
+                    ""
+                };
+                out!("    {mark}{}  {}  {} → {}  [{}]", j.id, j.latex, j.truth, j.predicted, j.evidence);
             }
         }
     }

@@ -34,6 +34,7 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
             }
             TermKind::Product(factors) if strong_vector => {
                 capital_maps_a_letter(factors);
+                scaled_letter(factors);
                 continue;
             }
             TermKind::Frac { num, .. } if strong_vector => {
@@ -97,6 +98,34 @@ fn capital_maps_a_letter(factors: &mut [Factor]) {
     capital.evidence = super::Evidence::Use;
     small.kind = super::SymbolKind::Vector;
     small.evidence = super::Evidence::Use;
+}
+
+/// `x_k + \alpha_k p_k`, `h + \frac{1}{2} v`: beside vectors, a small Latin letter a number
+/// scales (a Greek letter, a number or a fraction, side by side), only a convention calling it a
+/// number, is the vector (a direction, a step).
+fn scaled_letter(factors: &mut [Factor]) {
+    let [scale, letter] = factors else { return };
+    if letter.op != Some(&InfixOp::Juxt) {
+        return;
+    }
+    let number = match &scale.term.kind {
+        TermKind::Number | TermKind::Frac { .. } => true,
+        _ => scale.term.occurrence().is_some_and(|o| {
+            o.kind == super::SymbolKind::Scalar
+                && super::scripts::base_letter(o.base).is_some_and(crate::syntax::names::is_greek)
+        }),
+    };
+    let TermKind::Symbol(small) = &mut letter.term.kind else { return };
+    let latin = super::scripts::base_letter(small.base)
+        .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_lowercase()));
+    if number
+        && latin
+        && small.kind == super::SymbolKind::Scalar
+        && small.evidence == super::Evidence::Convention
+    {
+        small.kind = super::SymbolKind::Vector;
+        small.evidence = super::Evidence::Use;
+    }
 }
 
 /// Whether a callee is a function that keeps the shape of its argument (`\tanh`, `\sigma`).

@@ -245,6 +245,8 @@ impl Resolver<'_> {
         }
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::counts::defined_as_size(&mut first, &mut joint.term);
+        }
+        if let Some(joint) = joints.first_mut().filter(|j| assigns(j.op)) {
             super::definitions::defined_by_update(&mut first, &mut joint.term);
             super::definitions::defined_with_noise(&mut first, &mut joint.term);
         }
@@ -459,4 +461,10 @@ pub(super) fn condition_takes_the_list(body: &mut Term) {
     let placeholder = Term::new(TermKind::Leaf, whole, body.node);
     let condition = std::mem::replace(first.as_mut(), placeholder);
     *body = Term { span: whole, ..condition };
+}
+
+/// Whether a relation gives its left side a value: `=`, or an update's `\leftarrow` and `:=`
+/// (`\theta_t \leftarrow \theta_{t-1} - \alpha \hat{m}_t`).
+fn assigns(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Relation(r) if ["=", "\\leftarrow", ":=", "\\coloneqq"].contains(&r.as_str()))
 }

@@ -203,13 +203,17 @@ pub(super) fn defined_by_update(lhs: &mut Term, rhs: &mut Term) {
         .iter()
         .map(|j| super::kind_of_term(&j.term))
         .find(|k| matches!(k, super::SymbolKind::Vector | super::SymbolKind::Matrix));
-    let (Some(kind), Some(old), Some(new)) = (step, first.occurrence(), lhs.occurrence()) else { return };
+    let (Some(old), Some(new)) = (first.occurrence(), lhs.occurrence()) else { return };
     let loose = |o: &super::Occurrence| {
         o.kind == super::SymbolKind::Scalar && o.evidence == super::Evidence::Convention
     };
     if old.base_name != new.base_name || !loose(old) || !loose(new) {
         return;
     }
+    let Some(kind) = step.or_else(|| is_iteration(old, new, rest).then_some(super::SymbolKind::Vector))
+    else {
+        return;
+    };
     let set = |term: &mut Term| {
         if let TermKind::Symbol(o) = &mut term.kind {
             o.kind = kind;
@@ -218,6 +222,30 @@ pub(super) fn defined_by_update(lhs: &mut Term, rhs: &mut Term) {
     };
     set(lhs);
     set(first);
+    // The step was read before the old value was known to be an array: agree with it now.
+    let mut operands: Vec<&mut Term> =
+        std::iter::once(first.as_mut()).chain(rest.iter_mut().map(|j| &mut j.term)).collect();
+    super::agree::same_kind_as_vectors(&mut operands);
+}
+
+/// `x_{k+1} = x_k + \alpha_k p_k`, `x_{i+1} = x_i + \alpha_i F(x_i)`, `\kappa_t = \kappa_{t-1} +
+/// \exp(\hat\kappa_t)`: one small letter at two steps, the next its last plus a step that is
+/// not a number alone. Papers iterate this way over parameters and states, which are vectors
+/// (an optimiser's iterate, a residual stream), so this is how [`defined_by_update`] reads it
+/// when the step's kind says nothing. A capital (`Q_{n+1} = Q_n + …`, an estimate) is left alone,
+/// and so is a letter the step takes as a random variable.
+fn is_iteration(old: &super::Occurrence, new: &super::Occurrence, rest: &[super::tree::Joint]) -> bool {
+    let item = |o: &super::Occurrence| super::steps::small(o) && super::steps::positions(o) == 1;
+    let counted = rest.iter().all(|j| matches!(j.term.kind, TermKind::Number));
+    // `x_{t+1} = x_t + \eta \nabla_x \log p(x_t) + …`: a state a density takes is a random
+    // variable, the steps of a sampler, not an optimiser's iterate.
+    let random = rest.iter().any(|j| {
+        j.term
+            .occurrences()
+            .iter()
+            .any(|(_, o)| o.name == old.name && o.kind == super::SymbolKind::RandomVariable)
+    });
+    item(old) && item(new) && old.name != new.name && !counted && !random
 }
 
 /// `G^* = \arg\min_G …`, `a_t = \arg\max_a Q(s_t, a)`, `\hat{h} = \arg\min_{h \in \mathcal{H}} …`:

@@ -180,17 +180,16 @@ impl Resolver<'_> {
     }
 }
 
-/// `\mathbb{E}_{(\mathbf{X}, \mathbf{A})}[…]`: what an expectation's subscript names is what it
-/// averages over, so a bold capital there (a data matrix, a graph) is a random variable, not the
-/// matrix of parameters its font would make it elsewhere.
+/// `\mathbb{E}_{(\mathbf{X}, \mathbf{A})}[…]`, `\mathbb{E}_{\boldsymbol{\sigma}}[…]`: what an
+/// expectation's subscript names is what it averages over, so a bold letter there (a data
+/// matrix, a graph, a vector of signs) is a random variable, not the array of parameters its
+/// font would make it elsewhere.
 pub(super) fn averaged_arrays(sub: &mut Term) {
     if let TermKind::Symbol(occurrence) = &mut sub.kind {
-        let bold_capital = super::roles::font_of(occurrence.base) == Font::Bold
-            && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
-        if bold_capital
-            && occurrence.kind == SymbolKind::Matrix
-            && occurrence.evidence == Evidence::Convention
-        {
+        let bold = super::roles::font_of(occurrence.base) == Font::Bold;
+        let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+        let array = if capital { SymbolKind::Matrix } else { SymbolKind::Vector };
+        if bold && occurrence.kind == array && occurrence.evidence == Evidence::Convention {
             occurrence.kind = SymbolKind::RandomVariable;
             occurrence.evidence = Evidence::Use;
         }

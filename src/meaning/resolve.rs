@@ -90,6 +90,8 @@ impl<'t> Resolver<'t> {
 
     /// The term of a whole formula.
     pub fn formula<'n>(&self, root: &'n Node) -> Term<'n> {
+        // `dx = f(x, t)\,dt + g(t)\,dw`: an italic d is a differential throughout.
+        self.italic_differential.set(super::differentials::is_differential_equation(root));
         self.term(root, Place::Plain, 0)
     }
 

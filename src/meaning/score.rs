@@ -42,6 +42,8 @@ pub struct Judged {
     pub truth: String,
     /// eqmap's kind, or `missing`.
     pub predicted: String,
+    /// What decided eqmap's kind (`Debug` of its evidence), empty when missing.
+    pub evidence: String,
 }
 
 /// The scores of a labelled set.
@@ -119,7 +121,7 @@ pub fn score(records: &[Labelled]) -> Scores {
         let Ok(parsed) = crate::parse(&record.latex) else {
             scores.unparsed.push(record.id.clone());
             for symbol in &record.symbols {
-                scores.judged.push(judged(record, symbol, "missing"));
+                scores.judged.push(judged(record, symbol, None));
             }
             continue;
         };
@@ -128,12 +130,11 @@ pub fn score(records: &[Labelled]) -> Scores {
         let found = symbols(&term, &record.latex);
         for symbol in &record.symbols {
             let key = compact(&symbol.latex);
-            let predicted = found
+            let entry = found
                 .iter()
                 .find(|entry| compact(&entry.latex) == key)
-                .or_else(|| found.iter().find(|entry| written_as(entry, &record.latex, &key)))
-                .map_or("missing", |entry| kind_name(entry.kind));
-            scores.judged.push(judged(record, symbol, predicted));
+                .or_else(|| found.iter().find(|entry| written_as(entry, &record.latex, &key)));
+            scores.judged.push(judged(record, symbol, entry));
         }
     }
     scores
@@ -145,12 +146,13 @@ fn written_as(entry: &super::SymbolEntry, source: &str, key: &str) -> bool {
     entry.spans.iter().any(|span| source.get(span.start..span.end).is_some_and(|text| compact(text) == key))
 }
 
-fn judged(record: &Labelled, symbol: &LabelledSymbol, predicted: &str) -> Judged {
+fn judged(record: &Labelled, symbol: &LabelledSymbol, entry: Option<&super::SymbolEntry>) -> Judged {
     Judged {
         id: record.id.clone(),
         latex: symbol.latex.clone(),
         truth: symbol.kind.clone(),
-        predicted: predicted.to_string(),
+        predicted: entry.map_or("missing", |entry| kind_name(entry.kind)).to_string(),
+        evidence: entry.map(|entry| format!("{:?}", entry.evidence)).unwrap_or_default(),
     }
 }
 

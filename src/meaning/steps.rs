@@ -58,13 +58,13 @@ pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(Str
 
 /// A lower-case letter (`s`, `\ell`) or a Greek one (`\Theta_t`, the parameters at a step):
 /// Latin capitals picked by a position are members of a family.
-fn small(o: &Occurrence) -> bool {
+pub(super) fn small(o: &Occurrence) -> bool {
     super::scripts::base_letter(o.base)
         .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_lowercase()) || crate::syntax::names::is_greek(l))
 }
 
 /// How many positions pick an occurrence: `s_{i-1}` one, `x_{ij}` two (an entry, not an item).
-fn positions(o: &Occurrence) -> usize {
+pub(super) fn positions(o: &Occurrence) -> usize {
     o.scripts
         .iter()
         .filter(|s| !s.above && matches!(s.role, ScriptRole::Index | ScriptRole::Family))
