@@ -242,6 +242,7 @@ impl Resolver<'_> {
             super::definitions::defined_as_number(&mut first, &joint.term);
             super::definitions::defined_as_arg_extreme(&mut first, &joint.term);
             super::definitions::defined_as_quotient(&mut first, &joint.term);
+            super::definitions::defined_as_set(&mut first, &joint.term);
         }
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::counts::defined_as_size(&mut first, &mut joint.term);

@@ -29,6 +29,20 @@ pub(super) fn defined_as_array(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// `A_i = \{t, t+1, \ldots, i\}`, `S = \{j : (i - j) \bmod l = 0\}`, `\Theta = \{\theta_i, i \in
+/// [1, \ldots, d/2]\}`: a symbol an equation defines as a set written in braces is a set, where
+/// only a convention gave it its kind.
+pub(super) fn defined_as_set(lhs: &mut Term, rhs: &Term) {
+    if !matches!(rhs.kind, TermKind::Fenced { open: Delim::Brace, .. }) {
+        return;
+    }
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    if occurrence.evidence == super::Evidence::Convention {
+        occurrence.kind = super::SymbolKind::Set;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
 /// `C = \max_{p(x)} I(X; Y)`, `d = \alpha^\phi`, `C = 1 - H(p)`: a letter only its spelling
 /// called a size (the channels C, the depth d) that an equation defines as a number worked out
 /// from no size nor position is that number.

@@ -154,7 +154,12 @@ fn applied_letter(node: &Node) -> Option<&str> {
     let NodeKind::Chain { first, rest } = &node.kind else { return None };
     let [link] = rest.as_slice() else { return None };
     let group = matches!(&link.operand.kind, NodeKind::Fenced { open: crate::syntax::ast::Delim::Paren, .. });
-    match &first.kind {
+    // `x_i \in N_k(x)`, `(a, b) \in \mathcal{N}_k(i, j)`: a neighbourhood named below.
+    let letter = match &first.kind {
+        NodeKind::Scripts { base, sub: Some(_), sup: None, .. } => base.as_ref(),
+        _ => first.as_ref(),
+    };
+    match &letter.kind {
         NodeKind::Symbol { name, font: Font::Normal | Font::Calligraphic }
             if link.op == InfixOp::Juxt && group =>
         {

@@ -244,7 +244,8 @@ impl Resolver<'_> {
         let probability = word && occurrence.base_name == "Pr";
         let letter =
             probability || (!word && has(&self.notation.distribution_letters, &occurrence.base_name));
-        if !word && occurrence.scripts.is_empty() && self.table.is_set_valued(&occurrence.base_name) {
+        let below_only = occurrence.scripts.iter().all(|s| !s.above);
+        if !word && below_only && self.table.is_set_valued(&occurrence.base_name) {
             SymbolKind::Set
         } else if self.is_distribution_family(occurrence) || letter || density_of_a_variable(occurrence) {
             SymbolKind::Distribution
