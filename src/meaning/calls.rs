@@ -32,6 +32,15 @@ impl Resolver<'_> {
         if is_indicator_one(callee) && matches!(group.kind, NodeKind::Fenced { .. }) {
             return true;
         }
+        // `\delta(y_i = j)`: Kronecker's delta applied to an equality of labels.
+        let delta = matches!(&callee.kind, NodeKind::Symbol { name, .. } if name == "delta");
+        if let NodeKind::Fenced { open: Delim::Paren, body, .. } = &group.kind {
+            let equality = matches!(&body.kind, NodeKind::Chain { rest, .. }
+                if matches!(rest.as_slice(), [link] if link.op == InfixOp::Relation("=".into())));
+            if delta && equality {
+                return true;
+            }
+        }
         let body = match &group.kind {
             NodeKind::Fenced { open: Delim::Paren, body, .. } => body,
             // `\mathcal{D}[Q \| P]`, `\mathrm{KL}[q \| p]`: two things set against each other

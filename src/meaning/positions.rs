@@ -62,6 +62,50 @@ pub(super) fn positions_compared<'n>(left: &mut Term<'n>, right: &mut Term<'n>) 
     }
 }
 
+/// `\mathbb{1}[y_i = k]`, `\delta(y_i = j)`, `\mathbb{1}\{y \neq c\}`: an indicator's condition that
+/// sets a small Latin letter equal (or unequal) to a position compares labels: a class. The letter
+/// (indexed or not) is a position, and so is a size letter on the other side, where only a
+/// convention named them.
+pub(super) fn labels_compared(args: &mut [Term]) {
+    for arg in args.iter_mut() {
+        let TermKind::Chain { first, rest } = &mut arg.kind else { continue };
+        let [joint] = rest.as_mut_slice() else { continue };
+        let equal = matches!(joint.op, InfixOp::Relation(r) if matches!(r.as_str(), "=" | "\\neq" | "\\ne"));
+        if !equal {
+            continue;
+        }
+        let position = |t: &Term| {
+            t.occurrence().is_some_and(|o| {
+                o.kind == super::SymbolKind::Index
+                    || (o.kind == super::SymbolKind::Dimension
+                        && o.evidence == super::Evidence::Convention
+                        && o.scripts.is_empty())
+            })
+        };
+        let label = |t: &Term| {
+            t.occurrence().is_some_and(|o| {
+                o.kind == super::SymbolKind::Scalar
+                    && o.evidence == super::Evidence::Convention
+                    && matches!(o.base.kind, NodeKind::Symbol { font: Font::Normal, .. })
+                    && o.base_name.len() == 1
+                    && o.base_name.starts_with(|c: char| c.is_ascii_lowercase())
+            })
+        };
+        let (left, right) = (first.as_mut(), &mut joint.term);
+        if !((position(left) && label(right)) || (label(left) && position(right))) {
+            continue;
+        }
+        for side in [left, right] {
+            if let TermKind::Symbol(o) = &mut side.kind {
+                if o.evidence == super::Evidence::Convention {
+                    o.kind = super::SymbolKind::Index;
+                    o.evidence = super::Evidence::Use;
+                }
+            }
+        }
+    }
+}
+
 /// `x[i + r \cdot k]`, `V_{l, (j-1) \times s + m}`: in a position, a plain letter that multiplies
 /// an index (and that only a convention called a number) is a size, a stride or a rate.
 pub(super) fn strides(position: &mut Term) {

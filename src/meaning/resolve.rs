@@ -641,6 +641,11 @@ impl<'t> Resolver<'t> {
             self.parameters_stay_free(&mut application.args);
         }
         self.settle_application(&mut application);
+        if super::scripts::is_indicator_one(callee_node)
+            || matches!(&callee_node.kind, NodeKind::Symbol { name, .. } if name == "delta")
+        {
+            super::positions::labels_compared(&mut application.args);
+        }
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
     }
 

@@ -203,9 +203,9 @@ impl Shaper<'_> {
         };
         let probability = key.as_deref().is_some_and(|k| self.vocab.is_probability(k));
         let func = self.callee_name(app, d);
-        // `\mathbb{1}[x > 0]`: the meaning layer applied the indicator to its condition.
-        if let ([condition], true) = (app.args.as_slice(), crate::meaning::is_indicator_one(app.callee.node))
-        {
+        // `\mathbb{1}[x > 0]`, `\delta(y_i = j)`: the meaning layer applied the indicator to its
+        // condition.
+        if let ([condition], true) = (app.args.as_slice(), app.is_indicator()) {
             return Phrase::Indicator(self.shape(condition, d).boxed());
         }
         let mut args: Vec<Phrase> = app.args.iter().map(|a| super::nested(self.shape(a, d))).collect();
