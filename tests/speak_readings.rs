@@ -318,3 +318,16 @@ fn a_divergence_marks_where_a_long_first_distribution_ends() {
     // Letters alone need no pause.
     assert!(ko(r"D_{\mathrm{KL}}(P \parallel Q)").starts_with("피의 큐에 대한"));
 }
+
+#[test]
+fn every_spelling_of_the_ellipsis_reads_as_the_dots() {
+    for (lang, read) in [("en", en as fn(&str) -> String), ("ko", ko)] {
+        for template in [r"a_1 + DOTS + a_n", r"x_1, DOTS, x_n", r"f(x_1, DOTS, x_N)"] {
+            let plain = read(&template.replace("DOTS", r"\dots"));
+            for dots in [r"\cdots", r"\ldots", r"\dotsb", r"\dotsc", "⋯", "…"] {
+                let reading = read(&template.replace("DOTS", dots));
+                assert_eq!(reading, plain, "{lang}: {template} with {dots}");
+            }
+        }
+    }
+}

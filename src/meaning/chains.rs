@@ -201,6 +201,9 @@ impl Resolver<'_> {
             if after_dots {
                 // `x_1, \dots, x_n`, `\text{head}_1, \dots, \text{head}_h`: the last index is a count.
                 count_index(&mut term);
+                let before =
+                    joints.len().checked_sub(2).and_then(|i| joints.get(i)).map_or(&first, |j| &j.term);
+                super::positions::count_position(&mut term, before);
             }
             after_dots = matches!(operand, Operand::Node(n) if matches!(n.kind, NodeKind::Dots { .. }));
             let sign = match op {

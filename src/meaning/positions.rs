@@ -17,6 +17,39 @@ pub(super) fn position_used_as_number(term: &mut Term) {
     }
 }
 
+/// `x_{l,1}, \cdots, x_{l,n}`: where the last item of a range written with dots has a letter in a
+/// position that the first item has a number in, the letter is the range's count.
+pub(super) fn count_position(term: &mut Term, first: &Term) {
+    let (TermKind::Symbol(last), Some(start)) = (&mut term.kind, first.occurrence()) else { return };
+    if last.base_name != start.base_name {
+        return;
+    }
+    let positions = |s: &super::tree::Script| !s.above && s.role == ScriptRole::Index;
+    let (Some(script), Some(begun)) =
+        (last.scripts.iter_mut().find(|s| positions(s)), start.scripts.iter().find(|s| positions(s)))
+    else {
+        return;
+    };
+    let (TermKind::Chain { first: a, rest: ra }, TermKind::Chain { first: b, rest: rb }) =
+        (&mut script.term.kind, &begun.term.kind)
+    else {
+        return;
+    };
+    if ra.len() != rb.len() || !ra.iter().all(|j| matches!(j.op, InfixOp::Separator(_))) {
+        return;
+    }
+    let ends = std::iter::once(a.as_mut()).chain(ra.iter_mut().map(|j| &mut j.term));
+    let starts = std::iter::once(b.as_ref()).chain(rb.iter().map(|j| &j.term));
+    for (end, start) in ends.zip(starts) {
+        let TermKind::Symbol(index) = &mut end.kind else { continue };
+        let numbered = matches!(start.kind, TermKind::Number);
+        if numbered && index.scripts.is_empty() && index.evidence >= super::Evidence::Use {
+            index.kind = super::SymbolKind::Dimension;
+            index.evidence = super::Evidence::Use;
+        }
+    }
+}
+
 /// The index of the last item of a range written with dots is the range's count.
 pub(super) fn count_index(term: &mut Term) {
     let TermKind::Symbol(occurrence) = &mut term.kind else { return };
