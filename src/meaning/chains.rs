@@ -249,6 +249,7 @@ impl Resolver<'_> {
         }
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::counts::defined_as_size(&mut first, &mut joint.term);
+            super::definitions::factored_matrix(&first, &mut joint.term);
         }
         if let Some(joint) = joints.first_mut().filter(|j| assigns(j.op)) {
             super::definitions::defined_by_update(&mut first, &mut joint.term);

@@ -43,6 +43,42 @@ pub(super) fn defined_as_set(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// `W = D_3 R_2 \mathcal{F}^{-1} D_2 \Pi R_1 \mathcal{F} D_1`, `K = Q_1 R_1`: a matrix an equation
+/// gives as a product of capitals side by side is factored into matrices, so each capital
+/// factor that only a convention called something else (a size `D`, a reward `R`, a set
+/// `\mathcal{F}`, a number `\Pi`) is a matrix.
+pub(super) fn factored_matrix(lhs: &Term, rhs: &mut Term) {
+    if super::kind_of_term(lhs) != super::SymbolKind::Matrix {
+        return;
+    }
+    let TermKind::Product(factors) = &mut rhs.kind else { return };
+    let capital = |t: &Term| {
+        let base = match &t.kind {
+            TermKind::Scripted { base, .. } => base.as_ref(),
+            _ => t,
+        };
+        base.occurrence().is_some_and(|o| {
+            super::scripts::base_letter(o.base)
+                .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
+        })
+    };
+    let juxtaposed = factors.iter().skip(1).all(|f| f.op == Some(&crate::syntax::ast::InfixOp::Juxt));
+    if factors.len() < 2 || !juxtaposed || !factors.iter().all(|f| capital(&f.term)) {
+        return;
+    }
+    for factor in factors.iter_mut() {
+        let term = match &mut factor.term.kind {
+            TermKind::Scripted { base, .. } => base.as_mut(),
+            _ => &mut factor.term,
+        };
+        let TermKind::Symbol(o) = &mut term.kind else { continue };
+        if o.evidence == super::Evidence::Convention && o.kind != super::SymbolKind::Function {
+            o.kind = super::SymbolKind::Matrix;
+            o.evidence = super::Evidence::Use;
+        }
+    }
+}
+
 /// `C = \max_{p(x)} I(X; Y)`, `d = \alpha^\phi`, `C = 1 - H(p)`: a letter only its spelling
 /// called a size (the channels C, the depth d) that an equation defines as a number worked out
 /// from no size nor position is that number.
