@@ -499,11 +499,7 @@ pub(super) fn capitals_beside_matrices(factors: &mut [Factor]) {
         return;
     }
     for factor in factors.iter_mut() {
-        let term = match &mut factor.term.kind {
-            TermKind::Scripted { base, .. } => base.as_mut(),
-            _ => &mut factor.term,
-        };
-        let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
+        let Some(occurrence) = factor.term.unscripted_occurrence_mut() else { continue };
         let letter = super::scripts::base_letter(occurrence.base).unwrap_or(occurrence.base_name.as_str());
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
         // `E_i K W_i^K`: a capital papers use for a number, picked from a family by an index,

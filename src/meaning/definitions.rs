@@ -67,11 +67,7 @@ pub(super) fn factored_matrix(lhs: &Term, rhs: &mut Term) {
         return;
     }
     for factor in factors.iter_mut() {
-        let term = match &mut factor.term.kind {
-            TermKind::Scripted { base, .. } => base.as_mut(),
-            _ => &mut factor.term,
-        };
-        let TermKind::Symbol(o) = &mut term.kind else { continue };
+        let Some(o) = factor.term.unscripted_occurrence_mut() else { continue };
         if o.evidence == super::Evidence::Convention && o.kind != super::SymbolKind::Function {
             o.kind = super::SymbolKind::Matrix;
             o.evidence = super::Evidence::Use;

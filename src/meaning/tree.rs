@@ -345,6 +345,19 @@ pub struct SymbolEntry {
 }
 
 impl<'n> Term<'n> {
+    /// The occurrence a term names with its scripts taken off (`D_3` of `D_3^{-1}`), to change
+    /// its kind.
+    pub(super) fn unscripted_occurrence_mut(&mut self) -> Option<&mut Occurrence<'n>> {
+        match &mut self.kind {
+            TermKind::Scripted { base, .. } => match &mut base.kind {
+                TermKind::Symbol(occurrence) => Some(occurrence),
+                _ => None,
+            },
+            TermKind::Symbol(occurrence) => Some(occurrence),
+            _ => None,
+        }
+    }
+
     /// A term of `kind` made from `node`, covering `span`.
     pub fn new(kind: TermKind<'n>, span: Span, node: &'n Node) -> Self {
         Term { kind, span, node }
