@@ -56,7 +56,13 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
         if strong_matrix && capital && small && !occurrence.indexed {
             occurrence.kind = super::SymbolKind::Matrix;
             occurrence.evidence = super::Evidence::Use;
-        } else if strong_vector && latin && occurrence.kind == super::SymbolKind::Scalar {
+        } else if strong_vector
+            && latin
+            && occurrence.kind == super::SymbolKind::Scalar
+            // `h_{ncij}`: picked by three positions or more, an entry of a tensor, a number (two
+            // may pick a vector: `a_{ij}^V`, a relative position's embedding).
+            && super::steps::positions(occurrence) < 3
+        {
             occurrence.kind = super::SymbolKind::Vector;
             occurrence.evidence = super::Evidence::Use;
         }
