@@ -165,7 +165,9 @@ impl Resolver<'_> {
             }
         }
         let Some(mut operation) = operation else {
-            return self.occurrence(node, base, parts, *primes, place);
+            let mut symbol = self.occurrence(node, base, parts, *primes, place);
+            sliced(&mut symbol);
+            return symbol;
         };
         if operation.role == ScriptRole::Power
             && matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "e")
@@ -175,6 +177,7 @@ impl Resolver<'_> {
         }
         let end = parts.iter().map(|s| s.term.span.end).max().unwrap_or(base.span.end);
         let mut symbol = self.occurrence(node, base, parts, *primes, place);
+        sliced(&mut symbol);
         if operation.role == ScriptRole::Transpose {
             transposed(&mut symbol);
         }
@@ -262,6 +265,9 @@ impl Resolver<'_> {
         let mut term = self.term(node, place, d);
         if role == ScriptRole::Power {
             super::agree::number_exponent(&mut term);
+        }
+        if matches!(role, ScriptRole::Index | ScriptRole::Label) {
+            index_set(&mut term, &self.notation.dimension_letters);
         }
         if role == ScriptRole::Index {
             // `V_{l, (j-1) \times s + m}`: the stride of a position below a name is a size.
@@ -622,6 +628,36 @@ fn is_label_text(node: &Node) -> bool {
 
 /// `H_k^{-1}`: a vector has no inverse, so a capital its index made a column is, inverted, one
 /// of a family of matrices (Newton's Hessians).
+/// `x_{I_1}`, `K_{S_i}`: a capital below a name, picked from a family itself, is a set of
+/// positions (an index set), unless papers use its letter for a size (`h_{T_x}`, the last step).
+fn index_set(term: &mut Term, sizes: &super::notation::Names) {
+    let TermKind::Symbol(o) = &mut term.kind else { return };
+    let capital =
+        base_letter(o.base).is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_uppercase()));
+    let picked = o.scripts.iter().any(|s| !s.above);
+    let plain = matches!(o.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    if capital && picked && plain && !has(sizes, &o.base_name) && o.evidence == super::Evidence::Convention {
+        o.kind = super::SymbolKind::Set;
+        o.evidence = super::Evidence::Use;
+    }
+}
+
+/// `x_{I_1}`: a small letter picked at a set of positions is a slice of a vector, a vector.
+fn sliced(symbol: &mut Term) {
+    let TermKind::Symbol(o) = &mut symbol.kind else { return };
+    let at_a_set = o.scripts.iter().any(|s| {
+        !s.above
+            && matches!(s.role, ScriptRole::Index | ScriptRole::Label)
+            && s.term.occurrence().is_some_and(|i| i.kind == super::SymbolKind::Set)
+    });
+    let small =
+        base_letter(o.base).is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_lowercase()));
+    if at_a_set && small && o.kind == super::SymbolKind::Scalar && o.evidence == super::Evidence::Convention {
+        o.kind = super::SymbolKind::Vector;
+        o.evidence = super::Evidence::Use;
+    }
+}
+
 fn inverted(symbol: &mut Term) {
     if let TermKind::Symbol(occurrence) = &mut symbol.kind {
         let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
