@@ -455,8 +455,10 @@ pub(super) fn small_letter_becomes(
     from: &[super::SymbolKind],
     to: super::SymbolKind,
 ) {
-    let small_latin = occurrence.base_name.starts_with(|c: char| c.is_ascii_lowercase())
-        && matches!(occurrence.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
+    // `\tilde{x}_i` too: an accent keeps the letter; a small Greek letter (`\xi_k`) counts.
+    let small_latin = super::scripts::base_letter(occurrence.base).is_some_and(|l| {
+        l.starts_with(|c: char| c.is_ascii_lowercase()) && (l.len() == 1 || crate::syntax::names::is_greek(l))
+    }) && super::roles::font_of(occurrence.base) == Font::Normal;
     if small_latin && from.contains(&occurrence.kind) && occurrence.evidence == super::Evidence::Convention {
         occurrence.kind = to;
         occurrence.evidence = super::Evidence::Use;
