@@ -51,7 +51,9 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         note_stepped_capital(table, base, sub);
     }
     match &node.kind {
-        NodeKind::Scripts { base, sub, sup, .. } if matches!(base.kind, NodeKind::LargeOp { .. }) => {
+        // `\int_0^x`: an integral's limits are numbers on a continuum, no positions nor counts.
+        NodeKind::Scripts { base, sub, sup, .. } if matches!(&base.kind, NodeKind::LargeOp { name } if !name.contains("int")) =>
+        {
             learn_bounds(table, sub.as_deref(), sup.as_deref());
         }
         NodeKind::Chain { rest, .. } if rest.iter().any(|l| l.op == InfixOp::Relation("\\in".into())) => {

@@ -1,10 +1,11 @@
 //! Leibniz's notation: in `\frac{\partial \mathbf{x}^\top \mathbf{a}}{\partial \mathbf{x}}` the
 //! `\partial` of the numerator differentiates the whole numerator, not only the factor after
-//! it, as it would in a row (`\partial_w L \cdot g`).
+//! it, as it would in a row (`\partial_w L \cdot g`); and a fraction of signs alone before a
+//! factor (`\frac{d}{dx} f(x)`) is the derivative of that factor, not a product with it.
 
 use super::resolve::Resolver;
 use super::roles::Place;
-use super::tree::Term;
+use super::tree::{OperatorApplication, Term, TermKind};
 use crate::syntax::ast::{InfixOp, Node, NodeKind};
 
 impl Resolver<'_> {
@@ -34,6 +35,47 @@ impl Resolver<'_> {
         let name = self.differential_name(op)?;
         let operand = self.rest_of_row(num, rest, place, d + 1);
         Some(self.operator_over(num, name, op, operand, rest.len(), d).0)
+    }
+
+    /// `\frac{d}{dx} f(x)`, `\frac{\partial}{\partial \theta} J(\theta)`: the fraction of signs at
+    /// `items[i]` applied to the factor after it, as `\nabla` is: an operator named `derivative`
+    /// (or `partial_derivative`) whose subscript is what it differentiates by; with the items it
+    /// took. `None` where `items[i]` is no such fraction.
+    pub(super) fn derivative_before<'n>(
+        &self,
+        node: &'n Node,
+        items: &[super::resolve::Item<'n>],
+        i: usize,
+        place: Place,
+        d: usize,
+    ) -> Option<(Term<'n>, usize)> {
+        let &(_, _, item) = items.get(i)?;
+        let NodeKind::Frac { num, den } = &item.kind else { return None };
+        let outer = self.italic_differential.get();
+        self.italic_differential.set(outer || italic_leibniz(num, den));
+        let sign = self.differential_name(num).filter(|_| !matches!(num.kind, NodeKind::Chain { .. }));
+        let by = self.differential_name(first_operand(den));
+        let wrt = match (&den.kind, sign, by) {
+            (NodeKind::Chain { rest, .. }, Some(_), Some(_)) if !rest.is_empty() => {
+                let variable = super::chains::row_items(den)?;
+                Some(self.rest_of_row(den, variable.get(1..).unwrap_or(&[]), Place::Plain, d + 1))
+            }
+            _ => None,
+        };
+        self.italic_differential.set(outer);
+        let wrt = wrt?;
+        let partial = sign == Some("partial") || by == Some("partial");
+        let (operand, used) = self.factor(node, items, i + 1, place, d + 1);
+        let span = item.span.join(operand.span);
+        let application = OperatorApplication {
+            name: if partial { "partial_derivative" } else { "derivative" },
+            function: None,
+            op: item,
+            sub: Some(wrt),
+            sup: None,
+            operand,
+        };
+        Some((Term::new(TermKind::Operator(Box::new(application)), span, node), 1 + used))
     }
 
     /// `partial` or `d` when `node` is that sign (with or without a power, `\partial^2`).

@@ -398,7 +398,7 @@ impl<'t> Resolver<'t> {
     }
 
     /// The factor at `items[i]` and how many items it takes.
-    fn factor<'n>(
+    pub(super) fn factor<'n>(
         &self,
         node: &'n Node,
         items: &[Item<'n>],
@@ -413,6 +413,11 @@ impl<'t> Resolver<'t> {
             return (Term::new(TermKind::Leaf, rest_span, node), remaining);
         }
         let next = items.get(i + 1).filter(|(op, _, _)| matches!(op, Some(InfixOp::Juxt))).map(|t| t.2);
+        if next.is_some() {
+            if let Some(derivative) = self.derivative_before(node, items, i, place, d) {
+                return derivative;
+            }
+        }
         if let Some((name, limits)) = self.arg_max(item, next) {
             let rest = items.get(i + 2..).unwrap_or(&[]);
             return (self.big_op_in_row(node, limits, Some(name), rest, place, d), remaining);

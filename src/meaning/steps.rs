@@ -242,6 +242,8 @@ pub(super) fn continuous_variables(term: &Term, table: &SymbolTable) -> Vec<(Str
         let varied = match &term.kind {
             TermKind::BigOp(big) => big.differential.as_ref(),
             TermKind::Operator(op) if op.name == "d" => Some(&op.operand),
+            // `\frac{d}{dx} …`: what a derivative is taken with respect to.
+            TermKind::Operator(op) if op.name == "derivative" => op.sub.as_ref(),
             _ => None,
         };
         if let Some(o) = varied.and_then(|v| v.occurrence()) {

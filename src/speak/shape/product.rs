@@ -286,6 +286,13 @@ impl Shaper<'_> {
             "nabla" => Phrase::Gradient { second: op.is_second_order(), over, body },
             "E" => Phrase::Expectation { over, body },
             "partial" | "d" => Phrase::Differential { partial: op.name == "partial", x: body },
+            // `\frac{d}{dx} f(x)`: the meaning layer applied the derivative to the factor after it.
+            "derivative" | "partial_derivative" => match over {
+                Some(wrt) => {
+                    Phrase::Derivative { partial: op.name == "partial_derivative", of: Some(body), wrt }
+                }
+                None => *body,
+            },
             name => Phrase::Apply(Apply {
                 func: word(name).boxed(),
                 key: Some(name.to_string()),
