@@ -69,6 +69,27 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
     }
 }
 
+/// `P = Q` where P is a distribution (it draws `x \sim P`, or is applied as one): the letters an
+/// equation sets equal to a distribution are distributions too, where only a convention named
+/// them (a capital's matrix).
+pub(super) fn distributions_alike(operands: &mut [&mut Term]) {
+    let settled = |t: &Term| {
+        t.occurrence().is_some_and(|o| {
+            o.kind == super::SymbolKind::Distribution && o.evidence < super::Evidence::Convention
+        })
+    };
+    if operands.len() < 2 || !operands.iter().any(|t| settled(t)) {
+        return;
+    }
+    for term in operands.iter_mut() {
+        let TermKind::Symbol(o) = &mut term.kind else { continue };
+        if o.evidence == super::Evidence::Convention && o.scripts.is_empty() {
+            o.kind = super::SymbolKind::Distribution;
+            o.evidence = super::Evidence::Use;
+        }
+    }
+}
+
 /// `y = \frac{x - \mu}{\sigma}` beside vectors: what a statistic is taken from, standardised, is
 /// the vector (the mean and the spread taken from it stay numbers).
 fn standardised_vector(num: &mut Term) {

@@ -32,12 +32,19 @@ impl Resolver<'_> {
         if is_indicator_one(callee) && matches!(group.kind, NodeKind::Fenced { .. }) {
             return true;
         }
-        // `\delta(y_i = j)`: Kronecker's delta applied to an equality of labels.
+        // `\delta(y_i = j)`: Kronecker's delta applied to an equality of labels; `\mathbf{1}(f(x)
+        // \neq y)`: a bold one applied to a comparison is the indicator.
         let delta = matches!(&callee.kind, NodeKind::Symbol { name, .. } if name == "delta");
-        if let NodeKind::Fenced { open: Delim::Paren, body, .. } = &group.kind {
-            let equality = matches!(&body.kind, NodeKind::Chain { rest, .. }
-                if matches!(rest.as_slice(), [link] if link.op == InfixOp::Relation("=".into())));
-            if delta && equality {
+        if let NodeKind::Fenced { open: Delim::Paren | Delim::Bracket | Delim::Brace, body, .. } = &group.kind
+        {
+            let relation = |r: &str| {
+                matches!(r, "=" | "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq" | "\\in")
+            };
+            let compared = |eq_only: bool| {
+                matches!(&body.kind, NodeKind::Chain { rest, .. }
+                if matches!(rest.as_slice(), [link] if matches!(&link.op, InfixOp::Relation(r) if if eq_only { r == "=" } else { relation(r) })))
+            };
+            if (delta && compared(true)) || (super::scripts::is_bold_one(callee) && compared(false)) {
                 return true;
             }
         }
@@ -171,8 +178,8 @@ impl Resolver<'_> {
     /// parentheses to multiply by it, so a letter in the normal font before one is applied to it.
     /// A position in the parentheses is no exception: `\alpha(t)`, `c_{\mathrm{skip}}(t)` are
     /// functions of t, and `w_t(i)`, `s_j(t)` arrays read there (`applied` settles which). Not a
-    /// bold array (`\mathbf{x}(t)` is read at a step elsewhere), nor a capital before an array
-    /// (`W(\mathbf{X})` multiplies).
+    /// bold array (`\mathbf{x}(t)` is read at a step elsewhere), nor a capital before a matrix
+    /// (`W(\mathbf{X})` multiplies) or a weight capital before a vector (`W(\mathbf{x})`).
     fn applied_to_one_symbol(&self, base: &Node, body: &Node, capital: bool) -> bool {
         let symbol = match &body.kind {
             NodeKind::Scripts { base, .. } => base.as_ref(),
@@ -180,7 +187,15 @@ impl Resolver<'_> {
         };
         let plain_callee = matches!(&base.kind, NodeKind::Symbol { font: Font::Normal, .. })
             || matches!(&base.kind, NodeKind::Accent { body, .. } if matches!(body.kind, NodeKind::Symbol { font: Font::Normal, .. }));
-        let array = font_of_name(symbol) == Font::Bold
+        // `T(\mathbf{x})`, `G(\mathbf{z})`: a capital before one bold small letter is a function of
+        // the vector; a weight capital there (`W(\mathbf{x})`) still multiplies it.
+        let bold = font_of_name(symbol) == Font::Bold;
+        let vector = bold
+            && super::scripts::base_letter(symbol)
+                .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_lowercase()));
+        let weights =
+            super::scripts::base_letter(base).is_some_and(|l| has(&self.notation.weight_capitals, l));
+        let array = (bold && (!vector || weights))
             || matches!(self.table.recorded_for(symbol), Some(super::SymbolKind::Matrix));
         plain_callee && self.is_name(symbol) && !(capital && array)
     }

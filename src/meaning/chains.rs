@@ -269,6 +269,7 @@ impl Resolver<'_> {
                 std::iter::once(&mut first).chain(joints.iter_mut().map(|j| &mut j.term)).collect();
             if equalities_only {
                 super::definitions::sides_equal_to_quotients(&mut operands);
+                super::agree::distributions_alike(&mut operands);
             }
             if additions_only {
                 super::positions::positions_beside_values(&mut operands);

@@ -732,6 +732,12 @@ pub fn is_indicator_one(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Number { text, font: Font::Blackboard } if text.as_str() == "1")
 }
 
+/// Whether a node is a bold one, which papers write both for the indicator (`\mathbf{1}(f(x) \neq
+/// y)`) and for the vector of ones (`\mathbf{1}^\top x`): an indicator only applied to a comparison.
+pub(super) fn is_bold_one(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Number { text, font: Font::Bold } if text.as_str() == "1")
+}
+
 pub(super) fn is_parameter(sub: &Node) -> bool {
     match &sub.kind {
         NodeKind::Symbol { name, .. } => {
