@@ -38,7 +38,7 @@ impl Resolver<'_> {
     }
 
     /// `\frac{d}{dx} f(x)`, `\frac{\partial}{\partial \theta} J(\theta)`: the fraction of signs at
-    /// `items[i]` applied to the factor after it, as `\nabla` is: an operator named `derivative`
+    /// `items[i]` applied to the rest of the product after it: an operator named `derivative`
     /// (or `partial_derivative`) whose subscript is what it differentiates by; with the items it
     /// took. `None` where `items[i]` is no such fraction.
     pub(super) fn derivative_before<'n>(
@@ -65,7 +65,9 @@ impl Resolver<'_> {
         self.italic_differential.set(outer);
         let wrt = wrt?;
         let partial = sign == Some("partial") || by == Some("partial");
-        let (operand, used) = self.factor(node, items, i + 1, place, d + 1);
+        // `\frac{d}{d\theta} \theta^9 (1 - \theta)^4`: the derivative of the whole product after it.
+        let rest = items.get(i + 1..).unwrap_or(&[]);
+        let (operand, used) = (self.rest_of_row(node, rest, place, d + 1), rest.len());
         let span = item.span.join(operand.span);
         let application = OperatorApplication {
             name: if partial { "partial_derivative" } else { "derivative" },
