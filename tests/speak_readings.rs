@@ -331,3 +331,14 @@ fn every_spelling_of_the_ellipsis_reads_as_the_dots() {
         }
     }
 }
+
+#[test]
+fn second_derivatives_are_read_as_second_derivatives() {
+    assert_eq!(en(r"\frac{d^2 y}{dx^2}"), "the second derivative of y with respect to x");
+    assert_eq!(en(r"\frac{d^2}{dx^2} f(x)"), "the second derivative of f of x with respect to x");
+    let mixed = en(r"\frac{\partial^2 f}{\partial x_i \partial x_j}");
+    assert_eq!(mixed, "the second partial derivative of f with respect to x sub i and x sub j");
+    assert_eq!(ko(r"\frac{d^2 y}{dx^2}"), "와이를 엑스로 두 번 미분한 것");
+    // A first derivative says no order, and its variable squared stays what it is differentiated by.
+    assert_eq!(en(r"\frac{d}{dx} f(x)"), "the derivative of f of x with respect to x");
+}

@@ -180,8 +180,10 @@ impl Reader<'_> {
             Phrase::Interval(a, b) => self.two("interval", "a", a, "b", b, d),
             Phrase::RealSpace(dims) => self.real_space(dims, d),
             Phrase::Expectation { over, body } => self.with_over("expectation", over.as_deref(), body, d),
-            Phrase::Derivative { partial, of, wrt } => self.derivative(*partial, of.as_deref(), wrt, d),
-            Phrase::Differential { partial, x } => self.differential(*partial, x, d),
+            Phrase::Derivative { partial, second, of, wrt } => {
+                self.derivative((*partial, *second), of.as_deref(), wrt, d)
+            }
+            Phrase::Differential { partial, x, .. } => self.differential(*partial, x, d),
             Phrase::Gradient { second, over, body } => {
                 let key = if *second { "hessian" } else { "gradient" };
                 self.with_over(key, over.as_deref(), body, d)

@@ -219,6 +219,9 @@ pub enum Phrase {
     Derivative {
         /// Whether it is a partial derivative.
         partial: bool,
+        /// Whether it is of the second order (`\frac{d^2 y}{dx^2}`, `\frac{\partial^2 f}{\partial x_i
+        /// \partial x_j}`).
+        second: bool,
         /// What is differentiated.
         of: Option<Box<Phrase>>,
         /// What it is differentiated with respect to.
@@ -228,6 +231,8 @@ pub enum Phrase {
     Differential {
         /// Whether it is a partial derivative.
         partial: bool,
+        /// Whether the sign is squared (`d^2 y`, `\partial^2 f`).
+        second: bool,
         /// The thing it applies to.
         x: Box<Phrase>,
     },

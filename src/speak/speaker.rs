@@ -56,8 +56,19 @@ pub(super) trait Speaker {
     }
 
     /// A derivative of `of` with respect to `wrt`, or the operator alone.
-    fn derivative(&self, partial: bool, of: Option<&Phrase>, wrt: &Phrase, d: usize) -> Self::Said {
-        let key = if partial { "partial" } else { "derivative" };
+    fn derivative(
+        &self,
+        (partial, second): (bool, bool),
+        of: Option<&Phrase>,
+        wrt: &Phrase,
+        d: usize,
+    ) -> Self::Said {
+        let key = match (partial, second) {
+            (true, true) => "second_partial",
+            (true, false) => "partial",
+            (false, true) => "second_derivative",
+            (false, false) => "derivative",
+        };
         match of {
             Some(f) => self.fill(key, &[("f", &self.text(f, d)), ("x", &self.text(wrt, d))]),
             None => self.fill_one(&format!("{key}_op"), wrt, d),

@@ -285,11 +285,17 @@ impl Shaper<'_> {
         match op.name {
             "nabla" => Phrase::Gradient { second: op.is_second_order(), over, body },
             "E" => Phrase::Expectation { over, body },
-            "partial" | "d" => Phrase::Differential { partial: op.name == "partial", x: body },
-            // `\frac{d}{dx} f(x)`: the meaning layer applied the derivative to the factor after it.
+            "partial" | "d" => {
+                let second = op.sup.as_ref().is_some_and(|s| s.node.span.text(self.source).trim() == "2");
+                Phrase::Differential { partial: op.name == "partial", second, x: body }
+            }
+            // `\frac{d}{dx} f(x)`, `\frac{d^2}{dx^2} f(x)`: the meaning layer applied the
+            // derivative to the product after it.
             "derivative" | "partial_derivative" => match over {
                 Some(wrt) => {
-                    Phrase::Derivative { partial: op.name == "partial_derivative", of: Some(body), wrt }
+                    let (second, wrt) = squared_variable(*wrt);
+                    let partial = op.name == "partial_derivative";
+                    Phrase::Derivative { partial, second, of: Some(body), wrt: wrt.boxed() }
                 }
                 None => *body,
             },
@@ -319,16 +325,39 @@ impl Shaper<'_> {
 /// `x / y` and `\frac{x}{y}`: a derivative, a fraction of numbers, or a division.
 pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
     match (num, den) {
-        (Phrase::Differential { partial, x: of }, Phrase::Differential { partial: p2, x: wrt }) => {
-            Phrase::Derivative { partial: partial || p2, of: Some(of), wrt }
+        (
+            Phrase::Differential { partial, second, x: of },
+            Phrase::Differential { partial: p2, x: wrt, .. },
+        ) => {
+            let (squared, wrt) = if second { squared_variable(*wrt) } else { (false, *wrt) };
+            Phrase::Derivative { partial: partial || p2, second: squared, of: Some(of), wrt: wrt.boxed() }
         }
-        (Phrase::Name(Name { key, .. }), Phrase::Differential { partial, x: wrt })
+        // `\frac{\partial^2 f}{\partial x_i \partial x_j}`: a mixed second derivative.
+        (Phrase::Differential { partial, second: true, x: of }, Phrase::Product(den))
+            if den.len() == 2 && den.iter().all(|p| matches!(p, Phrase::Differential { .. })) =>
+        {
+            let variables = den.into_iter().filter_map(|p| {
+                if let Phrase::Differential { x, .. } = p {
+                    Some(*x)
+                } else {
+                    None
+                }
+            });
+            Phrase::Derivative {
+                partial,
+                second: true,
+                of: Some(of),
+                wrt: Phrase::List(variables.collect()).boxed(),
+            }
+        }
+        (Phrase::Name(Name { key, .. }), Phrase::Differential { partial, x: wrt, .. })
             if key == "partial" || key == "d" =>
         {
-            Phrase::Derivative { partial, of: None, wrt }
+            Phrase::Derivative { partial, second: false, of: None, wrt }
         }
         (Phrase::Product(num), Phrase::Product(den)) if starts_with_d(&num) && starts_with_d(&den) => {
-            Phrase::Derivative { partial: false, of: Some(after_d(num).boxed()), wrt: after_d(den).boxed() }
+            let (of, wrt) = (after_d(num).boxed(), after_d(den).boxed());
+            Phrase::Derivative { partial: false, second: false, of: Some(of), wrt }
         }
         (num @ Phrase::Number(_), den) if den.is_atomic() => {
             Phrase::Fraction { num: num.boxed(), den: den.boxed() }
@@ -412,4 +441,13 @@ pub(super) fn divergence_label<'t>(callee: &'t Term) -> Option<&'t str> {
     let label = occurrence.name.strip_prefix("D_").filter(|_| occurrence.base_name == "D")?;
     let capitals = (2..=4).contains(&label.len()) && label.chars().all(|c| c.is_ascii_uppercase());
     capitals.then_some(label)
+}
+
+/// `x^2` below a second derivative's sign (`dx^2`): the variable, taken twice; any other
+/// variable as it is.
+fn squared_variable(wrt: Phrase) -> (bool, Phrase) {
+    match wrt {
+        Phrase::Power { base, exponent } if *exponent == Phrase::Number("2".into()) => (true, *base),
+        other => (false, other),
+    }
 }
