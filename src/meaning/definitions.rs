@@ -1,7 +1,9 @@
 //! What an equation's right side says of the symbol it defines (`h = \mathbf{W}\mathbf{x} +
 //! \mathbf{b}` an array, `u_j = v^\top \tanh(…)` an inner product, a number; `C = \max I(X; Y)`
-//! a number; `G^* = \arg\min_G …` of its variable's kind; `x_t = … + \boldsymbol{\epsilon}` random):
-//! only a kind a convention gave the left side changes. And what the left side says of the
+//! a number; `G^* = \arg\min_G …` of its variable's kind; `x_t = … + \boldsymbol{\epsilon}` random;
+//! `A_i = \{…\}` a set; `x_{k+1} = x_k + \alpha_k p_k` an iterate, a vector; a matrix equal to a
+//! product of capitals, `W = D_3 R_2 \mathcal{F}^{-1} D_1`, a product of matrices): only a kind a
+//! convention gave changes. And what the left side says of the
 //! right: the parameters of a function being defined (`m(\mathbf{x}) = \mathbb{E}[f(\mathbf{x})]`)
 //! are free on the right, so no expectation there averages over them.
 
