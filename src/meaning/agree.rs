@@ -143,8 +143,7 @@ fn scaled_letter(factors: &mut [Factor]) {
         }),
     };
     let TermKind::Symbol(small) = &mut letter.term.kind else { return };
-    let latin = super::scripts::base_letter(small.base)
-        .is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_lowercase()));
+    let latin = super::scripts::is_single_latin(small.base, false);
     if number
         && latin
         && small.kind == super::SymbolKind::Scalar

@@ -8,7 +8,7 @@ use super::SymbolKind;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, WordStyle};
 
 /// Large operators whose subscript is a lower limit, not a variable.
-const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
+pub(super) const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
 
 impl Resolver<'_> {
     /// `\sum_x p(x) \log p(x)`, `\sum_{s', r} p(s', r \mid s, a)[r + …]`, `\sum_a \pi(a \mid s) …`:

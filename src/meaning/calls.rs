@@ -37,14 +37,11 @@ impl Resolver<'_> {
         let delta = matches!(&callee.kind, NodeKind::Symbol { name, .. } if name == "delta");
         if let NodeKind::Fenced { open: Delim::Paren | Delim::Bracket | Delim::Brace, body, .. } = &group.kind
         {
-            let relation = |r: &str| {
+            let relation = single_relation(body);
+            let compared = relation.is_some_and(|r| {
                 matches!(r, "=" | "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq" | "\\in")
-            };
-            let compared = |eq_only: bool| {
-                matches!(&body.kind, NodeKind::Chain { rest, .. }
-                if matches!(rest.as_slice(), [link] if matches!(&link.op, InfixOp::Relation(r) if if eq_only { r == "=" } else { relation(r) })))
-            };
-            if (delta && compared(true)) || (super::scripts::is_bold_one(callee) && compared(false)) {
+            });
+            if (delta && relation == Some("=")) || (super::scripts::is_bold_one(callee) && compared) {
                 return true;
             }
         }
@@ -541,6 +538,20 @@ fn divergence_pair(item: &Node) -> Option<(&Node, &Node)> {
         [link] if matches!(&link.op, InfixOp::Relation(r) if r == "\\parallel") => {
             Some((first.as_ref(), &link.operand))
         }
+        _ => None,
+    }
+}
+
+/// The relation of a chain of two sides (`y_i = j`, `f(x) \neq y`), if `node` is one.
+fn single_relation(node: &Node) -> Option<&str> {
+    match &node.kind {
+        NodeKind::Chain { rest, .. } => match rest.as_slice() {
+            [link] => match &link.op {
+                InfixOp::Relation(r) => Some(r.as_str()),
+                _ => None,
+            },
+            _ => None,
+        },
         _ => None,
     }
 }

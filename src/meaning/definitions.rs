@@ -55,11 +55,7 @@ pub(super) fn factored_matrix(lhs: &Term, rhs: &mut Term) {
     }
     let TermKind::Product(factors) = &mut rhs.kind else { return };
     let capital = |t: &Term| {
-        let base = match &t.kind {
-            TermKind::Scripted { base, .. } => base.as_ref(),
-            _ => t,
-        };
-        base.occurrence().is_some_and(|o| {
+        t.unscripted_occurrence().is_some_and(|o| {
             super::scripts::base_letter(o.base)
                 .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
         })

@@ -52,7 +52,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
     }
     match &node.kind {
         // `\int_0^x`: an integral's limits are numbers on a continuum, no positions nor counts.
-        NodeKind::Scripts { base, sub, sup, .. } if matches!(&base.kind, NodeKind::LargeOp { name } if !name.contains("int")) =>
+        NodeKind::Scripts { base, sub, sup, .. } if matches!(&base.kind, NodeKind::LargeOp { name } if !super::bigops::INTEGRALS.contains(&name.as_str())) =>
         {
             learn_bounds(table, sub.as_deref(), sup.as_deref());
         }

@@ -655,7 +655,8 @@ impl<'t> Resolver<'t> {
     }
 
     /// Whether `text` (of the text node `node`) names a quantity (`\text{number of experts}`):
-    /// no known name nor short word (`is_name`), words with a letter, not only words of prose, not a note closed by punctuation (`\textrm{Gaussian;}`).
+    /// no known name nor short word (`is_name`), words with a letter, not only words of prose,
+    /// not a note closed by punctuation (`\textrm{Gaussian;}`).
     pub(super) fn is_text_quantity(&self, node: &Node, text: &str) -> bool {
         // `&& \textrm{Gaussian;}`: words closed by punctuation annotate a line, no quantity.
         let annotation = text.trim_end().ends_with([';', '.', ':']);

@@ -626,14 +626,11 @@ fn is_label_text(node: &Node) -> bool {
     }
 }
 
-/// `H_k^{-1}`: a vector has no inverse, so a capital its index made a column is, inverted, one
-/// of a family of matrices (Newton's Hessians).
 /// `x_{I_1}`, `K_{S_i}`: a capital below a name, picked from a family itself, is a set of
 /// positions (an index set), unless papers use its letter for a size (`h_{T_x}`, the last step).
 fn index_set(term: &mut Term, sizes: &super::notation::Names) {
     let TermKind::Symbol(o) = &mut term.kind else { return };
-    let capital =
-        base_letter(o.base).is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_uppercase()));
+    let capital = is_single_latin(o.base, true);
     let picked = o.scripts.iter().any(|s| !s.above);
     let plain = matches!(o.base.kind, NodeKind::Symbol { font: Font::Normal, .. });
     if capital && picked && plain && !has(sizes, &o.base_name) && o.evidence == super::Evidence::Convention {
@@ -650,14 +647,15 @@ fn sliced(symbol: &mut Term) {
             && matches!(s.role, ScriptRole::Index | ScriptRole::Label)
             && s.term.occurrence().is_some_and(|i| i.kind == super::SymbolKind::Set)
     });
-    let small =
-        base_letter(o.base).is_some_and(|l| l.len() == 1 && l.starts_with(|c: char| c.is_ascii_lowercase()));
+    let small = is_single_latin(o.base, false);
     if at_a_set && small && o.kind == super::SymbolKind::Scalar && o.evidence == super::Evidence::Convention {
         o.kind = super::SymbolKind::Vector;
         o.evidence = super::Evidence::Use;
     }
 }
 
+/// `H_k^{-1}`: a vector has no inverse, so a capital its index made a column is, inverted, one
+/// of a family of matrices (Newton's Hessians).
 fn inverted(symbol: &mut Term) {
     if let TermKind::Symbol(occurrence) = &mut symbol.kind {
         let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
@@ -700,6 +698,15 @@ pub(super) fn font_of_name(node: &Node) -> Font {
 }
 
 /// The letter at the bottom of a name: `W` of `\mathbf{W}`, `y` of `\hat{y}`.
+/// Whether `node` is one Latin letter (under accents and fonts), a capital if `capital`.
+pub(super) fn is_single_latin(node: &Node, capital: bool) -> bool {
+    base_letter(node).is_some_and(|l| {
+        let mut chars = l.chars();
+        chars.next().is_some_and(|c| if capital { c.is_ascii_uppercase() } else { c.is_ascii_lowercase() })
+            && chars.next().is_none()
+    })
+}
+
 pub(super) fn base_letter(node: &Node) -> Option<&str> {
     match &node.kind {
         NodeKind::Symbol { name, .. } => Some(name.as_str()),

@@ -348,6 +348,14 @@ pub struct SymbolEntry {
 }
 
 impl<'n> Term<'n> {
+    /// The occurrence a term names with its scripts taken off (`D` of `D_3^{-1}`).
+    pub(super) fn unscripted_occurrence(&self) -> Option<&Occurrence<'n>> {
+        match &self.kind {
+            TermKind::Scripted { base, .. } => base.occurrence(),
+            _ => self.occurrence(),
+        }
+    }
+
     /// The occurrence a term names with its scripts taken off (`D_3` of `D_3^{-1}`), to change
     /// its kind.
     pub(super) fn unscripted_occurrence_mut(&mut self) -> Option<&mut Occurrence<'n>> {
