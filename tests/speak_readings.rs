@@ -342,3 +342,18 @@ fn second_derivatives_are_read_as_second_derivatives() {
     // A first derivative says no order, and its variable squared stays what it is differentiated by.
     assert_eq!(en(r"\frac{d}{dx} f(x)"), "the derivative of f of x with respect to x");
 }
+
+#[test]
+fn a_relation_opening_an_aligned_cell_is_a_relation_not_a_name() {
+    // `&\approx c` continues the row above; `a \leq& b` puts the sign before the alignment point.
+    let rows = r"\begin{aligned} a &= b \\ &\approx c \\ &\leq d \end{aligned}";
+    assert_eq!(en(rows), "a is b, is approximately c, and is at most d.");
+    assert_eq!(ko(rows), "에이는 비이고, 씨와 거의 같고, 디보다 작거나 같다.");
+    assert_eq!(en(r"a \leq& b"), "a is at most b.");
+    assert_eq!(ko(r"a \leq& b"), "에이는 비보다 작거나 같다.");
+    for relation in ["approx", "leq", "sim", "in", "to"] {
+        let aligned = format!(r"x &\{relation} y");
+        assert_eq!(en(&aligned), en(&format!(r"x \{relation} y")), "{aligned}");
+        assert_eq!(ko(&aligned), ko(&format!(r"x \{relation} y")), "{aligned}");
+    }
+}

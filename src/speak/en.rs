@@ -440,7 +440,9 @@ impl Reader<'_> {
                 || format!("{{a}} {} {{b}}", relation.trim_start_matches('\\')),
                 |w| w.en.clone(),
             );
-            sentences.push(fill(&template, &[("a", &a), ("b", &self.say(rhs, d))]));
+            let filled = fill(&template, &[("a", &a), ("b", &self.say(rhs, d))]);
+            // A side left empty (`&\approx c`, `a \leq& b`) leaves no gap in the sentence.
+            sentences.push(filled.split_whitespace().collect::<Vec<_>>().join(" "));
         }
         sentences.join(", ")
     }

@@ -259,6 +259,15 @@ impl<'a> Shaper<'a> {
 
     /// `a = b`, `a \le b < c`, `f: A \to B`, and definitions `F(x) = body`.
     fn relation(&self, first: &Term, rest: &[Joint], d: usize) -> Phrase {
+        // `\in` alone, as the seed's table lists it: the sign said by its name.
+        if let [joint] = rest {
+            let empty = |t: &Term| matches!(t.node.kind, NodeKind::Empty);
+            if let (true, true, InfixOp::Relation(name)) = (empty(first), empty(&joint.term), joint.op) {
+                if let Some(command) = name.strip_prefix('\\') {
+                    return self.symbol(command, Font::Normal);
+                }
+            }
+        }
         if let [colon, arrow] = rest {
             let to = matches!(op_name(arrow.op).as_str(), "\\to" | "\\rightarrow");
             if op_name(colon.op) == ":" && to {

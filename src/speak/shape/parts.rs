@@ -349,6 +349,15 @@ impl Shaper<'_> {
                 (left, Phrase::Relation { first: empty, rest }) if *empty == Phrase::Empty => {
                     Phrase::Relation { first: left.boxed(), rest }
                 }
+                // `a \leq& b`: the relation sign ends the left cell, its right side is the next.
+                (Phrase::Relation { first, mut rest }, next)
+                    if rest.last().is_some_and(|(_, rhs)| *rhs == Phrase::Empty) =>
+                {
+                    if let Some((_, rhs)) = rest.last_mut() {
+                        *rhs = next;
+                    }
+                    Phrase::Relation { first, rest }
+                }
                 (left, next) => Phrase::Seq(vec![left, next]),
             };
         }

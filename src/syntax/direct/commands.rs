@@ -110,7 +110,9 @@ impl Reader<'_> {
             // Without an argument, `\\not` is no operand but part of a relation (`\\not =`).
             b'N' => self.not_symbol(),
             // `lone_command`: the rest of the lower-case classes stand alone.
-            b'd' | b'h' | b'i' | b'j' | b'r'..=b'z' => self.symbol_command().map(Some),
+            b'd' | b'h' | b'i' | b'j' | b's'..=b'z' => self.symbol_command().map(Some),
+            // A relation (`\\approx`) is no operand: the operand before it is empty.
+            b'r' => Ok(None),
             b'%' | b'#' | b'&' | b'$' | b'_' => Ok(Some(self.symbol_token(2))),
             // `\textcolor`, and any other lower-case class.
             b'a'..=b'z' => Err(GiveUp),
@@ -221,6 +223,7 @@ impl Reader<'_> {
                 )))
             }
             (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => Ok(Some(self.symbol_token(2))),
+            (b'\\', b'r') => Ok(None),
             (b'\\', b'a'..=b'z') => self.symbol_command().map(Some),
             _ => Ok(None),
         }
@@ -247,7 +250,8 @@ impl Reader<'_> {
             (b'\\', b'n') => self.required(Self::operatorname),
             (b'\\', b'a' | b'\'' | b'"' | b'`' | b'^' | b'=' | b'.' | b'~') => self.required(Self::accent),
             (b'\\', b'%' | b'#' | b'&' | b'$' | b'_' | b'{') => Ok(Some(self.symbol_token(2))),
-            (b'\\', b'd' | b'h' | b'i' | b'j' | b'l' | b'r'..=b'z') => self.symbol_command().map(Some),
+            (b'\\', b'r') => Ok(None),
+            (b'\\', b'd' | b'h' | b'i' | b'j' | b'l' | b's'..=b'z') => self.symbol_command().map(Some),
             (b'\\', _) => Err(GiveUp),
             (
                 b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'*' | b'+' | b'-' | b'\'' | b'<' | b'>' | b'=',
