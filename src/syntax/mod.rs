@@ -22,6 +22,7 @@
 
 pub mod ast;
 mod build;
+mod command_classes;
 pub mod depth;
 mod direct;
 #[cfg(test)]
