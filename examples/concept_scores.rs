@@ -19,6 +19,13 @@
 //! A third file, `probes.jsonl`, holds textbook and paper formulas written while rules were
 //! written (session 18), labelled the same way; it is scored like the development half.
 //!
+//! A fourth, `broad.jsonl` (session 33), holds formulas of less-cited papers labelled before any
+//! rule was written for them; like the halves it may name concepts the project lacks
+//! (`missing.…`). It is scored like the development half, misses listed.
+//!
+//! `--only=PATH` scores one other file of the same form instead (a new batch of probes before
+//! it joins `probes.jsonl`).
+//!
 //! `--misses` lists the misses of the development half and the probes only: expected concepts
 //! not raised, and objections raised. The held-out half is only scored. Its misses are never printed, so that
 //! nobody writes rules against it.
@@ -189,9 +196,10 @@ pub fn family_of(id: &str, table: &BTreeMap<String, String>) -> String {
     family.to_string()
 }
 
-/// The labelled formulas of `file` (`dev.jsonl` or `heldout.jsonl`).
+/// The labelled formulas of `file` (`dev.jsonl` or `heldout.jsonl`; a path with a `/` is read
+/// as it is).
 pub fn read_labelled(file: &str) -> Vec<Labelled> {
-    let path = format!("{}/{file}", fixtures());
+    let path = if file.contains('/') { file.to_string() } else { format!("{}/{file}", fixtures()) };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -267,11 +275,19 @@ fn percent(x: f64) -> String {
 
 fn main() {
     let misses = std::env::args().skip(1).any(|a| a == "--misses");
-    for (file, half) in [
-        ("dev.jsonl", "development"),
-        ("heldout.jsonl", "held-out"),
-        ("probes.jsonl", "probes, written for rules"),
-    ] {
+    // `--only=PATH`: score one labelled file of the same form instead (a batch labelled before
+    // it joins the probes), its misses listed with `--misses`.
+    let only = std::env::args().skip(1).find_map(|a| a.strip_prefix("--only=").map(str::to_string));
+    let halves = match &only {
+        Some(path) => vec![(path.as_str(), "labelled file")],
+        None => vec![
+            ("dev.jsonl", "development"),
+            ("heldout.jsonl", "held-out"),
+            ("probes.jsonl", "probes, written for rules"),
+            ("broad.jsonl", "broad, less-cited papers"),
+        ],
+    };
+    for (file, half) in halves {
         let scores = score_file(file);
         let all = scores.all;
         out!(

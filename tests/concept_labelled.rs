@@ -14,7 +14,11 @@ use concept_scores::{families, read_labelled, score_file, Scores};
 /// whole half.
 fn holds_floor(file: &str, recall: f64, precision: f64, precision_math: f64) {
     let scores: Scores = score_file(file);
-    let least = if file == "probes.jsonl" { 90 } else { 200 };
+    let least = match file {
+        "probes.jsonl" => 90,
+        "broad.jsonl" => 80,
+        _ => 200,
+    };
     assert!(scores.formulas >= least, "{file}: {} formulas", scores.formulas);
     assert!(scores.unparsed.is_empty(), "{file}: unparsed {:?}", scores.unparsed);
     let (r, p) = (scores.all.recall(), scores.all.precision());
@@ -66,6 +70,14 @@ fn the_probes_hold_their_floor() {
     holds_floor("probes.jsonl", 0.93, 0.99, 0.99);
 }
 
+#[test]
+fn the_broad_set_holds_its_floor() {
+    // Measured (session 33, 83 formulas of less-cited papers labelled by a helper before any
+    // rule was written for them): recall 46.8% (108 of 231 concepts; 56.2% of the 192 the
+    // project has), precision 97.9%. Then rules over what it showed.
+    holds_floor("broad.jsonl", 0.54, 0.97, 0.96);
+}
+
 /// The concepts of `data/concepts.toml`, by id.
 fn known_concepts() -> toml::Table {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -104,19 +116,25 @@ fn the_labels_are_well_formed() {
     for family in table.values() {
         assert!(concept_scores::FAMILIES.contains(&family.as_str()), "family {family}");
     }
-    for file in ["dev.jsonl", "heldout.jsonl"] {
-        let meaning =
-            std::fs::read_to_string(format!("{root}/tests/fixtures/meaning/{file}")).expect("meaning");
-        let ids: Vec<String> = meaning
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).expect("json")["id"].as_str().expect("id").into()
-            })
-            .collect();
+    for file in ["dev.jsonl", "heldout.jsonl", "broad.jsonl"] {
         let records = read_labelled(file);
-        let labelled: Vec<String> = records.iter().map(|r| r.id.clone()).collect();
-        assert_eq!(labelled, ids, "{file}: not the meaning set's formulas in its order");
+        // The halves are the meaning set's; the broad set (session 33) has no meaning labels.
+        if file != "broad.jsonl" {
+            let meaning =
+                std::fs::read_to_string(format!("{root}/tests/fixtures/meaning/{file}")).expect("meaning");
+            let ids: Vec<String> = meaning
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l).expect("json")["id"]
+                        .as_str()
+                        .expect("id")
+                        .into()
+                })
+                .collect();
+            let labelled: Vec<String> = records.iter().map(|r| r.id.clone()).collect();
+            assert_eq!(labelled, ids, "{file}: not the meaning set's formulas in its order");
+        }
         for record in &records {
             assert!(!record.concepts.is_empty(), "{}: no concept", record.id);
             for id in record.concepts.iter().chain(&record.objections) {

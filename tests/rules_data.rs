@@ -50,6 +50,7 @@ fn formulas() -> Vec<String> {
         "tests/fixtures/meaning/heldout.jsonl",
         "tests/fixtures/concepts/dev.jsonl",
         "tests/fixtures/concepts/probes.jsonl",
+        "tests/fixtures/concepts/broad.jsonl",
         "corpus/equations.jsonl",
         "../shared/corpus-real/d2l_display.txt",
         "../shared/corpus-real/d2l_inline.txt",

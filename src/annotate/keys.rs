@@ -201,14 +201,21 @@ pub fn same_head(a: &Node, b: &Node) -> bool {
 /// The key of the operator before a chain operand.
 pub fn operator_key(op: &InfixOp) -> Key {
     let text = match op {
-        InfixOp::Separator(text)
-        | InfixOp::Relation(text)
-        | InfixOp::Additive(text)
-        | InfixOp::Multiplicative(text) => text.as_str(),
+        InfixOp::Relation(text) => same_relation(text),
+        InfixOp::Separator(text) | InfixOp::Additive(text) | InfixOp::Multiplicative(text) => text.as_str(),
         InfixOp::Stacked(stacked) => stacked.relation.as_str(),
         InfixOp::Juxt => "",
     };
     Key::new(OPERATOR, hash_of(discriminant(op)), hash_of(text))
+}
+
+/// The one spelling a relation is matched by: the conditioning bar written `|`, `\vert` or
+/// `\mid` is one (`\pi(a|s)` matches a pattern written `\pi($A \mid $S)`).
+pub(super) fn same_relation(text: &str) -> &str {
+    match text {
+        "|" | "\\vert" | "\\mid" => "\\mid",
+        other => other,
+    }
 }
 
 /// The key of the product `\cdot`, which a pattern's product side by side admits.

@@ -685,6 +685,9 @@ fn is_call_as_written(callee: &Node, argument: &Node, node: &Node) -> bool {
 /// write products of numbers (`\beta_1 \cdot m_{t-1}`, Adam's algorithm). A pattern that
 /// writes `\cdot` (a dot product) still asks for `\cdot`.
 pub(super) fn op_agrees(pattern: &InfixOp, target: &InfixOp) -> bool {
+    if let (InfixOp::Relation(a), InfixOp::Relation(b)) = (pattern, target) {
+        return super::keys::same_relation(a) == super::keys::same_relation(b);
+    }
     pattern == target || (matches!(pattern, InfixOp::Juxt) && is_cdot(target))
 }
 

@@ -572,11 +572,22 @@ pub(super) fn angles(operand: &mut Term) {
         TermKind::Fenced { open: Delim::Paren, body } => return angles(body),
         _ => vec![operand],
     };
+    // `\sin(\mathbf{W}_i \mathbf{x}_i + \mathbf{b}_i)` (SIREN): a sine taken of an array worked
+    // out (a matrix times a vector) is taken entry by entry, and what is added is an array too.
+    let array_worked_out = operands.iter().any(|t| {
+        !matches!(t.kind, TermKind::Symbol(_))
+            && matches!(super::kind_of_term(t), super::SymbolKind::Vector | super::SymbolKind::Matrix)
+    });
+    if array_worked_out {
+        return;
+    }
     for term in operands.iter_mut() {
         let TermKind::Symbol(occurrence) = &mut term.kind else { continue };
         let array_or_size =
             matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Dimension);
-        if array_or_size && occurrence.evidence == super::Evidence::Convention {
+        // A bold letter is written an array: `\sin(\mathbf{x})` is taken entry by entry.
+        let bold = super::scripts::font_of_name(occurrence.base) == crate::syntax::ast::Font::Bold;
+        if array_or_size && !bold && occurrence.evidence == super::Evidence::Convention {
             occurrence.kind = super::SymbolKind::Scalar;
             occurrence.evidence = super::Evidence::Use;
         }

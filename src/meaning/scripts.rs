@@ -678,8 +678,15 @@ fn transposed(symbol: &mut Term) {
         }
         let upper = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
         occurrence.kind = match occurrence.kind {
+            // `J^\top H J`: a capital papers use for a number (an objective, a count) or a
+            // function (`H`, `F`), not applied here, is, transposed, a matrix (the Jacobian and
+            // the Hessian of Gauss–Newton's product).
+            super::SymbolKind::Scalar | super::SymbolKind::Dimension | super::SymbolKind::Function
+                if upper =>
+            {
+                super::SymbolKind::Matrix
+            }
             super::SymbolKind::Scalar => super::SymbolKind::Vector,
-            super::SymbolKind::Dimension if upper => super::SymbolKind::Matrix,
             super::SymbolKind::Dimension => super::SymbolKind::Vector,
             _ => return,
         };
@@ -697,7 +704,6 @@ pub(super) fn font_of_name(node: &Node) -> Font {
     }
 }
 
-/// The letter at the bottom of a name: `W` of `\mathbf{W}`, `y` of `\hat{y}`.
 /// Whether `node` is one Latin letter (under accents and fonts), a capital if `capital`.
 pub(super) fn is_single_latin(node: &Node, capital: bool) -> bool {
     base_letter(node).is_some_and(|l| {
@@ -707,6 +713,7 @@ pub(super) fn is_single_latin(node: &Node, capital: bool) -> bool {
     })
 }
 
+/// The letter at the bottom of a name: `W` of `\mathbf{W}`, `y` of `\hat{y}`.
 pub(super) fn base_letter(node: &Node) -> Option<&str> {
     match &node.kind {
         NodeKind::Symbol { name, .. } => Some(name.as_str()),
