@@ -75,8 +75,8 @@ fn the_broad_set_holds_its_floor() {
     // Measured (session 33, 83 formulas of less-cited papers labelled by a helper before any
     // rule was written for them): recall 46.8% (108 of 231 concepts; 56.2% of the 192 the
     // project has), precision 97.9%. Then rules over what it showed: 54.5%; then eight of the
-    // concepts it named added, with rules: 60.2%, precision 98.1%.
-    holds_floor("broad.jsonl", 0.60, 0.97, 0.96);
+    // concepts it named added, with rules: 60.2%, precision 98.1%; more rules: 62.8%.
+    holds_floor("broad.jsonl", 0.62, 0.97, 0.96);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
