@@ -12,6 +12,7 @@ impl Resolver<'_> {
     /// Settles the kinds of a call's callee and arguments from the call as a whole.
     pub(super) fn settle_application(&self, application: &mut Application) {
         neighbourhood(application);
+        kernel_arguments(application);
         self.states_and_actions(application);
         self.array_entries(application);
         self.vector_arguments(application);
@@ -383,6 +384,26 @@ fn neighbourhood(application: &mut Application) {
     if calligraphic_n && one_letter && application.given.is_empty() {
         callee.kind = super::SymbolKind::Set;
         callee.evidence = super::Evidence::Use;
+    }
+}
+
+/// `k(x_i, x_j)`, `k(\cdot, x_i)`, `k(x, x')`: a kernel compares two data points, which are
+/// vectors, so a plain small letter it takes that only a convention called a number is one.
+fn kernel_arguments(application: &mut Application) {
+    let kernel = application.callee.occurrence().is_some_and(|o| {
+        o.scripts.is_empty()
+            && matches!(o.base.kind, NodeKind::Symbol { ref name, font: Font::Normal } if name == "k")
+    });
+    if !kernel || application.args.len() != 2 || !application.given.is_empty() {
+        return;
+    }
+    for arg in application.args.iter_mut() {
+        let TermKind::Symbol(point) = &mut arg.kind else { continue };
+        let small = super::scripts::is_single_latin(point.base, false);
+        if small && point.kind == super::SymbolKind::Scalar && point.evidence == super::Evidence::Convention {
+            point.kind = super::SymbolKind::Vector;
+            point.evidence = super::Evidence::Use;
+        }
     }
 }
 
