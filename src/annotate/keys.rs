@@ -108,7 +108,11 @@ fn head(node: &Node) -> Head<'_> {
         // what any chain pattern's operators begin with.
         NodeKind::Chain { rest, .. } => named(Detail::Operator(Operator(rest.first().map(|l| &l.op)))),
         NodeKind::Unknown { .. } if metavariable(node).is_some() => Head::Any,
-        // Letters and numbers match only themselves in their font (`\mathbb{1}` is not `1`).
+        // Letters and numbers match only themselves in their font (`\mathbb{1}` is not `1`), but a
+        // pattern's 1 matches the bold vector of ones (`pattern.rs`), so both have 1's key.
+        NodeKind::Number { text, font: Font::Bold } if text.as_str() == "1" => {
+            named(Detail::Letter("1", Font::Normal))
+        }
         NodeKind::Symbol { name, font } | NodeKind::Number { text: name, font } => {
             named(Detail::Letter(name.as_str(), *font))
         }

@@ -14,7 +14,7 @@ use super::keys::{
     commonness, index_key, operator_commonness, operator_key, required_keys, run_required_keys, same_head,
     Key, KeySet, RunKeys,
 };
-use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, Span, WordStyle};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, Span, WordStyle};
 
 const PLACEHOLDER: &str = "\\eqmapmeta";
 
@@ -467,6 +467,9 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
     match (&pattern.kind, &target.kind) {
         (Word { .. }, Word { .. }) => same_word(pattern, target),
         (Dots { name: a }, Dots { name: b }) => same_dots(a, b),
+        // `(\boldsymbol{1} - \mathbf{z}_t) \odot …`: the vector of ones, taken entry by entry, is the
+        // 1 a pattern writes (`(1 - $Z) \odot $H`).
+        (Number { text: a, font: Font::Normal }, Number { text: b, font: Font::Bold }) if a == "1" => a == b,
         (Symbol { .. }, Symbol { .. })
         | (Number { .. }, Number { .. })
         | (LargeOp { .. }, LargeOp { .. })
