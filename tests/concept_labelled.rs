@@ -75,8 +75,11 @@ fn the_broad_set_holds_its_floor() {
     // Measured (session 33, 83 formulas of less-cited papers labelled by a helper before any
     // rule was written for them): recall 46.8% (108 of 231 concepts; 56.2% of the 192 the
     // project has), precision 97.9%. Then rules over what it showed: 54.5%; then eight of the
-    // concepts it named added, with rules: 60.2%, precision 98.1%; more rules: 62.8%.
-    holds_floor("broad.jsonl", 0.62, 0.97, 0.96);
+    // concepts it named added, with rules: 60.2%, precision 98.1%; more rules: 63.2%. A second
+    // batch of 84 written after those rules (one dropped: it was a held-out formula) was found
+    // at 38.4% (107 of 278), against 38.1% with the rules of the session's start: the rules
+    // written for the first batch carried almost nothing to the second. Both now: 49.7%, 98.9%.
+    holds_floor("broad.jsonl", 0.49, 0.97, 0.96);
 }
 
 /// The concepts of `data/concepts.toml`, by id.

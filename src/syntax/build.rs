@@ -235,6 +235,7 @@ impl<'s> Builder<'s> {
             Rule::bar_group => return self.bar_group(inner, span),
             Rule::left_right => return self.left_right(inner, span),
             Rule::environment => return self.environment(inner, span),
+            Rule::substack => return self.substack(inner, span),
             Rule::unicode_sqrt => return self.unicode_sqrt(inner, span),
             Rule::fraction => {
                 let name_span = inner.next().map(|p| self.span(&p)).unwrap_or(span);
@@ -372,6 +373,18 @@ impl<'s> Builder<'s> {
         let open = delimiters.first().copied().unwrap_or(Delim::Nothing);
         let close = delimiters.get(1).copied().unwrap_or(Delim::Nothing);
         Ok(Node::new(NodeKind::Fenced { open, close: Some(close), sized: true, body: body.boxed() }, span))
+    }
+
+    /// `\substack{…}`: its rows of conditions, read as an environment named `substack`.
+    fn substack(&self, inner: Pairs<Rule>, span: Span) -> Result<Node> {
+        for part in inner {
+            if part.as_rule() == Rule::rows {
+                let mut rows = self.rows(part, Some("substack".to_string()), None)?;
+                rows.span = span;
+                return Ok(rows);
+            }
+        }
+        Ok(Node::new(NodeKind::Empty, span))
     }
 
     /// `\begin{name} … \end{name}`: its rows, spanning the whole environment.

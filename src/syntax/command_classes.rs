@@ -32,7 +32,7 @@ pub(super) const SYMBOL: u8 = b'o';
 /// delimiter), `x` `\backslash` (multiplicative and delimiter), `y` negation sign. Reserved,
 /// upper case: `B` `\begin`, `C` closing bracket word, `E` `\end`, `F` `\over` and kin, `K`
 /// `\cr`, `L` `\left`, `M` `\middle`, `N` `\not`, `P` `\sp`, `R` `\right`, `S` `\sb`, `V`
-/// `\vert` `\Vert`. The grammar's guards rely on these ranges.
+/// `\vert` `\Vert`, `U` `\substack`. The grammar's guards rely on these ranges.
 pub(super) const CLASSES: &[(&str, Kind)] = &[
     ("Bbb", Class(b'g')),
     ("Big", Trivia),
@@ -353,6 +353,7 @@ pub(super) const CLASSES: &[(&str, Kind)] = &[
     ("strut", Trivia),
     ("subset", Class(b'r')),
     ("subseteq", Class(b'r')),
+    ("substack", Class(b'U')),
     ("succ", Class(b'r')),
     ("succeq", Class(b'r')),
     ("succsim", Class(b'r')),

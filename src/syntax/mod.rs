@@ -387,6 +387,7 @@ pub fn describe(rule: Rule) -> &'static str {
         left_right => "`\\left`",
         delimiter => "a delimiter such as `(`, `[`, `|` or `.`",
         environment => "`\\begin`",
+        substack => "`\\substack`",
         array_name | aligned_name | environment_name => "an environment name",
         position => "a position such as `[t]`",
         column_spec => "a column specification such as `{cc}`",

@@ -100,6 +100,8 @@ impl Reader<'_> {
             b'b' => self.required(Self::binomial),
             b'L' => self.required(Self::left_right),
             b'B' => self.required(Self::environment),
+            // `\substack{…}`: rows inside braces, left to pest.
+            b'U' => Err(GiveUp),
             b'a' | b'\'' | b'"' | b'`' | b'^' | b'=' | b'.' | b'~' => self.required(Self::accent),
             b'f' | b'g' => self.required(Self::font_command),
             b'm' => self.required(Self::text_command),
