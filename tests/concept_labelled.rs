@@ -78,8 +78,9 @@ fn the_broad_set_holds_its_floor() {
     // concepts it named added, with rules: 60.2%, precision 98.1%; more rules: 63.2%. A second
     // batch of 84 written after those rules (one dropped: it was a held-out formula) was found
     // at 38.4% (107 of 278), against 38.1% with the rules of the session's start: the rules
-    // written for the first batch carried almost nothing to the second. Both now: 49.7%, 98.9%.
-    holds_floor("broad.jsonl", 0.49, 0.97, 0.96);
+    // written for the first batch carried almost nothing to the second. Both: 49.7%, 98.9%;
+    // then ten concepts the second batch named added, each with a rule: 51.7%.
+    holds_floor("broad.jsonl", 0.51, 0.97, 0.96);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
