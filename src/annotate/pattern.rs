@@ -8,7 +8,9 @@
 //! superscript in a pattern matches any; a pattern without a sign matches a signed operand; a
 //! nested chain pattern also matches after a prefix of operators with limits (`\max_w`), whose
 //! scope is what follows.
-//! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not.
+//! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not,
+//! except that a pattern's 1 matches the bold vector of ones. The conditioning bar is one
+//! relation however it is spelled (`|`, `\vert`, `\mid`).
 
 use super::keys::{
     commonness, index_key, operator_commonness, operator_key, required_keys, run_required_keys, same_head,

@@ -1,7 +1,9 @@
 //! What an application's parts are, once its shape is known: the neighbours `\mathcal{N}(v)`
 //! of a node, the states and actions a value function takes, the entries `I(m, n)` of an array,
 //! the value `\mathbf{x}(t)` of a vector at a step, the vectors a function of vectors takes,
-//! the angles a trigonometric function takes; and what an operator without parentheses takes
+//! the angles a trigonometric function takes (not bold letters, nor a sum with an array worked
+//! out in it), the data points a kernel `k(x_i, x_j)` compares (vectors); and what an operator
+//! without parentheses takes
 //! (`\partial C`, `\cos \theta_j`).
 
 use super::resolve::Resolver;
