@@ -79,8 +79,8 @@ fn the_broad_set_holds_its_floor() {
     // batch of 84 written after those rules (one dropped: it was a held-out formula) was found
     // at 38.4% (107 of 278), against 38.1% with the rules of the session's start: the rules
     // written for the first batch carried almost nothing to the second. Both: 49.7%, 98.9%;
-    // then ten concepts the second batch named added, each with a rule: 51.7%.
-    holds_floor("broad.jsonl", 0.51, 0.97, 0.96);
+    // then ten concepts the second batch named added, each with a rule: 51.7%; seven more: 53.2%.
+    holds_floor("broad.jsonl", 0.53, 0.97, 0.96);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
