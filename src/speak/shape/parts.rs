@@ -351,7 +351,7 @@ impl Shaper<'_> {
                 }
                 // `a \leq& b`: the relation sign ends the left cell, its right side is the next.
                 (Phrase::Relation { first, mut rest }, next)
-                    if rest.last().is_some_and(|(_, rhs)| *rhs == Phrase::Empty) =>
+                    if matches!(rest.last(), Some((_, Phrase::Empty))) =>
                 {
                     if let Some((_, rhs)) = rest.last_mut() {
                         *rhs = next;
