@@ -103,6 +103,9 @@ pub struct Notation {
     /// Greek letters papers draw noise with: set in bold (`\boldsymbol{\epsilon}`), one is a random
     /// vector of noise, not the small constant the plain letter usually is.
     pub noise_letters: Names,
+    /// Letters papers give a small quantity (a step, an error, a perturbation): inside an order of
+    /// growth (`O(\epsilon^2)`) one is what shrinks, not a size.
+    pub small_quantity_letters: Names,
 }
 
 impl Notation {
@@ -160,6 +163,7 @@ impl Notation {
             constants: Names::default(),
             sample_letters: Names::default(),
             noise_letters: Names::default(),
+            small_quantity_letters: Names::default(),
         }
     }
 }

@@ -215,7 +215,8 @@ impl Resolver<'_> {
             // `\Omega(\mathrm{MSA})`: a module named in words is what is costed, not a size.
             Place::Order
                 if occurrence.scripts.iter().all(|s| s.role == ScriptRole::Label)
-                    && !matches!(occurrence.base.kind, NodeKind::Word { .. }) =>
+                    && !matches!(occurrence.base.kind, NodeKind::Word { .. })
+                    && !has(&self.notation.small_quantity_letters, letter) =>
             {
                 Some(SymbolKind::Dimension)
             }
