@@ -53,7 +53,10 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
         let capital = occurrence.base_name.len() == 1
             && occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
         let small = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
-        if strong_matrix && capital && small && !occurrence.indexed {
+        // `Y_1 = X_1 + \mathrm{Attention}(X_2)`: a numbered capital added to an array of tokens is one
+        // too, not the random variable its letter conventionally is.
+        let random = occurrence.kind == super::SymbolKind::RandomVariable;
+        if strong_matrix && capital && (small && !occurrence.indexed || random) {
             occurrence.kind = super::SymbolKind::Matrix;
             occurrence.evidence = super::Evidence::Use;
         } else if strong_vector

@@ -101,6 +101,12 @@ impl Resolver<'_> {
                     o.kind = super::SymbolKind::Vector;
                     o.evidence = super::Evidence::Use;
                 }
+                // `\mathrm{Attention}(X_2)`: a numbered capital a layer takes is an array of
+                // tokens, not the random variable the same letter is in a probability.
+                if o.kind == super::SymbolKind::RandomVariable && o.evidence == super::Evidence::Convention {
+                    o.kind = super::SymbolKind::Matrix;
+                    o.evidence = super::Evidence::Use;
+                }
             }
         }
     }
