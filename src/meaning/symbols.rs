@@ -117,7 +117,8 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
 fn is_layer(app: &super::tree::Application, notation: &super::notation::Notation) -> bool {
     app.sub.is_none()
         && app.callee.occurrence().is_some_and(|o| {
-            matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. }) && notation.is_vector_function(&o.base_name)
+            matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. })
+                && notation.is_vector_function(&o.base_name)
         })
 }
 

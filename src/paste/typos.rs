@@ -1,6 +1,6 @@
 //! Likely typos the parser accepts, as warnings with a place: a `(` or `[` never closed, a
-//! `)` or `]` that closes nothing, a `|` without its partner outside brackets (inside them one
-//! may be a condition's bar, `p(x|z)`), an operator with nothing after it
+//! `)` or `]` that closes nothing, a `|` without its partner outside brackets and scripts (inside
+//! them one may be a condition's bar, `p(x|z)`, `\hat{u}_{j|i}`), an operator with nothing after it
 //! at the end (`x +`, `L =`; a sign as a script, `\mathbb{R}^+`, `0^-`, is no operator). TeX lets brackets mismatch
 //! (`[0, 1)` is an interval), so any closer closes any opener; only a count that does not come
 //! out even is noted. Brackets sized by `\left`, `\big`, … are the parser's to check, and text
@@ -11,10 +11,17 @@ use super::table::table;
 use crate::syntax::ast::Span;
 use crate::syntax::error::{Warning, WarningKind};
 
+/// What is open at a point of the scan: a bracket, or a brace that opens a script (`_{j|i}`, whose
+/// bar is the script's own: capsules' `\hat{\mathbf{u}}_{j|i}`) or any other group.
+enum Frame {
+    Bracket(usize, char),
+    Brace { script: bool },
+}
+
 /// The likely typos of `text`.
 pub(super) fn look(text: &str) -> Vec<Warning> {
-    // Each open `(` or `[` with the `|` met inside it at its own level; `top` holds the others.
-    let mut open: Vec<(usize, char, Vec<usize>)> = Vec::new();
+    // What is open; a `|` met inside a bracket or a script is that part's, `top` holds the others.
+    let mut open: Vec<Frame> = Vec::new();
     let mut top: Vec<usize> = Vec::new();
     let mut notes = Vec::new();
     let mut at = 0;
@@ -24,21 +31,32 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
                 at = past_command(text, at);
                 continue;
             }
-            '(' | '[' => open.push((at, c, Vec::new())),
-            ')' | ']' => match open.pop() {
-                // `p(x|z)`, `\mathbb{E}[x | y]`: one bar more inside brackets is a condition's.
-                Some(_) => {}
+            '(' | '[' => open.push(Frame::Bracket(at, c)),
+            // `p(x|z)`, `\mathbb{E}[x | y]`: one bar more inside brackets is a condition's.
+            ')' | ']' => match open.iter().rposition(|f| matches!(f, Frame::Bracket(..))) {
+                Some(i) => drop(open.remove(i)),
                 None => notes.push(note(WarningKind::UnopenedBracket { delimiter: c.to_string() }, at, c)),
             },
-            '|' => match open.last_mut() {
-                Some((_, _, bars)) => bars.push(at),
-                None => top.push(at),
-            },
+            '{' => {
+                let script = text.get(..at).is_some_and(|before| before.trim_end().ends_with(['_', '^']));
+                open.push(Frame::Brace { script });
+            }
+            '}' => {
+                if let Some(i) = open.iter().rposition(|f| matches!(f, Frame::Brace { .. })) {
+                    open.remove(i);
+                }
+            }
+            '|' if open.iter().any(|f| matches!(f, Frame::Bracket(..) | Frame::Brace { script: true })) => {}
+            '|' => top.push(at),
             _ => {}
         }
         at += c.len_utf8();
     }
-    for (at, c, _) in open {
+    let unclosed = open.into_iter().filter_map(|f| match f {
+        Frame::Bracket(at, c) => Some((at, c)),
+        Frame::Brace { .. } => None,
+    });
+    for (at, c) in unclosed {
         notes.push(note(WarningKind::UnclosedBracket { delimiter: c.to_string() }, at, c));
     }
     if top.len() % 2 == 1 {
@@ -128,6 +146,17 @@ mod tests {
             assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
         }
         assert_eq!(kinds("p(x|z) + |y"), vec![WarningKind::LoneBar]);
+    }
+
+    #[test]
+    fn a_bar_inside_a_script_is_the_scripts_own() {
+        for text in
+            ["\\mathbf{s}_j = \\sum_i c_{ij} \\hat{\\mathbf{u}}_{j|i}", "p_{\\theta|x}", "x^{a|b} + |y|"]
+        {
+            assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
+        }
+        assert_eq!(kinds("u_{j|i} + |y"), vec![WarningKind::LoneBar]);
+        assert_eq!(kinds("\\frac{|x}{2}"), vec![WarningKind::LoneBar]);
     }
 
     #[test]
