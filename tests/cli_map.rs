@@ -137,3 +137,20 @@ fn a_slot_leaves_out_the_full_stop_that_ends_a_displayed_formula() {
         assert!(texts.iter().all(|t| !t.ends_with('.')), "{formula}: {texts:?}");
     }
 }
+
+#[test]
+fn notation_whose_question_is_asked_on_a_part_of_it_is_not_unknown() {
+    // The max-min row of `\min(\max(x, 0), 1)` is asked at `\max(x, 0)`; the `\min` around it is
+    // explained by the same row, not listed as notation eqmap does not know.
+    for formula in [r"\min(\max(x, 0), 1)", r"\min\left[ \max\left[ y, 0 \right], 1 \right]"] {
+        let value = json(&["map", "--format", "json", "--lang", "en", formula]);
+        let slots = value["slots"].as_array().unwrap_or_else(|| panic!("no slots"));
+        let concepts: Vec<&str> = slots
+            .iter()
+            .flat_map(|s| s["concepts"].as_array().into_iter().flatten())
+            .filter_map(|c| c.as_str())
+            .collect();
+        assert!(concepts.contains(&"notation.max-min"), "{formula}: {concepts:?}");
+        assert!(!concepts.contains(&"unknown"), "{formula}: {concepts:?}");
+    }
+}

@@ -50,6 +50,9 @@ pub struct RawSlot<'a> {
     pub visible: bool,
     /// The rule index of the first rule (for question overrides and hidden-slot display).
     pub rule_index: usize,
+    /// Spans of rows dropped because this one, on a part of theirs, asks all they ask
+    /// (`\min(\max(x, 0), 1)` beside its `\max(x, 0)`): their notation is explained, not shown.
+    pub explains: Vec<Span>,
 }
 
 /// A rule firing, before rows are formed.
@@ -606,6 +609,7 @@ fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<Raw
                     rules: vec![&rule.id],
                     visible: rule.visible,
                     rule_index: firing.rule,
+                    explains: Vec::new(),
                 });
             }
         }
@@ -657,21 +661,32 @@ fn nested_occurrences_dropped<'a>(mut row: RawSlot<'a>, source: &'a str) -> RawS
 /// A concept is asked once, at the narrowest slot: a visible row whose concepts a row on a part
 /// of its slot already raises is dropped (the update `\theta_{t+1} = \theta_t - \eta \nabla L`
 /// says gradient descent where its `\nabla` does).
-fn asked_inside_dropped(rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
+/// The dropped row's span stays explained by the row that asks its concepts.
+fn asked_inside_dropped(mut rows: Vec<RawSlot<'_>>) -> Vec<RawSlot<'_>> {
     let inside = |inner: Span, outer: Span| inner.lies_within(outer) && inner != outer;
-    let redundant: Vec<bool> = rows
+    // For each row, the row on a part of its slot that already asks all its concepts.
+    let asked_by: Vec<Option<usize>> = rows
         .iter()
         .map(|row| {
-            row.visible
-                && row.occurrences.len() == 1
-                && rows.iter().any(|other| {
-                    other.visible
-                        && inside(other.span, row.span)
-                        && row.concepts.iter().all(|c| other.concepts.contains(c))
-                })
+            if !row.visible || row.occurrences.len() != 1 {
+                return None;
+            }
+            rows.iter().position(|other| {
+                other.visible
+                    && inside(other.span, row.span)
+                    && row.concepts.iter().all(|c| other.concepts.contains(c))
+            })
         })
         .collect();
-    rows.into_iter().zip(redundant).filter(|(_, drop)| !drop).map(|(row, _)| row).collect()
+    for (at, by) in asked_by.iter().enumerate() {
+        let span = rows.get(at).map(|row| row.span);
+        if let (Some(by), Some(span)) = (by, span) {
+            if let Some(asker) = rows.get_mut(*by) {
+                asker.explains.push(span);
+            }
+        }
+    }
+    rows.into_iter().zip(asked_by).filter(|(_, by)| by.is_none()).map(|(row, _)| row).collect()
 }
 
 /// What joins a firing to a row: the rule, for merged and hidden rules; else the slot.

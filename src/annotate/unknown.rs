@@ -21,7 +21,7 @@ pub fn unknown_notation(
         slots
             .iter()
             .filter(|s| s.visible)
-            .flat_map(|s| s.occurrences.iter())
+            .flat_map(|s| s.occurrences.iter().chain(&s.explains))
             .any(|s| s.start <= span.start && span.start < s.end.max(s.start + 1))
     };
     let mut out: Vec<(Span, String)> = Vec::new();
