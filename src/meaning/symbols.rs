@@ -112,16 +112,6 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
     kind_with(term, &|child: &Term| kind_at(child, depth + 1))
 }
 
-/// Whether an application is of a function of vectors named in words (a layer, a normalisation),
-/// unpicked, so that its value is an array like what it takes.
-fn is_layer(app: &super::tree::Application, notation: &super::notation::Notation) -> bool {
-    app.sub.is_none()
-        && app.callee.occurrence().is_some_and(|o| {
-            matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. })
-                && notation.is_vector_function(&o.base_name)
-        })
-}
-
 /// The kind of `term` given the kinds of its parts (`child`): recursion for one term, a table
 /// for [`TermIndex`], which asks for every term and so must not walk each one again.
 fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
@@ -163,9 +153,7 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                     SymbolKind::Vector
                 }
                 // The argument's kind is asked once: a tower `\sigma(\sigma(…)_i)_i` stays linear.
-                // A layer named in words (`\mathrm{Attention}(X)`, `\mathrm{LN}(x)`) gives an
-                // array shaped as the tokens it takes, as an element-wise function does.
-                Some(arg) if elementwise || is_layer(app, notation) => match child(arg) {
+                Some(arg) if elementwise => match child(arg) {
                     SymbolKind::Vector if picked => SymbolKind::Scalar,
                     kind => kind,
                 },
