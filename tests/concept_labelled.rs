@@ -80,7 +80,12 @@ fn the_broad_set_holds_its_floor() {
     // at 38.4% (107 of 278), against 38.1% with the rules of the session's start: the rules
     // written for the first batch carried almost nothing to the second. Both: 49.7%, 98.9%;
     // then ten concepts the second batch named added, each with a rule: 51.7%; seven more: 53.2%.
-    holds_floor("broad.jsonl", 0.53, 0.97, 0.96);
+    // Session 34: general rules over both batches' misses and three concepts they named twice:
+    // 60.3%. A third batch of 85 had been labelled at the session's start; 27 of them repeated a
+    // formula of the sets (four of the held-out half) and were dropped. The 58 others were found
+    // at 64.5% (156 of 242) with the start's rules and 65.3% with the session's: again the rules
+    // carried two concepts to formulas they were not written for. All three: 61.9%, 99.0%.
+    holds_floor("broad.jsonl", 0.61, 0.98, 0.98);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
