@@ -663,15 +663,29 @@ pub fn list_items(node: &Node) -> Vec<&Node> {
     }
 }
 
-/// The dimensions of `\mathbb{R}`, `\mathbb{R}^{n}`, `\mathbb{R}^{n \times d}` (and `ℝ`).
+/// The dimensions of `\mathbb{R}`, `\mathbb{R}^{n}`, `\mathbb{R}^{n \times d}` (and `ℝ`); of a
+/// complex space raised to sizes too (`\mathbb{C}^{m \times n}`; `\mathbb{C}` alone is the complex
+/// numbers, said by name).
 pub fn real_space_dims(set: &Node) -> Option<Vec<Node>> {
     let is_reals =
         |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "R");
     match &set.kind {
         _ if is_reals(set) => Some(Vec::new()),
-        NodeKind::Scripts { base, sup: Some(sup), sub: None, .. } if is_reals(base) => Some(power_dims(sup)),
+        NodeKind::Scripts { base, sup: Some(sup), sub: None, .. } if is_reals(base) || is_complexes(base) => {
+            Some(power_dims(sup))
+        }
         _ => None,
     }
+}
+
+/// Whether `set` is a complex space of sizes, `\mathbb{C}^{m \times n}`.
+pub fn is_complex_space(set: &Node) -> bool {
+    matches!(&set.kind, NodeKind::Scripts { base, sup: Some(_), sub: None, .. } if is_complexes(base))
+}
+
+/// `\mathbb{C}`.
+fn is_complexes(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "C")
 }
 
 /// The sizes of a space's power: `n \times d` → n, d.

@@ -178,7 +178,7 @@ impl Reader<'_> {
             }
             Phrase::Inner(a, b) => self.two("inner", "a", a, "b", b, d),
             Phrase::Interval(a, b) => self.two("interval", "a", a, "b", b, d),
-            Phrase::RealSpace(dims) => self.real_space(dims, d),
+            Phrase::NumberSpace { complex, dims } => self.number_space(*complex, dims, d),
             Phrase::Expectation { over, body } => self.with_over("expectation", over.as_deref(), body, d),
             Phrase::Derivative { partial, second, of, wrt } => {
                 self.derivative((*partial, *second), of.as_deref(), wrt, d)

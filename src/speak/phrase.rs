@@ -206,8 +206,14 @@ pub enum Phrase {
     Inner(Box<Phrase>, Box<Phrase>),
     /// `[a, b)`.
     Interval(Box<Phrase>, Box<Phrase>),
-    /// `\mathbb{R}`, `\mathbb{R}^n`, `\mathbb{R}^{n \times d}`: its dimensions.
-    RealSpace(Vec<Phrase>),
+    /// `\mathbb{R}`, `\mathbb{R}^n`, `\mathbb{R}^{n \times d}` (`\mathbb{C}^{m \times n}` when
+    /// `complex`): its dimensions.
+    NumberSpace {
+        /// Whether the numbers are complex (`\mathbb{C}`), not real.
+        complex: bool,
+        /// The sizes, none for the numbers themselves.
+        dims: Vec<Phrase>,
+    },
     /// `\mathbb{E}_{x \sim p}[f]`.
     Expectation {
         /// What it ranges over.

@@ -32,19 +32,50 @@ pub(super) trait Speaker {
         self.fill(key, &[("x", &self.text(x, d))])
     }
 
-    /// The real numbers, vectors or matrices: `\mathbb{R}^{n \times d}`.
-    fn real_space(&self, dims: &[Phrase], d: usize) -> Self::Said {
+    /// The real (or complex) numbers, vectors or matrices: `\mathbb{R}^{n \times d}`,
+    /// `\mathbb{C}^{m \times n}`.
+    fn number_space(&self, complex: bool, dims: &[Phrase], d: usize) -> Self::Said {
+        let field = if complex { "complex" } else { "real" };
         match dims {
+            [] if complex => self.fill("complexes", &[]),
             [] => self.fill("reals", &[]),
-            [n] => self.fill("real_vectors", &[("n", &self.text(n, d))]),
-            more => self.fill("real_matrices", &[("shape", &self.dimensions(more, d))]),
+            [n] => self.fill(&format!("{field}_vectors"), &[("n", &self.text(n, d))]),
+            more => self.fill(&format!("{field}_matrices"), &[("shape", &self.dimensions(more, d))]),
         }
     }
 
-    /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p").
+    /// A phrase under an operator: a relation reads as a noun phrase ("x drawn from p"); stacked
+    /// rows (`\substack{i, j \\ i \neq j}`) are what it ranges over, then the conditions on it
+    /// ("i and j, with i not equal to j").
     fn over_text(&self, over: &Phrase, d: usize) -> String {
+        if let Phrase::Statements(rows) = over {
+            if let [first, conditions @ ..] = rows.as_slice() {
+                if !conditions.is_empty() && conditions.iter().all(|c| matches!(c, Phrase::Relation { .. })) {
+                    let vocab = self.vocab();
+                    let text = |key: &str| match vocab.phrase(Self::LANG, key) {
+                        Some(super::vocab::Template::Text(text)) => text.clone(),
+                        _ => String::new(),
+                    };
+                    let mut said = conditions.iter().map(|c| self.condition_text(c, d));
+                    let first_condition = said.next().unwrap_or_default();
+                    let conditions = said.fold(first_condition, |a, b| {
+                        super::template::fill(&text("list_and"), &[("a", &a), ("b", &b)])
+                    });
+                    let ranged = self.over_text(first, d);
+                    return super::template::fill(&text("over_with"), &[("x", &ranged), ("c", &conditions)]);
+                }
+            }
+        }
         quantify::relation_noun(self.vocab(), Self::LANG, over, "", |p| self.text(p, d))
             .unwrap_or_else(|| self.text(over, d))
+    }
+
+    /// A condition under an operator: a noun phrase where the relation has one ("i not equal to
+    /// j"), else the relation said.
+    fn condition_text(&self, condition: &Phrase, d: usize) -> String {
+        quantify::relation_noun(self.vocab(), Self::LANG, condition, "", |p| self.text(p, d))
+            .filter(|_| Self::LANG == Lang::En)
+            .unwrap_or_else(|| self.text(condition, d))
     }
 
     /// A template with an optional `over` slot ("the mean over i of x", else `{key}_all`).

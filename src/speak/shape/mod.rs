@@ -224,7 +224,9 @@ impl<'a> Shaper<'a> {
     /// A symbol: a letter, a Greek letter, a symbol command, or a set letter.
     pub(super) fn symbol(&self, name: &str, font: Font) -> Phrase {
         let class = match font {
-            Font::Blackboard if name == "R" => return Phrase::RealSpace(Vec::new()),
+            Font::Blackboard if name == "R" => {
+                return Phrase::NumberSpace { complex: false, dims: Vec::new() }
+            }
             Font::Blackboard => NameClass::Blackboard,
             Font::Calligraphic | Font::Script => NameClass::Calligraphic,
             _ if self.names_capital(name) => NameClass::Capital,

@@ -183,9 +183,10 @@ impl Shaper<'_> {
         INDICATORS.contains(&written.as_str())
     }
 
-    /// `\mathbb{R}^{n \times d}`: the real space of those sizes.
+    /// `\mathbb{R}^{n \times d}`, `\mathbb{C}^{m \times n}`: the real or complex space of those sizes.
     fn real_space(&self, term: &Term, sup: Option<&Script>, d: usize) -> Option<Phrase> {
         crate::meaning::real_space_dims(term.node)?;
+        let complex = crate::meaning::is_complex_space(term.node);
         let sup = &sup?.term;
         let dims = match &sup.kind {
             TermKind::Product(factors)
@@ -198,7 +199,7 @@ impl Shaper<'_> {
             }
             _ => vec![self.shape(sup, d)],
         };
-        Some(Phrase::RealSpace(dims))
+        Some(Phrase::NumberSpace { complex, dims })
     }
 
     /// The phrase of a subscript: `ij` and `i, j` are said one after the other, a list with a
