@@ -112,6 +112,12 @@ fn structures_read_as_a_teacher_reads_them() {
             "the partial derivative of L with respect to Q",
         ),
         (r"\mathbb{R}^{n \times d_k}", "엔 곱하기 디케이 실수 행렬 공간", "the real n by d k matrices"),
+        (r"\mathbb{C}^{m \times n}", "엠 곱하기 엔 복소수 행렬 공간", "the complex m by n matrices"),
+        (
+            r"\sum_{\substack{i, j \\ i \neq j}} a_{ij}",
+            "아이, 제이(단, 아이는 제이와 같지 않다)에 대해 에이 아이 제이를 모두 더한 것",
+            "the sum over i and j, with i not equal to j, of a sub i j",
+        ),
         (r"x \in S", "엑스는 에스에 속한다.", "x is in S."),
         (r"O(n^2)", "빅오 엔의 제곱", "big O of n squared"),
     ];
