@@ -56,7 +56,7 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
         // `Y_1 = X_1 + \mathrm{Attention}(X_2)`: a numbered capital added to an array of tokens is one
         // too, not the random variable its letter conventionally is.
         let random = occurrence.kind == super::SymbolKind::RandomVariable;
-        if strong_matrix && capital && (small && !occurrence.indexed || random) {
+        if strong_matrix && capital && ((small && !occurrence.indexed) || random) {
             occurrence.kind = super::SymbolKind::Matrix;
             occurrence.evidence = super::Evidence::Use;
         } else if strong_vector

@@ -667,11 +667,11 @@ pub fn list_items(node: &Node) -> Vec<&Node> {
 /// complex space raised to sizes too (`\mathbb{C}^{m \times n}`; `\mathbb{C}` alone is the complex
 /// numbers, said by name).
 pub fn real_space_dims(set: &Node) -> Option<Vec<Node>> {
-    let is_reals =
-        |n: &Node| matches!(&n.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "R");
     match &set.kind {
-        _ if is_reals(set) => Some(Vec::new()),
-        NodeKind::Scripts { base, sup: Some(sup), sub: None, .. } if is_reals(base) || is_complexes(base) => {
+        _ if is_blackboard(set, "R") => Some(Vec::new()),
+        NodeKind::Scripts { base, sup: Some(sup), sub: None, .. }
+            if is_blackboard(base, "R") || is_blackboard(base, "C") =>
+        {
             Some(power_dims(sup))
         }
         _ => None,
@@ -680,12 +680,12 @@ pub fn real_space_dims(set: &Node) -> Option<Vec<Node>> {
 
 /// Whether `set` is a complex space of sizes, `\mathbb{C}^{m \times n}`.
 pub fn is_complex_space(set: &Node) -> bool {
-    matches!(&set.kind, NodeKind::Scripts { base, sup: Some(_), sub: None, .. } if is_complexes(base))
+    matches!(&set.kind, NodeKind::Scripts { base, sup: Some(_), sub: None, .. } if is_blackboard(base, "C"))
 }
 
-/// `\mathbb{C}`.
-fn is_complexes(node: &Node) -> bool {
-    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "C")
+/// Whether `node` is the blackboard letter `letter` (`\mathbb{R}`, `\mathbb{C}`, `ℝ`).
+pub(crate) fn is_blackboard(node: &Node, letter: &str) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == letter)
 }
 
 /// The sizes of a space's power: `n \times d` → n, d.

@@ -765,7 +765,7 @@ pub(super) fn is_parameter(sub: &Node) -> bool {
 
 /// Whether a name is the real numbers `\mathbb{R}`.
 fn is_reals(node: &Node) -> bool {
-    matches!(&node.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "R")
+    super::is_blackboard(node, "R")
 }
 
 /// The letters a run of single-letter symbols spells (`post`), or `None`.

@@ -81,6 +81,14 @@ impl Speaker for Reader<'_> {
     fn dimensions(&self, dims: &[Phrase], d: usize) -> String {
         self.shape(dims, d)
     }
+
+    fn fill_text(&self, key: &str, slots: &[(&str, &str)]) -> String {
+        self.phrase(key, slots).into_noun()
+    }
+
+    fn join_and(&self, items: Vec<String>) -> String {
+        self.and_list(items)
+    }
 }
 
 impl Reader<'_> {

@@ -27,6 +27,12 @@ pub(super) trait Speaker {
     /// A list of dimensions: "n by d", "엔 곱하기 디".
     fn dimensions(&self, dims: &[Phrase], d: usize) -> String;
 
+    /// A template filled with `slots`, as the text that fills another's slot.
+    fn fill_text(&self, key: &str, slots: &[(&str, &str)]) -> String;
+
+    /// Items joined as the reader lists them: "A, B and C", "A, B와 C".
+    fn join_and(&self, items: Vec<String>) -> String;
+
     /// A template with one part in slot `x`.
     fn fill_one(&self, key: &str, x: &Phrase, d: usize) -> Self::Said {
         self.fill(key, &[("x", &self.text(x, d))])
@@ -51,18 +57,10 @@ pub(super) trait Speaker {
         if let Phrase::Statements(rows) = over {
             if let [first, conditions @ ..] = rows.as_slice() {
                 if !conditions.is_empty() && conditions.iter().all(|c| matches!(c, Phrase::Relation { .. })) {
-                    let vocab = self.vocab();
-                    let text = |key: &str| match vocab.phrase(Self::LANG, key) {
-                        Some(super::vocab::Template::Text(text)) => text.clone(),
-                        _ => String::new(),
-                    };
-                    let mut said = conditions.iter().map(|c| self.condition_text(c, d));
-                    let first_condition = said.next().unwrap_or_default();
-                    let conditions = said.fold(first_condition, |a, b| {
-                        super::template::fill(&text("list_and"), &[("a", &a), ("b", &b)])
-                    });
+                    let conditions =
+                        self.join_and(conditions.iter().map(|c| self.condition_text(c, d)).collect());
                     let ranged = self.over_text(first, d);
-                    return super::template::fill(&text("over_with"), &[("x", &ranged), ("c", &conditions)]);
+                    return self.fill_text("over_with", &[("x", &ranged), ("c", &conditions)]);
                 }
             }
         }
@@ -70,8 +68,8 @@ pub(super) trait Speaker {
             .unwrap_or_else(|| self.text(over, d))
     }
 
-    /// A condition under an operator: a noun phrase where the relation has one ("i not equal to
-    /// j"), else the relation said.
+    /// A condition under an operator: in English a noun phrase where the relation has one ("i not
+    /// equal to j"); in Korean the relation said as a sentence, which "(단, …)" takes.
     fn condition_text(&self, condition: &Phrase, d: usize) -> String {
         quantify::relation_noun(self.vocab(), Self::LANG, condition, "", |p| self.text(p, d))
             .filter(|_| Self::LANG == Lang::En)
