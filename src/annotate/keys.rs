@@ -388,12 +388,15 @@ fn operator_after_first_call(node: &Node) -> Option<&InfixOp> {
     }
 }
 
-/// Calls `visit` with `node`, the base of its scripts or the operand of its sign, their base
-/// or operand, and so on: the nodes a pattern is compared with through the leniencies.
+/// Calls `visit` with `node`, the base of its scripts, the operand of its sign or the body of
+/// its labelling brace, their base, operand or body, and so on: the nodes a pattern is compared
+/// with through the leniencies.
 fn for_each_inner<'t>(node: &'t Node, mut visit: impl FnMut(&'t Node)) {
     let mut current = node;
     visit(current);
-    while let NodeKind::Scripts { base: inner, .. } | NodeKind::Prefix { operand: inner, .. } = &current.kind
+    while let NodeKind::Scripts { base: inner, .. }
+    | NodeKind::Prefix { operand: inner, .. }
+    | NodeKind::Annotated { body: inner, .. } = &current.kind
     {
         visit(inner);
         current = inner;

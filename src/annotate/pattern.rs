@@ -451,12 +451,16 @@ fn matches<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>)
     if same_shape(pattern, target, bindings) {
         return true;
     }
-    // Leniencies: scripts and signs on the target that the pattern does not mention.
+    // Leniencies: scripts, signs and labelling braces on the target that the pattern does not
+    // mention.
     // A sign is looked through whatever the pattern is (`\nabla^2 f` in `-\nabla^2 f`); scripts
     // only where the pattern writes none.
     match (&pattern.kind, &target.kind) {
         (NodeKind::Prefix { .. }, _) => false,
         (_, NodeKind::Prefix { operand, .. }) => matches(pattern, operand, bindings),
+        // A term a paper labels with a brace is the term (`\underbrace{\sigma_t \epsilon_t}_{\text{noise}}`).
+        (NodeKind::Annotated { .. }, _) => false,
+        (_, NodeKind::Annotated { body, .. }) => matches(pattern, body, bindings),
         (NodeKind::Scripts { .. }, _) => false,
         (_, NodeKind::Scripts { base, .. }) => matches(pattern, base, bindings),
         _ => false,
