@@ -275,6 +275,23 @@ fn an_ambiguous_word_is_a_warning_not_a_guess() {
 }
 
 #[test]
+fn a_camel_case_word_before_its_parenthesis_is_a_name_with_a_note() {
+    // LaTeX around it: the plain-text passes do not run, this one does.
+    let (code, out, err) =
+        run(&["parse", "--lang", "en", "--format", "latex", r"\alpha FiLM(x) + KeepTopK(v, k)"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains(r"\mathrm{FiLM} (x)") && out.contains(r"\mathrm{KeepTopK} (v, k)"), "{out}");
+    assert!(err.contains("`FiLM` before a parenthesis read as the name"), "{err}");
+    // A known name with a capital first letter is that name, quietly.
+    let (_, out, err) = run(&["parse", "--lang", "en", "--format", "latex", r"\beta Softplus(x)"], None);
+    assert!(out.contains(r"\mathrm{softplus}") && err.is_empty(), "{out} {err}");
+    // Without a parenthesis, or in one case only, the letters stay letters.
+    let (_, out, err) =
+        run(&["parse", "--lang", "en", "--format", "latex", r"\gamma FiLM x + Wxyz(a) + ABCD(a)"], None);
+    assert!(!out.contains("operatorname") && err.is_empty(), "{out} {err}");
+}
+
+#[test]
 fn messages_fixed_in_both_languages() {
     let (_, _, err) = run(&["parse", "--lang", "en", "x^"], None);
     assert!(err.contains("the formula ends too early"), "{err}");

@@ -3,13 +3,17 @@
 //! accent after a letter (`x̂`) becomes `\hat{x}`, ligatures and stray characters of text
 //! extraction become what they stand for, and a single `|` inside a probability's parenthesis
 //! (`p(x|y)`) becomes `\mid`. Everything it knows is in `data/paste.toml`; a short word that
-//! is as likely a product of letters (`tr`) is left alone, with a warning.
+//! is as likely a product of letters (`tr`) is left alone, with a warning. In LaTeX too, a
+//! name written in italic letters before its parenthesis is read as a name: a known one with a
+//! capital first letter (`Softplus(x)`), or one in camel case (`FiLM(x)`, `KeepTopK(v, k)`), with
+//! a note unless the notation knows it.
 
 use super::spans::Rewriter;
 use super::table::{table, Table};
 use super::Pass;
+use crate::meaning::notation::{has, Notation};
 use crate::syntax::ast::Span;
-use crate::syntax::error::{Warning, WarningKind};
+use crate::syntax::error::{PdfWhy, Warning, WarningKind};
 
 /// Rewrites the plain-text math of `text` as LaTeX.
 pub(super) fn as_latex(text: &str) -> Pass {
@@ -104,10 +108,21 @@ impl Scan<'_> {
             return end;
         }
         let word = self.text.get(at..end).unwrap_or("");
+        let called = after.trim_start().starts_with('(');
         if let Some(latex) = self.table.names.get(word) {
             self.out.replace(at, end, latex);
+        } else if let Some(latex) = capitalised_name(self.table, word).filter(|_| called) {
+            self.out.replace(at, end, latex);
+        } else if is_camel_case(word) && called {
+            // As a PDF's text is read (`flat.rs`): the name, with a note unless it is a known one.
+            let read = format!("\\mathrm{{{word}}}");
+            self.out.replace(at, end, &read);
+            if !has(&Notation::shipped().function_names, word) {
+                let kind = WarningKind::PdfText { found: word.to_string(), read, why: PdfWhy::Name };
+                self.notes.push(Warning { kind, span: Span::new(at, end) });
+            }
         } else if let Some(latex) = self.table.names_before_parenthesis.get(word) {
-            if after.trim_start().starts_with('(') {
+            if called {
                 self.out.replace(at, end, latex);
             } else {
                 let kind = WarningKind::AmbiguousName { word: word.to_string(), latex: latex.clone() };
@@ -160,6 +175,27 @@ impl Scan<'_> {
             self.bars.push(*bar);
         }
     }
+}
+
+/// A known name written with a capital first letter before `(` (`Softplus(x)`, `Sigmoid(z)`):
+/// the name's LaTeX.
+fn capitalised_name<'t>(table: &'t Table, word: &str) -> Option<&'t String> {
+    let mut letters = word.chars();
+    let first = letters.next()?;
+    if !first.is_ascii_uppercase() || !letters.all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    table.names.get(&word.to_ascii_lowercase())
+}
+
+/// Whether a run of letters is a name written in camel case (`FiLM`, `KeepTopK`,
+/// `StandardNormal`): four letters or more, a capital first, small letters, and a capital
+/// after a small letter. Letters multiplied are rarely written so.
+fn is_camel_case(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let capital_after_small =
+        bytes.windows(2).any(|w| matches!(w, [a, b] if a.is_ascii_lowercase() && b.is_ascii_uppercase()));
+    bytes.len() >= 4 && bytes.first().is_some_and(u8::is_ascii_uppercase) && capital_after_small
 }
 
 /// Where the callee before `at` ends once a subscript (`_θ`, `_{\theta}`) is set aside.
