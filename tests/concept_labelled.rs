@@ -45,8 +45,8 @@ fn the_held_out_half_holds_its_floor() {
     // session 19: 68.1%, 99.2%, 98.8%; session 21: 75.0%, 99.3%, 99.1%; session 22: 81.6%,
     // 99.4%; session 24: 83.0%, 99.4%; session 26: 83.1%, 99.4%; session 27: 83.5%, 99.4%;
     // session 28 (new probes first, then rules over what they showed): 84.0%, 99.4%, 99.2%;
-    // session 29: 84.0%, 99.4%, 99.2%.
-    holds_floor("heldout.jsonl", 0.838, 0.99, 0.99);
+    // session 29: 84.0%, 99.4%, 99.2%; session 34: 84.3%; session 35: 84.7%, 99.4%, 99.2%.
+    holds_floor("heldout.jsonl", 0.845, 0.99, 0.99);
 }
 
 #[test]
@@ -85,7 +85,12 @@ fn the_broad_set_holds_its_floor() {
     // formula of the sets (four of the held-out half) and were dropped. The 58 others were found
     // at 64.5% (156 of 242) with the start's rules and 65.3% with the session's: again the rules
     // carried two concepts to formulas they were not written for. All three: 61.9%, 99.0%.
-    holds_floor("broad.jsonl", 0.61, 0.98, 0.98);
+    // Session 35: a fourth batch (53 kept of 80) at 49.4% with the start's rules, 54.8% after
+    // rules over its misses; a fifth (85, labelled at the session's start) at 48.4% with the
+    // start's rules, 49.0% with those written for the fourth batch and the session's own
+    // probes, 51.9% after reading its misses. All five: 59.4%, precision 98.6% (98.2% without
+    // the symbol-kind rows).
+    holds_floor("broad.jsonl", 0.59, 0.98, 0.98);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
