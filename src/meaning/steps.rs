@@ -280,8 +280,12 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
         if let Some(o) = term.occurrence() {
             // `\mathbb{E}[f] \simeq \frac{1}{L} \sum_l f(\mathbf{z}^{(l)})`: a letter applied
             // somewhere is a function where it stands alone too.
-            let settling = matches!(o.kind, SymbolKind::Vector | SymbolKind::Matrix | SymbolKind::Function)
-                && !matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. });
+            // A distribution by use (an argument of a divergence) is one where a convention
+            // alone called it an array (`M = \frac{1}{2}(P + Q)` beside `D_{KL}(P \| M)`).
+            let settling = matches!(
+                o.kind,
+                SymbolKind::Vector | SymbolKind::Matrix | SymbolKind::Function | SymbolKind::Distribution
+            ) && !matches!(o.base.kind, crate::syntax::ast::NodeKind::Word { .. });
             // `\sum_{\tau=1}^{t} g_\tau`: a Greek letter a sum counts with is a position in the
             // scripts it picks too (a Latin one is already, by its letter).
             let counter = o.kind == SymbolKind::Index && crate::syntax::names::is_greek(&o.name);
@@ -311,9 +315,10 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     for (name, kind) in used {
         // A number by use settles its letter whatever its other occurrences are.
         let loose = kind == SymbolKind::Scalar
-            || conventional_scalars.contains(name)
+            || (kind != SymbolKind::Distribution && conventional_scalars.contains(name))
             || (kind == SymbolKind::Function
-                && (averaged.contains(name) || conventional_arrays.contains(name)));
+                && (averaged.contains(name) || conventional_arrays.contains(name)))
+            || (kind == SymbolKind::Distribution && conventional_arrays.contains(name));
         let settles = loose && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));
