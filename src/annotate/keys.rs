@@ -214,13 +214,10 @@ pub fn operator_key(op: &InfixOp) -> Key {
 }
 
 /// The one spelling a relation is matched by: the conditioning bar written `|`, `\vert` or
-/// `\mid` is one (`\pi(a|s)` matches a pattern written `\pi($A \mid $S)`); so are `=` and the
-/// signs of a definition.
+/// `\mid` is one (`\pi(a|s)` matches a pattern written `\pi($A \mid $S)`).
 pub(super) fn same_relation(text: &str) -> &str {
     match text {
         "|" | "\\vert" | "\\mid" => "\\mid",
-        // A definition is an equality: `m^{(t)} := m^{(t-1)} * \gamma + …` matches a pattern's `=`.
-        ":=" | "\\coloneqq" | "\\triangleq" | "\\doteq" => "=",
         other => other,
     }
 }
