@@ -314,11 +314,16 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     let mut out: Vec<(String, SymbolKind)> = Vec::new();
     for (name, kind) in used {
         // A number by use settles its letter whatever its other occurrences are.
-        let loose = kind == SymbolKind::Scalar
-            || (kind != SymbolKind::Distribution && conventional_scalars.contains(name))
-            || (kind == SymbolKind::Function
-                && (averaged.contains(name) || conventional_arrays.contains(name)))
-            || (kind == SymbolKind::Distribution && conventional_arrays.contains(name));
+        let loose = match kind {
+            SymbolKind::Scalar => true,
+            SymbolKind::Function => {
+                conventional_scalars.contains(name)
+                    || averaged.contains(name)
+                    || conventional_arrays.contains(name)
+            }
+            SymbolKind::Distribution => conventional_arrays.contains(name),
+            _ => conventional_scalars.contains(name),
+        };
         let settles = loose && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));

@@ -421,8 +421,7 @@ impl Scan<'_> {
             return self.glued(at, end, word);
         }
         let read = format!("\\mathrm{{{word}}}");
-        let notation = Notation::shipped();
-        if !has(&notation.function_names, word) && !has(&notation.distribution_names, word) {
+        if !super::is_known_name(word) {
             self.note(at, end, read.clone(), PdfWhy::Name);
         }
         self.out.replace(at, end, &read);

@@ -177,6 +177,14 @@ fn walk_chars(text: &str, mut step: impl FnMut(usize, char) -> usize) {
     }
 }
 
+/// Whether the notation knows `word` as the name of a function or a distribution
+/// (`KeepTopK`, `Softmax`, `Bernoulli`): read as a name without a note.
+fn is_known_name(word: &str) -> bool {
+    let notation = crate::meaning::notation::Notation::shipped();
+    crate::meaning::notation::has(&notation.function_names, word)
+        || crate::meaning::notation::has(&notation.distribution_names, word)
+}
+
 /// What one pass made of its input: the new text, the map back, notes (spans in its input).
 #[derive(Debug, Default)]
 struct Pass {

@@ -11,7 +11,6 @@
 use super::spans::Rewriter;
 use super::table::{table, Table};
 use super::Pass;
-use crate::meaning::notation::{has, Notation};
 use crate::syntax::ast::Span;
 use crate::syntax::error::{PdfWhy, Warning, WarningKind};
 
@@ -117,7 +116,7 @@ impl Scan<'_> {
             // As a PDF's text is read (`flat.rs`): the name, with a note unless it is a known one.
             let read = format!("\\mathrm{{{word}}}");
             self.out.replace(at, end, &read);
-            if !has(&Notation::shipped().function_names, word) {
+            if !super::is_known_name(word) {
                 let kind = WarningKind::PdfText { found: word.to_string(), read, why: PdfWhy::Name };
                 self.notes.push(Warning { kind, span: Span::new(at, end) });
             }
