@@ -113,9 +113,8 @@ fn head(node: &Node) -> Head<'_> {
         NodeKind::Number { text, font: Font::Bold } if text.as_str() == "1" => {
             named(Detail::Letter("1", Font::Normal))
         }
-        NodeKind::Symbol { name, font } | NodeKind::Number { text: name, font } => {
-            named(Detail::Letter(name.as_str(), *font))
-        }
+        NodeKind::Symbol { name, font } => named(Detail::Letter(symbol_synonym(name), *font)),
+        NodeKind::Number { text, font } => named(Detail::Letter(text.as_str(), *font)),
         NodeKind::LargeOp { name } | NodeKind::Accent { accent: name, .. } => {
             named(Detail::Name(name.as_str()))
         }
@@ -164,6 +163,15 @@ fn synonym(text: &str) -> &str {
     match text {
         "ln" => "log",
         _ => text,
+    }
+}
+
+/// The one name of symbols papers write for the same mark: `\intercal` is the transpose `\top`
+/// (a pattern written with `^\top` finds `K_n^\intercal`).
+pub(super) fn symbol_synonym(name: &str) -> &str {
+    match name {
+        "intercal" => "top",
+        _ => name,
     }
 }
 

@@ -476,8 +476,11 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         // `(\boldsymbol{1} - \mathbf{z}_t) \odot …`: the vector of ones, taken entry by entry, is the
         // 1 a pattern writes (`(1 - $Z) \odot $H`).
         (Number { text: a, font: Font::Normal }, Number { text: b, font: Font::Bold }) if a == "1" => a == b,
-        (Symbol { .. }, Symbol { .. })
-        | (Number { .. }, Number { .. })
+        // `\intercal` is `\top` ([`super::keys::symbol_synonym`]).
+        (Symbol { name: a, font: fa }, Symbol { name: b, font: fb }) => {
+            fa == fb && super::keys::symbol_synonym(a) == super::keys::symbol_synonym(b)
+        }
+        (Number { .. }, Number { .. })
         | (LargeOp { .. }, LargeOp { .. })
         | (Punct { .. }, Punct { .. })
         | (Unknown { .. }, Unknown { .. })
