@@ -90,7 +90,10 @@ fn the_broad_set_holds_its_floor() {
     // start's rules, 49.0% with those written for the fourth batch and the session's own
     // probes, 51.9% after reading its misses. All five: 59.4%, precision 98.6% (98.2% without
     // the symbol-kind rows).
-    holds_floor("broad.jsonl", 0.59, 0.98, 0.98);
+    // Session 36: a sixth batch (74 kept of 80, labelled in session 35 and never read there) at
+    // 43.5% with session 35's start rules, 45.0% with its end rules (this session's start),
+    // 53.8% after general rules over its misses. All six: 58.8%, precision 98.5%.
+    holds_floor("broad.jsonl", 0.58, 0.98, 0.98);
 }
 
 /// The concepts of `data/concepts.toml`, by id.

@@ -443,7 +443,7 @@ pub(super) fn metavariable(node: &Node) -> Option<&str> {
 fn matches<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'t>) -> bool {
     if let Some(name) = metavariable(pattern) {
         return match (bindings.get(name), bindings.argument(name)) {
-            (Some(bound), None) => equal(bound, target),
+            (Some(bound), None) => equal(bound, target) || indexed_occurrence(bound, target),
             (Some(callee), Some(argument)) => is_call_as_written(callee, argument, target),
             (None, _) => bindings.insert(name, target),
         };
@@ -506,7 +506,7 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
             Scripts { base: tb, sub: ts, sup: tp, primes: tq, .. },
         ) => {
             (*pq == 0 || pq == tq)
-                && matches(pb, tb, bindings)
+                && (matches(pb, tb, bindings) || bound_with_subscript(pb, ps, tb, ts, bindings))
                 && optional(ps, ts, bindings)
                 && optional(pp, tp, bindings)
         }
@@ -529,6 +529,38 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
             po == to && (pc.is_none() || tc.is_none() || pc == tc) && matches(pb, tb, bindings)
         }
         (Boxed { body: pb }, Boxed { body: tb }) => matches(pb, tb, bindings),
+        _ => false,
+    }
+}
+
+/// Whether `target` is the letter a metavariable was bound to, with a subscript: bound through
+/// `$Y^{T}` to the `y` of `y_k^T`, the metavariable meets `y_k` further on (`\rho_k y_k s_k^T`).
+fn indexed_occurrence(bound: &Node, target: &Node) -> bool {
+    match &target.kind {
+        NodeKind::Scripts { base, sub: Some(_), sup: None, primes: 0 } => {
+            matches!(bound.kind, NodeKind::Symbol { .. }) && equal(bound, base)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a pattern's base is a metavariable already bound to the target's base with its
+/// subscript: `$S` bound to `s_k` meets `s_k^T` under the pattern `$S^{T}` (the BFGS update's
+/// `\rho_k s_k s_k^T`), the same letter at the same index.
+fn bound_with_subscript<'t>(
+    pattern_base: &'t Node,
+    pattern_sub: &Option<Box<Node>>,
+    target_base: &'t Node,
+    target_sub: &Option<Box<Node>>,
+    bindings: &Bindings<'t>,
+) -> bool {
+    let Some(bound) = metavariable(pattern_base).and_then(|name| bindings.get(name)) else {
+        return false;
+    };
+    match (&bound.kind, pattern_sub, target_sub) {
+        (NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }, None, Some(target_sub)) => {
+            equal(base, target_base) && equal(sub, target_sub)
+        }
         _ => false,
     }
 }
