@@ -73,23 +73,41 @@ pub fn annotate<'a>(
 ) -> Vec<RawSlot<'a>> {
     let mut firings = Walker::new(source, meaning, rules).run(root);
     balanced_firings(meaning, rules, &mut firings);
-    // Some names are explained by the definition the formula gives them, not by a rule.
-    // A rule kept off definitions is also kept off the whole body a named function is defined
-    // by (`\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(…)V` is read through its parts).
-    let mut defined = crate::meaning::defined_heads(root);
-    if !defined.is_empty() {
-        defined.extend(crate::meaning::defined_bodies(root));
-        firings.retain(|firing| {
-            rules.rules.get(firing.rule).is_none_or(|rule| rule.on_definition)
-                || !defined.contains(&firing.slot)
-        });
-    }
+    keep_off_definitions(root, rules, &mut firings);
     let mut firings = drop_overridden(firings, &rules.rules);
     let fallback = |firing: &Firing| rules.rules.get(firing.rule).is_some_and(|rule| rule.fallback);
     if firings.iter().any(|firing| !fallback(firing)) {
         firings.retain(|firing| !fallback(firing));
     }
     named_by_their_body(rows(firings, source, &rules.rules), root, &rules.rules)
+}
+
+/// Some names are explained by the definition the formula gives them, not by a rule. A rule
+/// kept off definitions (`on_definition = false`) is kept off the name a formula defines, and off
+/// the whole body of the definition where the name (or a part of it) raises, by any rule, what
+/// the rule would
+/// (`\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(…)V` is read through its parts); a name that
+/// raises nothing of it (`\mathrm{NA}_k(i) = \mathrm{softmax}(…)\mathbf{V}`) leaves the body its rule.
+fn keep_off_definitions(root: &Node, rules: &RuleSet, firings: &mut Vec<Firing>) {
+    let heads = crate::meaning::defined_heads(root);
+    if heads.is_empty() {
+        return;
+    }
+    let bodies = crate::meaning::defined_bodies(root);
+    let named: Vec<&str> = firings
+        .iter()
+        .filter(|firing| heads.iter().any(|head| firing.slot.lies_within(*head)))
+        .filter_map(|firing| rules.rules.get(firing.rule))
+        .flat_map(|rule| rule.concepts.iter().map(String::as_str))
+        .collect();
+    firings.retain(|firing| {
+        let Some(rule) = rules.rules.get(firing.rule) else { return true };
+        if rule.on_definition || !(heads.contains(&firing.slot) || bodies.contains(&firing.slot)) {
+            return true;
+        }
+        let in_body = !heads.contains(&firing.slot);
+        in_body && !rule.concepts.iter().any(|concept| named.contains(&concept.as_str()))
+    });
 }
 
 /// A name is explained by its definition: the row on `\mathcal{L}_{\text{ELBO}}` of
