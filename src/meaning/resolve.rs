@@ -436,6 +436,9 @@ impl<'t> Resolver<'t> {
         if is_probability_of_event(item, argument) {
             return self.operator(node, "Pr", items, i, place, d);
         }
+        if let Some(name) = super::expectations::information_operator(item, argument) {
+            return self.operator(node, name, items, i, place, d);
+        }
         // `\mathbb{E}(X)`, `\mathrm{E}(X \mid Y)`: an expectation's name before parentheses is
         // the expectation of what they hold, as before square brackets (an italic `E(\mathbf{w})`
         // is a function, an error or an energy, unless `is_italic_expectation` said otherwise).
