@@ -107,7 +107,19 @@ pub(super) fn information_operator(item: &Node, next: &Node) -> Option<&'static 
         _ => return None,
     };
     let NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, body, .. } = &next.kind else { return None };
-    (name == "H" || !states_a_condition(body)).then_some(name)
+    (name == "H" || (names_several(body) && !states_a_condition(body))).then_some(name)
+}
+
+/// Whether a group lists more than one thing at its top, by commas, semicolons or a
+/// conditioning bar (`y, \omega \mid x`, `X; Y`): a mutual information is between variables;
+/// an indicator of one thing (`\mathbb{I}[c_i]`) stays the indicator.
+fn names_several(body: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    rest.iter().any(|link| match &link.op {
+        crate::syntax::ast::InfixOp::Separator(_) => true,
+        crate::syntax::ast::InfixOp::Relation(text) => text.as_str() == "\\mid" || text.as_str() == "|",
+        _ => false,
+    })
 }
 
 /// Whether a group's content is a condition: a relation other than the conditioning bar at

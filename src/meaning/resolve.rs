@@ -436,8 +436,9 @@ impl<'t> Resolver<'t> {
         if is_probability_of_event(item, argument) {
             return self.operator(node, "Pr", items, i, place, d);
         }
-        if let Some(name) = super::expectations::information_operator(item, argument) {
-            return self.operator(node, name, items, i, place, d);
+        // `\mathbb{H}[y \mid x]`, `\mathbb{I}(X; Y)`: applied as their italic letters are.
+        if super::expectations::information_operator(item, argument).is_some() {
+            return (self.apply(item, argument, place, d), 2);
         }
         // `\mathbb{E}(X)`, `\mathrm{E}(X \mid Y)`: an expectation's name before parentheses is
         // the expectation of what they hold, as before square brackets (an italic `E(\mathbf{w})`
