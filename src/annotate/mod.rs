@@ -84,10 +84,10 @@ pub fn annotate<'a>(
 
 /// Some names are explained by the definition the formula gives them, not by a rule. A rule
 /// kept off definitions (`on_definition = false`) is kept off the name a formula defines, and off
-/// the whole body of the definition where the name (or a part of it) raises, by any rule, what
-/// the rule would
-/// (`\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(…)V` is read through its parts); a name that
-/// raises nothing of it (`\mathrm{NA}_k(i) = \mathrm{softmax}(…)\mathbf{V}`) leaves the body its rule.
+/// the whole body of the definition where the name (or a part of it) raises, by any rule, a
+/// concept the rule would (`\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(…)V` is read through
+/// its parts); a name that raises none of them (`\mathrm{NA}_k(i) = \mathrm{softmax}(…)\mathbf{V}`)
+/// leaves the body its rule.
 fn keep_off_definitions(root: &Node, rules: &RuleSet, firings: &mut Vec<Firing>) {
     let heads = crate::meaning::defined_heads(root);
     if heads.is_empty() {

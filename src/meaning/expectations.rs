@@ -92,22 +92,23 @@ pub(super) fn is_probability_of_event(item: &Node, next: &Node) -> bool {
     blackboard_p && matches!(next.kind, NodeKind::Fenced { open: Delim::Bracket, .. })
 }
 
-/// `\mathbb{H}[y \mid x]`, `\mathbb{I}[y, \omega \mid x]`, `\mathbb{I}(X; Y)`: a blackboard H or I before a
-/// bracket or a parenthesis is an entropy or a mutual information of what it holds, the name
-/// of its operator (`"H"`, `"I"`). A blackboard I around a condition (`\mathbb{I}(y_i = k)`,
-/// `\mathbb{I}[x > 0]`) stays the indicator.
-pub(super) fn information_operator(item: &Node, next: &Node) -> Option<&'static str> {
+/// `\mathbb{H}[y \mid x]`, `\mathbb{I}[y, \omega \mid x]`, `\mathbb{I}(X; Y)`: whether a blackboard H or
+/// I before a bracket or a parenthesis is an entropy or a mutual information, applied to what it
+/// holds as the italic `H(X)` and `I(X; Y)` are. A blackboard I around a condition
+/// (`\mathbb{I}(y_i = k)`, `\mathbb{I}[x > 0]`) or around one thing (`\mathbb{I}[c_i]`) stays the
+/// indicator.
+pub(super) fn is_information_measure(item: &Node, next: &Node) -> bool {
     let base = match &item.kind {
         NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
         _ => item,
     };
-    let name = match &base.kind {
-        NodeKind::Symbol { name, font: Font::Blackboard } if name == "H" => "H",
-        NodeKind::Symbol { name, font: Font::Blackboard } if name == "I" => "I",
-        _ => return None,
-    };
-    let NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, body, .. } = &next.kind else { return None };
-    (name == "H" || (names_several(body) && !states_a_condition(body))).then_some(name)
+    let NodeKind::Symbol { name, font: Font::Blackboard } = &base.kind else { return false };
+    let NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, body, .. } = &next.kind else { return false };
+    match name.as_str() {
+        "H" => true,
+        "I" => names_several(body) && !states_a_condition(body),
+        _ => false,
+    }
 }
 
 /// Whether a group lists more than one thing at its top, by commas, semicolons or a

@@ -437,7 +437,7 @@ impl<'t> Resolver<'t> {
             return self.operator(node, "Pr", items, i, place, d);
         }
         // `\mathbb{H}[y \mid x]`, `\mathbb{I}(X; Y)`: applied as their italic letters are.
-        if super::expectations::information_operator(item, argument).is_some() {
+        if super::expectations::is_information_measure(item, argument) {
             return (self.apply(item, argument, place, d), 2);
         }
         // `\mathbb{E}(X)`, `\mathrm{E}(X \mid Y)`: an expectation's name before parentheses is
