@@ -535,6 +535,8 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
 
 /// Whether `target` is the letter a metavariable was bound to, with a subscript: bound through
 /// `$Y^{T}` to the `y` of `y_k^T`, the metavariable meets `y_k` further on (`\rho_k y_k s_k^T`).
+/// The binding kept no index, so any index is taken; [`bound_with_subscript`] is the converse,
+/// where the binding kept one and it must agree.
 fn indexed_occurrence(bound: &Node, target: &Node) -> bool {
     match &target.kind {
         NodeKind::Scripts { base, sub: Some(_), sup: None, primes: 0 } => {

@@ -361,7 +361,14 @@ fn is_parameter_argument(body: &Node) -> bool {
 /// Whether a group's content holds a condition `a \mid b` at its top level.
 fn condition_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
-    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" || r == "\\parallel" || r == "\\|"))
+    rest.iter().any(|l| {
+        is_conditioning_bar(&l.op) || matches!(&l.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|")
+    })
+}
+
+/// Whether a relation is the conditioning bar, however it is written (`\mid`, `|`, `\vert`).
+pub(super) fn is_conditioning_bar(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert")
 }
 
 /// `\textrm{Binomial}(n, p)`, `\textrm{leaky ReLU}(x)`: a name written in text right before a
@@ -522,7 +529,7 @@ fn condition(item: &Node) -> Option<(&Node, &str, &Node)> {
     let NodeKind::Chain { first, rest } = &item.kind else { return None };
     match rest.as_slice() {
         [link] => match &link.op {
-            InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert" => {
+            InfixOp::Relation(r) if is_conditioning_bar(&link.op) => {
                 Some((first.as_ref(), r.as_str(), &link.operand))
             }
             _ => None,

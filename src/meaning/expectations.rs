@@ -118,8 +118,7 @@ fn names_several(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
     rest.iter().any(|link| match &link.op {
         crate::syntax::ast::InfixOp::Separator(_) => true,
-        crate::syntax::ast::InfixOp::Relation(text) => text.as_str() == "\\mid" || text.as_str() == "|",
-        _ => false,
+        op => super::calls::is_conditioning_bar(op),
     })
 }
 
@@ -128,7 +127,7 @@ fn names_several(body: &Node) -> bool {
 fn states_a_condition(body: &Node) -> bool {
     let NodeKind::Chain { first, rest } = &body.kind else { return false };
     rest.iter().any(|link| match &link.op {
-        crate::syntax::ast::InfixOp::Relation(text) => text.as_str() != "\\mid" && text.as_str() != "|",
+        op @ crate::syntax::ast::InfixOp::Relation(_) => !super::calls::is_conditioning_bar(op),
         crate::syntax::ast::InfixOp::Stacked(_) => true,
         _ => false,
     }) || std::iter::once(first.as_ref())
