@@ -267,14 +267,18 @@ fn an_array_read_at_positions_is_its_entry() {
 }
 
 /// The factors of a long mixed product, left to right: matrices that do not commute, a
-/// transpose, `\cdot`, `/`, `\odot`, a vector times a matrix, and a softmax first.
+/// transpose, `\cdot`, `/`, `\odot`, a vector times a matrix, and a softmax first; each factor
+/// after its sign, so that no run side by side binds tighter (`meaning`'s runs) and the row is
+/// read left to right.
 fn long_product(times: usize) -> Vec<String> {
     let mut factors = vec![r"\mathrm{softmax}(M)".to_string()];
     for k in 0..times {
-        factors.push(["A", r"\cdot B", "/ s", r"\odot C", "B^\\top", "A"][k % 6].to_string());
+        factors.push(
+            [r"\cdot A", r"\cdot B", "/ s", r"\odot C", r"\cdot B^\top", r"\cdot A"][k % 6].to_string(),
+        );
     }
-    factors.push("v".to_string());
-    factors.push("A".to_string());
+    factors.push(r"\cdot v".to_string());
+    factors.push(r"\cdot A".to_string());
     factors
 }
 
@@ -310,4 +314,21 @@ fn a_product_past_256_factors_is_the_same_steps_left_to_right() {
     assert_eq!(entries(&run(&mut s, &[right.as_str()])), vec![300.0, 1.0]);
     let left = format!("v^\\top {}", "A ".repeat(300));
     assert_eq!(entries(&run(&mut s, &[left.as_str()])), vec![0.0, 1.0]);
+}
+
+#[test]
+fn factors_side_by_side_bind_tighter_than_a_sign_between_them() {
+    // `A u \cdot B w` is the dot product of Au and Bw (the meaning layer's runs); `x / 2 y`
+    // divides by 2y; a number over a number before a factor (`1/2 x`) is a coefficient.
+    let mut s = session(None, false);
+    bind(&mut s, "A", &matrix(2, 2, |r, c| [1.0, 2.0, 0.0, 1.0][r * 2 + c]));
+    bind(&mut s, "B", &matrix(2, 2, |r, c| [0.0, 1.0, 1.0, 0.0][r * 2 + c]));
+    for (name, value) in [("u", "[1, 1]"), ("w", "[2, 3]"), ("x", "12"), ("y", "3")] {
+        s.bind_json(name, value).unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    }
+    // Au = [3, 1], Bw = [3, 2]: 9 + 2.
+    assert_close(&entries(&run(&mut s, &[r"A u \cdot B w"])), &[11.0], "A u · B w");
+    assert_close(&entries(&run(&mut s, &[r"A u \odot B w"])), &[9.0, 2.0], "A u ⊙ B w");
+    assert_close(&entries(&run(&mut s, &["x / 2 y"])), &[2.0], "x / 2y");
+    assert_close(&entries(&run(&mut s, &["1/2 x"])), &[6.0], "1/2 x");
 }

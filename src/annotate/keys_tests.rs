@@ -46,7 +46,7 @@ fn lost_matches(pattern: &Pattern, node: &Node, source: &str, present: &KeySet) 
         }
         return lost;
     }
-    let Some(view) = ChainView::new(node, &|_, _| false) else { return lost };
+    let Some(view) = ChainView::new(node, &|_, _| super::pattern::Tie::Apart) else { return lost };
     let links: Vec<_> = view.links().collect();
     let Some((at, anchor)) = pattern.chain_anchor() else { return lost };
     let mut chain = ChainKeys::default();
@@ -155,9 +155,10 @@ fn a_chain_gets_from_its_outer_chain_the_keys_it_would_work_out() {
         let mut pairs = Vec::new();
         operand_chains(&parsed.root, &mut pairs);
         for (outer, inner, position) in pairs {
-            let (Some(outer_view), Some(inner_view)) =
-                (ChainView::new(outer, &|_, _| false), ChainView::new(inner, &|_, _| false))
-            else {
+            let (Some(outer_view), Some(inner_view)) = (
+                ChainView::new(outer, &|_, _| super::pattern::Tie::Apart),
+                ChainView::new(inner, &|_, _| super::pattern::Tie::Apart),
+            ) else {
                 unreachable!("both are chains")
             };
             let (mut outer_keys, mut given, mut own) =

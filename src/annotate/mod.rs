@@ -282,7 +282,11 @@ impl<'a> Walker<'a> {
         }
         self.other_rules(node, in_script);
         let meaning = self.meaning;
-        let is_call = |callee: &Node, _argument: &Node| meaning.is_callee(callee);
+        let is_call = |callee: &Node, argument: &Node| match () {
+            _ if meaning.is_callee(callee) => pattern::Tie::Call,
+            _ if meaning.in_one_run(callee, argument) => pattern::Tie::Run,
+            _ => pattern::Tie::Apart,
+        };
         let mut view = std::mem::take(&mut self.view);
         let is_chain = view.fill(node, &is_call);
         // Only a chain has keys of its own to keep (most nodes are not chains).

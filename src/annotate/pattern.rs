@@ -32,35 +32,47 @@ pub struct Pattern {
     needs: KeySet,
 }
 
-/// A chain's operands with the operator before each, and whether each neighbouring pair is a
-/// call and its argument (which no run may split), computed once per chain node. A walk keeps
+/// How two neighbouring operands of a chain are tied, as the meaning layer read them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tie {
+    /// Not tied: a run of a pattern may begin or end between them.
+    Apart,
+    /// A call and its argument (`f` and `(x)`): only a metavariable may take one without the other.
+    Call,
+    /// Neighbours in a run side by side that a product sign takes whole (`Q` and `h_i` of
+    /// `Q h_i \cdot K h_j`): a metavariable at a pattern's end takes the whole run.
+    Run,
+}
+
+/// A chain's operands with the operator before each, and how each neighbouring pair is tied
+/// ([`Tie`]), computed once per chain node. A walk keeps
 /// one view and refills it ([`ChainView::fill`]) so that no chain allocates.
 #[derive(Debug, Default)]
 pub struct ChainView<'t> {
     operands: Vec<(Option<&'t InfixOp>, &'t Node)>,
-    joined: Vec<bool>,
+    ties: Vec<Tie>,
 }
 
 impl<'t> ChainView<'t> {
-    /// The view of `node` if it is a chain; `is_call(f, (x))` says which neighbours are one.
-    pub fn new(node: &'t Node, is_call: &dyn Fn(&Node, &Node) -> bool) -> Option<ChainView<'t>> {
+    /// The view of `node` if it is a chain; `tie(f, (x))` says how neighbours side by side are tied.
+    pub fn new(node: &'t Node, tie: &dyn Fn(&Node, &Node) -> Tie) -> Option<ChainView<'t>> {
         let mut view = ChainView::default();
-        view.fill(node, is_call).then_some(view)
+        view.fill(node, tie).then_some(view)
     }
 
     /// Makes this the view of `node`, reusing its buffers; false (and empty) if `node` is not
     /// a chain.
-    pub fn fill(&mut self, node: &'t Node, is_call: &dyn Fn(&Node, &Node) -> bool) -> bool {
+    pub fn fill(&mut self, node: &'t Node, tie: &dyn Fn(&Node, &Node) -> Tie) -> bool {
         self.operands.clear();
-        self.joined.clear();
+        self.ties.clear();
         let NodeKind::Chain { first, rest } = &node.kind else { return false };
         self.operands.push((None, first.as_ref()));
         self.operands.extend(rest.iter().map(|l| (Some(&l.op), &l.operand)));
-        let joined = self.operands.windows(2).map(|pair| match pair {
-            [(_, callee), (Some(InfixOp::Juxt), argument)] => is_call(callee, argument),
-            _ => false,
+        let ties = self.operands.windows(2).map(|pair| match pair {
+            [(_, callee), (Some(InfixOp::Juxt), argument)] => tie(callee, argument),
+            _ => Tie::Apart,
         });
-        self.joined.extend(joined);
+        self.ties.extend(ties);
         true
     }
 
@@ -69,9 +81,14 @@ impl<'t> ChainView<'t> {
         self.operands.iter().copied()
     }
 
-    /// Whether operands `left` and `left + 1` are a call and its argument.
+    /// Whether operands `left` and `left + 1` are tied (a call and its argument, or one run).
     pub(super) fn joined(&self, left: usize) -> bool {
-        self.joined.get(left).copied().unwrap_or(false)
+        self.tie(left) != Tie::Apart
+    }
+
+    /// How operands `left` and `left + 1` are tied.
+    pub(super) fn tie(&self, left: usize) -> Tie {
+        self.ties.get(left).copied().unwrap_or(Tie::Apart)
     }
 }
 
@@ -236,7 +253,7 @@ impl Pattern {
         if !self.is_chain() {
             return self.whole_match(node, start);
         }
-        if !view.fill(node, &|_, _| false) {
+        if !view.fill(node, &|_, _| Tie::Apart) {
             return None;
         }
         let view = &*view;
@@ -325,18 +342,20 @@ impl Pattern {
     ) -> Option<Span> {
         let pattern = &self.operands;
         let end = offset + pattern.len();
-        // A run never splits a call from its argument, except that a metavariable at either
-        // end of the pattern stands for the whole call (`$A \odot $B` on `h(c) \odot o`).
-        let callee_before = (offset > 0 && view.joined(offset - 1))
-            .then(|| view.operands.get(offset - 1).map(|(_, callee)| *callee))
-            .flatten();
-        let argument_after =
-            view.joined(end - 1).then(|| view.operands.get(end).map(|(_, arg)| *arg)).flatten();
+        // A run never splits a call from its argument, nor a run of factors side by side that
+        // an explicit product sign takes whole, except that a metavariable at either end of the
+        // pattern stands for the whole call or run (`$A \odot $B` on `h(c) \odot o`, `$A
+        // \cdot $B` on `Q h_i \cdot K h_j`).
+        let first_joined = (0..offset).rev().take_while(|&left| view.joined(left)).last();
+        let callee_before = first_joined.and_then(|at| view.operands.get(at).map(|(_, callee)| *callee));
+        let last_joined = (end - 1..).take_while(|&left| view.joined(left)).last();
+        let argument_after = last_joined.and_then(|left| view.operands.get(left + 1).map(|(_, arg)| *arg));
         let first_name = pattern.first().and_then(|(_, node)| metavariable(node));
         let last_name = pattern.last().and_then(|(_, node)| metavariable(node));
-        if (callee_before.is_some() && first_name.is_none())
-            || (argument_after.is_some() && last_name.is_none())
-        {
+        // A pattern's written end may stand inside a run (`\mathrm{diag}(G)^{-1/2} \odot $X` on
+        // `\eta \mathrm{diag}(G)^{-1/2} \odot g`), never between a call and its argument.
+        let call_before = offset > 0 && view.tie(offset - 1) == Tie::Call;
+        if (call_before && first_name.is_none()) || (view.tie(end - 1) == Tie::Call && last_name.is_none()) {
             return None;
         }
         let window = view.operands.get(offset..end)?;

@@ -33,6 +33,7 @@ mod positions;
 mod prose;
 mod resolve;
 mod roles;
+mod runs;
 mod samples;
 pub mod score;
 mod scripts;

@@ -282,6 +282,7 @@ impl<'t> Resolver<'t> {
         super::sets::factored_sets(&mut factors);
         super::sizes::weight_before_a_sum(&mut factors);
         super::sizes::complement_weights(&mut factors);
+        let mut factors = super::runs::group_runs(factors, node);
         match factors.len() {
             1 => factors.pop().map_or_else(|| Term::new(TermKind::Leaf, node.span, node), |f| f.term),
             _ => Term::new(TermKind::Product(factors), items_span(items), node),

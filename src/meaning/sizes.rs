@@ -37,11 +37,7 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
             // `m' = |\mathcal{B}| = m \cdot p\, q`: a product of plain letters set equal to a
             // size worked out is a product of sizes.
             TermKind::Product(factors) if computed && plain_letters(factors) => {
-                for factor in factors.iter_mut() {
-                    if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
-                        letter_to_size(occurrence, false);
-                    }
-                }
+                plain_letters_to_sizes(factors)
             }
             _ => {}
         }
@@ -140,8 +136,21 @@ fn plain_letters(factors: &[Factor]) -> bool {
                 super::roles::font_of(o.base) == Font::Normal
                     && o.scripts.iter().all(|s| s.role == ScriptRole::Label)
             }
+            // A run side by side that a sign takes whole (`p\, q` of `m \cdot p\, q`).
+            TermKind::Product(run) => plain_letters(run),
             _ => false,
         })
+}
+
+/// The letters of a product of plain letters ([`plain_letters`]) made sizes, runs included.
+fn plain_letters_to_sizes(factors: &mut [Factor]) {
+    for factor in factors.iter_mut() {
+        match &mut factor.term.kind {
+            TermKind::Symbol(occurrence) => letter_to_size(occurrence, false),
+            TermKind::Product(run) => plain_letters_to_sizes(run),
+            _ => {}
+        }
+    }
 }
 
 /// The factors of a row joined by `\times` (`2 \times d_{\mathrm{model}} \times r`) are counts

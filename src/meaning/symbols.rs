@@ -1,6 +1,6 @@
 //! The symbols of a formula, one entry a name, and the kind of any resolved term.
 
-use super::tree::{ScriptRole, SymbolEntry, Term, TermKind};
+use super::tree::{Factor, ScriptRole, SymbolEntry, Term, TermKind};
 use super::SymbolKind;
 
 /// The symbols of `term`, one entry a binding name, in order of first occurrence. An entry's
@@ -347,6 +347,9 @@ pub struct TermIndex<'t, 'n> {
     /// Operators as written (`\mathbb{E}_x`), by span, with the name they were resolved as.
     operators: rustc_hash::FxHashMap<(usize, usize), &'n str>,
     balanced: Vec<crate::syntax::ast::Span>,
+    /// Neighbours written side by side in a run that an explicit product sign's operand is
+    /// (`Q h_i` of `Q h_i \cdot K h_j`), by where each starts.
+    runs: rustc_hash::FxHashSet<(usize, usize)>,
     /// The kinds worked out so far, keyed by the term's address in the tree: asking for the
     /// kind of each run of a long row then walks the row once, not once a run.
     kinds: std::cell::RefCell<rustc_hash::FxHashMap<usize, SymbolKind>>,
@@ -365,6 +368,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             callees: Default::default(),
             operators: Default::default(),
             balanced: Vec::new(),
+            runs: Default::default(),
             kinds: std::cell::RefCell::new(rustc_hash::FxHashMap::with_capacity_and_hasher(expected, hasher)),
         };
         let mut stack = vec![root];
@@ -388,6 +392,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
                 }
             }
             if let TermKind::Product(factors) = &term.kind {
+                index.note_runs(factors);
                 for pair in factors.windows(2) {
                     if let [previous, factor] = pair {
                         if factor.balanced {
@@ -446,6 +451,32 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             return false;
         };
         occurrence.scripts.iter().any(|s| s.role == ScriptRole::Label && s.term.span == script.span)
+    }
+
+    /// Whether `left` and `right`, neighbours written side by side, are one operand of an
+    /// explicit product sign beside them ([`super::runs`]): `Q` and `h_i` of `Q h_i \cdot K h_j`.
+    pub fn in_one_run(&self, left: &crate::syntax::ast::Node, right: &crate::syntax::ast::Node) -> bool {
+        self.runs.contains(&(left.span.start, right.span.start))
+    }
+
+    /// Notes the neighbours of each run of side-by-side factors among `factors` that an
+    /// explicit product sign joins to the rest.
+    fn note_runs(&mut self, factors: &[Factor]) {
+        let explicit =
+            factors.iter().any(|f| matches!(f.op, Some(crate::syntax::ast::InfixOp::Multiplicative(_))));
+        if !explicit {
+            return;
+        }
+        for factor in factors {
+            let TermKind::Product(run) = &factor.term.kind else { continue };
+            if run.iter().skip(1).all(|f| f.op == Some(&crate::syntax::ast::InfixOp::Juxt)) {
+                for pair in run.windows(2) {
+                    if let [a, b] = pair {
+                        self.runs.insert((a.term.span.start, b.term.span.start));
+                    }
+                }
+            }
+        }
     }
 
     /// Where a symbol beside a parenthesis could as well be applied to it: `w(a+b)`.

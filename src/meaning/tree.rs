@@ -62,7 +62,9 @@ pub enum TermKind<'n> {
     Operator(Box<OperatorApplication<'n>>),
     /// A large operator with its limits and body: `\sum_{i=1}^{N} x_i`, `\max_j z_j`.
     BigOp(Box<BigOperator<'n>>),
-    /// Factors side by side or joined by multiplicative operators, read left to right.
+    /// Factors side by side or joined by multiplicative operators, read left to right; in a
+    /// row with both, each run side by side is one factor, a product of its own
+    /// (`super::runs`: `Q h_i \cdot K h_j` is two factors joined by `\cdot`).
     Product(Vec<Factor<'n>>),
     /// A sign over what it covers: `-\sum_i p_i \log q_i` is the negation of the whole sum.
     Sign {

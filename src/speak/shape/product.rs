@@ -53,25 +53,38 @@ impl Shaper<'_> {
         Phrase::Ops { first: first.boxed(), rest, nested: false }
     }
 
-    /// Reads a row of factors left to right.
+    /// Reads a row of factors left to right. The meaning layer nested each run written side by
+    /// side that a sign joins to the rest (`crate::meaning`'s runs: `Q h_i \cdot K h_j`), so a
+    /// row is side by side throughout or operands joined by signs; a nested run stays one
+    /// operand ("the dot product of the product of Q and h sub i and …").
     fn factors(&self, factors: &[Factor], d: usize) -> Phrase {
-        let mut left: Option<(Phrase, Join)> = None;
-        let mut group: Vec<Phrase> = Vec::new();
-        let mut plain = true;
-        let mut previous: Option<&Term> = None;
-        for factor in factors {
-            if let Some(InfixOp::Multiplicative(op)) = factor.op {
-                let right = self.product(std::mem::take(&mut group), plain);
-                let joined = self.combine(left.take(), right);
-                left = Some((joined, self.join(op, previous, &factor.term)));
-                plain = true;
-            }
-            plain &= self.is_plain_scalar(&factor.term);
-            group.push(self.shape(&factor.term, d));
-            previous = Some(&factor.term);
+        let signed = factors.iter().skip(1).any(|f| matches!(f.op, Some(InfixOp::Multiplicative(_))));
+        if !signed {
+            let plain = factors.iter().all(|f| self.is_plain_scalar(&f.term));
+            return self.product(factors.iter().map(|f| self.shape(&f.term, d)).collect(), plain);
         }
-        let right = self.product(group, plain);
-        self.combine(left, right)
+        let mut iter = factors.iter();
+        let Some(first) = iter.next() else { return Phrase::Empty };
+        let mut left = self.shape(&first.term, d);
+        // Whether `left` is a product the signs made (more factors join it) or one operand.
+        let mut by_signs = false;
+        let mut previous = &first.term;
+        for factor in iter {
+            let op = match factor.op {
+                Some(InfixOp::Multiplicative(op)) => op.as_str(),
+                _ => "\\cdot",
+            };
+            let join = self.join(op, Some(previous), &factor.term);
+            let right = self.shape(&factor.term, d);
+            let product = matches!(join, Join::Product);
+            if product && !by_signs {
+                left = operand(left);
+            }
+            by_signs = product;
+            left = self.combine(Some((left, join)), right);
+            previous = &factor.term;
+        }
+        left
     }
 
     /// How `op` joins the factors around it.
@@ -449,5 +462,13 @@ fn squared_variable(wrt: Phrase) -> (bool, Phrase) {
     match wrt {
         Phrase::Power { base, exponent } if *exponent == Phrase::Number("2".into()) => (true, *base),
         other => (false, other),
+    }
+}
+
+/// A product read as one operand of a sign: kept apart from the factors the sign joins to it.
+fn operand(phrase: Phrase) -> Phrase {
+    match phrase {
+        Phrase::Product(_) => Phrase::Seq(vec![phrase]),
+        other => other,
     }
 }

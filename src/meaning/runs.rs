@@ -1,0 +1,106 @@
+//! How far an explicit product sign reaches in a row of factors: factors written side by side
+//! bind tighter than `\cdot`, `\times`, `\odot`, `/`, … between them, as papers mean them.
+//!
+//! `Q h_i \cdot K h_j` is the dot product of `Q h_i` and `K h_j`, not `Q` times `h_i \cdot K`
+//! times `h_j`; `W x \odot V y` is the element-wise product of `Wx` and `Vy`; `x / 2\sigma^2`
+//! divides by `2\sigma^2`. One exception keeps the coefficients papers write before a term:
+//! a lone number or Greek letter over a number (`1/2 \|w\|^2`, `\lambda/2 \|\theta\|^2`) is
+//! a fraction that scales what follows it.
+//!
+//! The syntax has one level for all of them (the precedence table cannot tell a product
+//! written side by side from one written with a sign); this pass, at the end of
+//! [`super::resolve`]'s reading of a row, nests each run of side-by-side factors as one
+//! [`TermKind::Product`], so that the annotation rules (through
+//! [`super::TermIndex::in_one_run`]), the reading aloud and the evaluator all see the same
+//! operands.
+
+use super::tree::{Factor, Term, TermKind};
+use crate::syntax::ast::{InfixOp, Node};
+
+/// Nests the runs of side-by-side factors of a row that also has explicit product signs; a
+/// row written all side by side, or with signs between single factors only, stays as it is.
+pub(super) fn group_runs<'n>(factors: Vec<Factor<'n>>, node: &'n Node) -> Vec<Factor<'n>> {
+    let explicit = |f: &Factor| matches!(f.op, Some(InfixOp::Multiplicative(_)));
+    let any_explicit = factors.iter().skip(1).any(explicit);
+    let any_side_by_side = factors.iter().skip(1).any(|f| f.op == Some(&InfixOp::Juxt));
+    if !any_explicit || !any_side_by_side {
+        return factors;
+    }
+    let factors = coefficients(factors, node);
+    let mut grouped: Vec<Factor<'n>> = Vec::new();
+    let mut run: Vec<Factor<'n>> = Vec::new();
+    for factor in factors {
+        if explicit(&factor) && !run.is_empty() {
+            grouped.push(nest(std::mem::take(&mut run), node));
+        }
+        run.push(factor);
+    }
+    if !run.is_empty() {
+        grouped.push(nest(run, node));
+    }
+    grouped
+}
+
+/// One factor standing for a run: the run's first operator before it, the run a product.
+fn nest<'n>(mut run: Vec<Factor<'n>>, node: &'n Node) -> Factor<'n> {
+    if run.len() == 1 {
+        if let Some(only) = run.pop() {
+            return only;
+        }
+    }
+    let (op, op_span) = run.first().map_or((None, Default::default()), |f| (f.op, f.op_span));
+    if let Some(first) = run.first_mut() {
+        first.op = None;
+        first.op_span = Default::default();
+        first.balanced = false;
+    }
+    let span = match (run.first(), run.last()) {
+        (Some(a), Some(b)) => a.term.span.join(b.term.span),
+        _ => node.span,
+    };
+    Factor { op, op_span, term: Term::new(TermKind::Product(run), span, node), balanced: false }
+}
+
+/// `1/2 \|w\|^2`, `\lambda/2 \|\theta\|^2`: a lone number or Greek letter over a number, with more
+/// written side by side after it, is one factor (the fraction), so the slash does not reach
+/// past its number.
+fn coefficients<'n>(factors: Vec<Factor<'n>>, node: &'n Node) -> Vec<Factor<'n>> {
+    let mut out: Vec<Factor<'n>> = Vec::with_capacity(factors.len());
+    let mut iter = factors.into_iter().peekable();
+    while let Some(factor) = iter.next() {
+        let over_number = is_slash(&factor) && matches!(factor.term.kind, TermKind::Number);
+        let lone_before = out.last().is_some_and(|previous| is_lone(previous)) && starts_run(&out);
+        let more_after = iter.peek().is_some_and(|next| next.op == Some(&InfixOp::Juxt));
+        match (over_number && lone_before && more_after, out.pop()) {
+            (true, Some(previous)) => out.push(nest(vec![previous, factor], node)),
+            (_, previous) => {
+                out.extend(previous);
+                out.push(factor);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the last factor of `so_far` stands alone: first of the row or after an explicit sign.
+fn starts_run(so_far: &[Factor]) -> bool {
+    so_far.last().is_some_and(|f| f.op.is_none() || matches!(f.op, Some(InfixOp::Multiplicative(_))))
+}
+
+/// Whether a factor is a number or a Greek letter as papers name a weight (`1`, `\lambda`,
+/// `\eta_t`): `x / 2\sigma^2` divides x by 2σ², `\lambda / 2 \|w\|^2` halves λ.
+fn is_lone(factor: &Factor) -> bool {
+    let greek = |o: &super::Occurrence| {
+        crate::syntax::names::is_greek(&o.base_name) && o.base_name.starts_with(|c: char| c.is_lowercase())
+    };
+    match &factor.term.kind {
+        TermKind::Number => true,
+        TermKind::Symbol(occurrence) => greek(occurrence),
+        _ => false,
+    }
+}
+
+/// Whether the factor comes after `/`.
+fn is_slash(factor: &Factor) -> bool {
+    matches!(factor.op, Some(InfixOp::Multiplicative(op)) if op == "/")
+}
