@@ -1,6 +1,6 @@
 //! The rule engine's matching, on rules written for the test: what a metavariable stands for,
 //! metavariables that must be one symbol or a number, conditions a pattern does not name, and one question
-//! asked once; `earlier`, `within` and `without`; chains after operators with limits.
+//! asked once; `earlier`, `within`, `without` and `distinct`; runs a sign takes whole; chains after operators with limits.
 
 use eqmap::annotate::{fired_rules, rules::load_rules, RuleSet};
 use eqmap::meaning::SymbolTable;
@@ -263,4 +263,36 @@ fn the_spellings_write_a_differential_upright() {
     assert_eq!(one(r"\sqrt{d}").len(), 1);
     assert_eq!(one(r"\mathrm{dim}($X)").len(), 1);
     assert_eq!(one(r"$Q / d_k").len(), 1);
+}
+
+#[test]
+fn metavariables_required_distinct_refuse_the_same_subtree() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "cross"
+patterns = ['\mathrm{MultiHead}($A, $B, $B)']
+distinct = [["A", "B"]]
+concepts = ["nn.cross-attention"]
+examples = ['\mathrm{MultiHead}(Y, X, X)']
+"#,
+    );
+    assert!(fires(r"Z = \mathrm{MultiHead}(Y, X, X)", &rules));
+    assert!(!fires(r"Z = \mathrm{MultiHead}(X, X, X)", &rules));
+}
+
+#[test]
+fn a_metavariable_at_a_patterns_end_takes_the_whole_run_a_sign_joins() {
+    // `Q h_i \cdot K h_j`: the dot product of Qh_i and Kh_j, both vectors, though h_i and K
+    // stand side by side with the sign in the syntax's flat row.
+    let rules = rule_set(
+        r#"[[rule]]
+id = "dot"
+patterns = ['$A \cdot $B']
+where = { A = "vector", B = "vector" }
+concepts = ["linalg.dot-product"]
+examples = ['q \cdot k']
+"#,
+    );
+    assert!(fires(r"e_{ij} = Q h_i \cdot K h_j", &rules));
+    assert!(!fires(r"e = \eta \cdot g", &rules));
 }

@@ -244,6 +244,10 @@ impl<'a> Walker<'a> {
         let without = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
             bindings.get(name).is_none_or(|node| !holds(node, patterns))
         };
+        let apart = |(a, b): &(String, String)| match (bindings.get(a), bindings.get(b)) {
+            (Some(a), Some(b)) => a != b,
+            _ => true,
+        };
         let number = |name: &String| {
             bindings.get(name.as_str()).is_none_or(|node| matches!(node.kind, NodeKind::Number { .. }))
         };
@@ -258,6 +262,7 @@ impl<'a> Walker<'a> {
                     kinds.contains(&kind.unwrap_or_else(|| self.kind(node)))
                 })
             })
+            && rule.distinct.iter().all(apart)
             // The searches last: they walk what matched.
             && rule.earlier.iter().all(stepped)
             && rule.within.iter().all(within)

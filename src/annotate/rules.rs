@@ -65,6 +65,8 @@ struct RuleSpec {
     #[serde(default)]
     earlier: BTreeMap<String, String>,
     #[serde(default)]
+    distinct: Vec<[String; 2]>,
+    #[serde(default)]
     within: BTreeMap<String, OneOrMany>,
     #[serde(default)]
     without: BTreeMap<String, OneOrMany>,
@@ -140,6 +142,9 @@ pub struct Rule {
     /// Pairs `(holder, later)`: what `holder` matched holds the letter `later` matched, one
     /// step before (`m_{t-1}` of `m_t`).
     pub earlier: Vec<(String, String)>,
+    /// Pairs of metavariables that must match different trees: the queries of
+    /// `\mathrm{Attention}($Q, $K, $K)` drawn from another source than the keys.
+    pub distinct: Vec<(String, String)>,
     /// Metavariables with patterns: what each matched holds a match of one of them (itself
     /// or a part), under the match's bindings (`\nabla` somewhere in the step `$E`).
     pub within: Vec<(String, Vec<Pattern>)>,
@@ -251,6 +256,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         symbols: spec.symbols,
         numbers: spec.numbers,
         earlier: spec.earlier.into_iter().collect(),
+        distinct: spec.distinct.into_iter().map(|[a, b]| (a, b)).collect(),
         within,
         without,
         focus,
