@@ -96,7 +96,10 @@ fn the_broad_set_holds_its_floor() {
     // start, none repeated) at 46.3% with the start's rules and 46.3% with those written for the
     // sixth: nothing carried; 53.7% after rules over its misses. All seven: 57.9%, 98.5%
     // (98.0% without the symbol-kind rows).
-    holds_floor("broad.jsonl", 0.57, 0.98, 0.975);
+    // Session 37: the eighth batch (80, labelled in session 36, never read there) at 43.1% with
+    // this session's start rules, 46.9% after four concepts it named (∏, absolute values, set
+    // operations, cross-attention) and rules over its misses. All eight: 56.2%, 98.4%.
+    holds_floor("broad.jsonl", 0.555, 0.98, 0.975);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
