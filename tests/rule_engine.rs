@@ -296,3 +296,19 @@ examples = ['q \cdot k']
     assert!(fires(r"e_{ij} = Q h_i \cdot K h_j", &rules));
     assert!(!fires(r"e = \eta \cdot g", &rules));
 }
+
+#[test]
+fn an_operator_and_its_operand_are_one_term_for_a_metavariable_a_sign_joins() {
+    // `\nabla_{\mathbf{w}} L \cdot \mathbf{v}`: the gradient (a vector) against v, not L.
+    let rules = rule_set(
+        r#"[[rule]]
+id = "dot"
+patterns = ['$A \cdot $B']
+where = { A = "vector", B = "vector" }
+concepts = ["linalg.dot-product"]
+examples = ['q \cdot k']
+"#,
+    );
+    assert!(fires(r"\nabla_g L = \frac{\nabla_{\mathbf{w}} L \cdot \mathbf{v}}{\|\mathbf{v}\|}", &rules));
+    assert!(!fires(r"\frac{L \cdot \mathbf{v}}{\|\mathbf{v}\|}", &rules));
+}

@@ -289,7 +289,11 @@ impl<'a> Walker<'a> {
         let meaning = self.meaning;
         let is_call = |callee: &Node, argument: &Node| match () {
             _ if meaning.is_callee(callee) => pattern::Tie::Call,
-            _ if meaning.in_one_run(callee, argument) => pattern::Tie::Run,
+            // An operator name and its operand (`\nabla_{\mathbf{w}} L`) are read as one term, as
+            // a run is: a metavariable takes both, a written end may stand between them.
+            _ if meaning.in_one_run(callee, argument) || meaning.operator_named(callee).is_some() => {
+                pattern::Tie::Run
+            }
             _ => pattern::Tie::Apart,
         };
         let mut view = std::mem::take(&mut self.view);

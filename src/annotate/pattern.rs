@@ -11,6 +11,10 @@
 //! Word styles are ignored (`\mathrm{softmax}` matches `\operatorname{softmax}`), fonts are not,
 //! except that a pattern's 1 matches the bold vector of ones. The conditioning bar is one
 //! relation however it is spelled (`|`, `\vert`, `\mid`).
+//! A run never splits a call from its argument; a metavariable at a run's end that a sign
+//! joins to the rest of the match takes the whole of what the meaning layer reads as one
+//! operand there ([`Tie`]: a run side by side that a sign takes, an operator name with its
+//! operand).
 
 use super::keys::{
     commonness, index_key, operator_commonness, operator_key, required_keys, run_required_keys, same_head,
@@ -346,9 +350,21 @@ impl Pattern {
         // an explicit product sign takes whole, except that a metavariable at either end of the
         // pattern stands for the whole call or run (`$A \odot $B` on `h(c) \odot o`, `$A
         // \cdot $B` on `Q h_i \cdot K h_j`).
-        let first_joined = (0..offset).rev().take_while(|&left| view.joined(left)).last();
+        // A run is taken whole only by a metavariable that a sign joins to the rest of the
+        // match: `$P` of `$P($A \mid $B)` on `\log p(y \mid x)` is the callee, never `\log`
+        // before it.
+        let signed = |at: usize| {
+            view.operands.get(at).is_some_and(|(op, _)| op.is_some_and(|op| *op != InfixOp::Juxt))
+        };
+        let (runs_before, runs_after) = (signed(offset + 1), signed(end - 1));
+        let tied = |left: usize, runs: bool| match view.tie(left) {
+            Tie::Call => true,
+            Tie::Run => runs,
+            Tie::Apart => false,
+        };
+        let first_joined = (0..offset).rev().take_while(|&left| tied(left, runs_before)).last();
         let callee_before = first_joined.and_then(|at| view.operands.get(at).map(|(_, callee)| *callee));
-        let last_joined = (end - 1..).take_while(|&left| view.joined(left)).last();
+        let last_joined = (end - 1..).take_while(|&left| tied(left, runs_after)).last();
         let argument_after = last_joined.and_then(|left| view.operands.get(left + 1).map(|(_, arg)| *arg));
         let first_name = pattern.first().and_then(|(_, node)| metavariable(node));
         let last_name = pattern.last().and_then(|(_, node)| metavariable(node));

@@ -181,6 +181,15 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             },
             // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.
             "Delta" | "exp" | "log" | "E" => child(&op.operand),
+            // `\max\{0, \boldsymbol{W}^\top \boldsymbol{x} + \boldsymbol{c}\}`: the larger of listed
+            // values, taken entry by entry, has the shape of what it compares.
+            "max" | "min" if op.sub.is_none() => match &op.operand.kind {
+                TermKind::Fenced { body, .. } => match child(body) {
+                    kind @ (SymbolKind::Vector | SymbolKind::Matrix) => kind,
+                    _ => SymbolKind::Scalar,
+                },
+                _ => SymbolKind::Scalar,
+            },
             _ => SymbolKind::Scalar,
         },
         TermKind::BigOp(big) => match big.name.as_str() {
