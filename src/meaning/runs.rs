@@ -4,8 +4,8 @@
 //! `Q h_i \cdot K h_j` is the dot product of `Q h_i` and `K h_j`, not `Q` times `h_i \cdot K`
 //! times `h_j`; `W x \odot V y` is the element-wise product of `Wx` and `Vy`; `x / 2\sigma^2`
 //! divides by `2\sigma^2`. One exception keeps the coefficients papers write before a term:
-//! a lone number or Greek letter over a number (`1/2 \|w\|^2`, `\lambda/2 \|\theta\|^2`) is
-//! a fraction that scales what follows it.
+//! a number over one factor (`1/2 \|w\|^2`, `1/n \sum_i x_i`) or a Greek letter over a number
+//! (`\lambda/2 \|\theta\|^2`) is a fraction that scales what follows it.
 //!
 //! The syntax has one level for all of them (the precedence table cannot tell a product
 //! written side by side from one written with a sign); this pass, at the end of
@@ -68,7 +68,11 @@ fn coefficients<'n>(factors: Vec<Factor<'n>>, node: &'n Node) -> Vec<Factor<'n>>
     let mut out: Vec<Factor<'n>> = Vec::with_capacity(factors.len());
     let mut iter = factors.into_iter().peekable();
     while let Some(factor) = iter.next() {
-        let over_number = is_slash(&factor) && matches!(factor.term.kind, TermKind::Number);
+        // `1/n \sum_i x_i`, `1/\sqrt{d} QK^\top`: a number over anything single; `\lambda/2`: a
+        // Greek letter over a number.
+        let number_before = out.last().is_some_and(|p| matches!(p.term.kind, TermKind::Number));
+        let over_number =
+            is_slash(&factor) && (number_before || matches!(factor.term.kind, TermKind::Number));
         let lone_before = out.last().is_some_and(|previous| is_lone(previous)) && starts_run(&out);
         let more_after = iter.peek().is_some_and(|next| next.op == Some(&InfixOp::Juxt));
         match (over_number && lone_before && more_after, out.pop()) {

@@ -36,6 +36,7 @@ mod literal_signs;
 mod matrix;
 mod over_sum;
 mod plain;
+mod prose;
 mod radical;
 mod relation_labels;
 mod root_sign;
@@ -122,6 +123,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         }
         let powers = delimiter_powers::read(&pasted.text);
         pasted.push(powers.text, powers.map, powers.notes);
+        let prose = prose::as_text(&pasted.text);
+        pasted.push(prose.text, prose.map, prose.notes);
     }
     let plain = plain::as_latex(&pasted.text);
     pasted.push(plain.text, plain.map, plain.notes);

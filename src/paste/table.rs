@@ -68,6 +68,8 @@ pub struct Table {
     pub case_braces: Vec<String>,
     /// Words that start a condition of `cases` (`if`, `otherwise`).
     pub case_words: Vec<String>,
+    /// Words of prose read as prose standing alone between a formula's parts (`and`, `if`).
+    pub prose_alone: Vec<String>,
     /// The opening glyphs of a tall bracket or parenthesis, and the matrix environment each makes.
     pub matrix_openings: BTreeMap<String, String>,
     /// Their closing glyphs, and the environment each closes.

@@ -419,6 +419,8 @@ pub enum PdfWhy {
     /// An integral's lower limit given first on the line of the denominator of the fraction
     /// beside it (`a g(x)`), set under the integral.
     LimitBesideDenominator,
+    /// Words of prose between the formula's parts, which a LaTeX source writes in `\text{…}`.
+    Prose,
 }
 
 impl Warning {
@@ -545,6 +547,12 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         ),
         (PdfWhy::LimitBesideDenominator, Lang::En) => format!(
             "the first word of `{found}` read as the integral's lower limit and the rest as the denominator of the fraction beside it, `{read}`: the text of a PDF gives an integral's lower limit and that denominator on one line, and where they stand is a guess"
+        ),
+        (PdfWhy::Prose, Lang::Ko) => format!(
+            "`{found}` 표기를 문장의 낱말로 보고 `{read}` 꼴로 읽습니다: PDF의 텍스트는 수식 사이의 글을 글자와 구별하지 않습니다. 글자끼리의 곱이면 사이에 연산자를 쓰세요"
+        ),
+        (PdfWhy::Prose, Lang::En) => format!(
+            "`{found}` read as words of prose, `{read}`: the text of a PDF does not tell words from letters set side by side; if these are letters multiplied, write the product with a sign"
         ),
         (PdfWhy::BigDelimiter, Lang::Ko) => format!(
             "따로 된 줄의 큰 괄호를 그 아래 줄 뒤에 두어 `{read}` 꼴로 읽습니다: PDF의 텍스트는 키가 큰 괄호를 옆의 글자보다 먼저 줍니다. 괄호가 놓인 자리는 추측입니다"
@@ -696,6 +704,7 @@ mod tests {
             PdfWhy::BaselineBefore,
             PdfWhy::RootSign,
             PdfWhy::LimitBesideDenominator,
+            PdfWhy::Prose,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
