@@ -1,9 +1,10 @@
 //! Plain-text math as PDFs and web pages give it, read as its LaTeX would be: known names
 //! written as plain letters (`softmax`, `ReLU`, `max`) become operator names, a combining
 //! accent after a letter (`x̂`) becomes `\hat{x}`, ligatures and stray characters of text
-//! extraction become what they stand for, and a single `|` inside a probability's parenthesis
-//! (`p(x|y)`) becomes `\mid`. Everything it knows is in `data/paste.toml`; a short word that
-//! is as likely a product of letters (`tr`) is left alone, with a warning. In LaTeX too, a
+//! extraction become what they stand for, a single `|` inside a probability's parenthesis
+//! (`p(x|y)`) becomes `\mid`, and a capital sigma or pi with an index under it (`Σᵢ xᵢ`) is
+//! the sum or product a web page writes so. Everything it knows is in `data/paste.toml`; a
+//! short word that is as likely a product of letters (`tr`) is left alone, with a warning. In LaTeX too, a
 //! name written in italic letters before its parenthesis is read as a name: a known one with a
 //! capital first letter (`Softplus(x)`), or one in camel case (`FiLM(x)`, `KeepTopK(v, k)`), with
 //! a note unless the notation knows it.
@@ -46,6 +47,13 @@ impl Scan<'_> {
             }
             '|' if self.bars.contains(&at) => {
                 self.out.replace(at, next, " \\mid ");
+                next
+            }
+            // `Σᵢ xᵢ`, `Π_k p_k`: a capital sigma or pi with an index under it, as a web page
+            // writes a sum or a product without the big operator's glyph.
+            'Σ' | 'Π' if self.text.get(next..).and_then(|r| r.chars().next()).is_some_and(is_index_below) =>
+            {
+                self.out.replace(at, next, if c == 'Σ' { "\\sum" } else { "\\prod" });
                 next
             }
             c => {
@@ -174,6 +182,11 @@ impl Scan<'_> {
             self.bars.push(*bar);
         }
     }
+}
+
+/// Whether `c` sets an index under what stands before it: `_` or a Unicode subscript.
+fn is_index_below(c: char) -> bool {
+    c == '_' || ('\u{2080}'..='\u{209C}').contains(&c) || ('\u{1D62}'..='\u{1D6A}').contains(&c)
 }
 
 /// A known name written with a capital first letter before `(` (`Softplus(x)`, `Sigmoid(z)`):
@@ -307,6 +320,13 @@ mod tests {
         assert_eq!(latex("signi\u{1c}cance = 1 − α for \u{1c}nite"), "significance = 1 − α for finite");
         // Not inside a word: no ligature.
         assert_eq!(latex("a \u{1c} b"), "a \u{1c} b");
+    }
+
+    #[test]
+    fn a_capital_sigma_or_pi_with_an_index_below_is_a_sum_or_a_product() {
+        assert_eq!(latex("μ = (1/n) Σᵢ xᵢ"), "μ = (1/n) \\sumᵢ xᵢ");
+        assert_eq!(latex("p(x) = Π_k p(x_k)"), "p(x) = \\prod_k p(x_k)");
+        assert_eq!(latex("Σ = UΛUᵀ"), "Σ = UΛUᵀ");
     }
 
     #[test]
