@@ -218,3 +218,15 @@ fn a_hyphen_set_as_text_inside_a_roman_name_keeps_the_name_whole() {
     assert!(!matches!(parse(r"\mathrm{W\text{-}}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
     assert!(!matches!(parse(r"\mathrm{W-MSA}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
 }
+
+#[test]
+fn the_unicode_subscript_predicate_is_the_grammars_set() {
+    // `syntax::names::is_unicode_subscript` (the paste's `Σᵢ` asks it) must hold exactly for the
+    // characters the grammar reads as a subscript after a letter.
+    for code in 0x2070..=0x2C7F_u32 {
+        let Some(c) = char::from_u32(code) else { continue };
+        let read_as_subscript = parse(&format!("x{c}"))
+            .is_ok_and(|parsed| matches!(&parsed.root.kind, NodeKind::Scripts { sub: Some(_), .. }));
+        assert_eq!(eqmap::syntax::names::is_unicode_subscript(c), read_as_subscript, "U+{code:04X} {c}");
+    }
+}

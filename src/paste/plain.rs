@@ -186,7 +186,7 @@ impl Scan<'_> {
 
 /// Whether `c` sets an index under what stands before it: `_` or a Unicode subscript.
 fn is_index_below(c: char) -> bool {
-    c == '_' || ('\u{2080}'..='\u{209C}').contains(&c) || ('\u{1D62}'..='\u{1D6A}').contains(&c)
+    c == '_' || crate::syntax::names::is_unicode_subscript(c)
 }
 
 /// A known name written with a capital first letter before `(` (`Softplus(x)`, `Sigmoid(z)`):
@@ -326,6 +326,7 @@ mod tests {
     fn a_capital_sigma_or_pi_with_an_index_below_is_a_sum_or_a_product() {
         assert_eq!(latex("μ = (1/n) Σᵢ xᵢ"), "μ = (1/n) \\sumᵢ xᵢ");
         assert_eq!(latex("p(x) = Π_k p(x_k)"), "p(x) = \\prod_k p(x_k)");
+        assert_eq!(latex("Σⱼ aⱼ"), "\\sumⱼ aⱼ");
         assert_eq!(latex("Σ = UΛUᵀ"), "Σ = UΛUᵀ");
     }
 

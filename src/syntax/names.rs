@@ -719,6 +719,12 @@ fn math_alphanumeric(code: u32) -> Option<UnicodeMeaning> {
     None
 }
 
+/// Whether `c` is a Unicode subscript character, the set the grammar's `unicode_subscript` rule
+/// reads (`ₖ`, `ᵢ`, `ⱼ`, `₀`…`₉`, `₊`, `₍`).
+pub fn is_unicode_subscript(c: char) -> bool {
+    matches!(c, 'ₐ'..='ₜ' | '₀'..='₎' | 'ᵢ' | 'ⱼ' | 'ᵣ' | 'ᵤ' | 'ᵥ' | 'ᵦ' | 'ᵧ' | 'ᵨ' | 'ᵩ' | 'ᵪ')
+}
+
 /// The LaTeX that a run of Unicode subscript or superscript characters stands for
 /// (`ₖ` → `k`, `⁻¹` → `-1`, `ᵀ` → `\top`), or `None` for a character that is not one.
 pub fn unicode_script_latex(run: &str) -> Option<String> {
