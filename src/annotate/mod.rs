@@ -288,17 +288,19 @@ impl<'a> Walker<'a> {
         }
         self.other_rules(node, in_script);
         let meaning = self.meaning;
-        let is_call = |callee: &Node, argument: &Node| match () {
-            _ if meaning.is_callee(callee) => pattern::Tie::Call,
-            // An operator name and its operand (`\nabla_{\mathbf{w}} L`) are read as one term, as
-            // a run is: a metavariable takes both, a written end may stand between them.
-            _ if meaning.in_one_run(callee, argument) || meaning.operator_named(callee).is_some() => {
+        let tie = |left: &Node, right: &Node| {
+            if meaning.is_callee(left) {
+                pattern::Tie::Call
+            } else if meaning.in_one_run(left, right) || meaning.operator_named(left).is_some() {
+                // An operator name and its operand (`\nabla_{\mathbf{w}} L`) are one term, as a
+                // run is: a metavariable takes both, a written end may stand between them.
                 pattern::Tie::Run
+            } else {
+                pattern::Tie::Apart
             }
-            _ => pattern::Tie::Apart,
         };
         let mut view = std::mem::take(&mut self.view);
-        let is_chain = view.fill(node, &is_call);
+        let is_chain = view.fill(node, &tie);
         // Only a chain has keys of its own to keep (most nodes are not chains).
         let chain_keys = is_chain.then(|| {
             let mut chain_keys = self.chain_keys.pop().unwrap_or_default();

@@ -287,13 +287,10 @@ impl Pattern {
     ) -> Option<Span> {
         let pattern = &self.operands;
         let end = offset + pattern.len();
-        // A run never splits a call from its argument, nor a run of factors side by side that
-        // an explicit product sign takes whole, except that a metavariable at either end of the
-        // pattern stands for the whole call or run (`$A \odot $B` on `h(c) \odot o`, `$A
-        // \cdot $B` on `Q h_i \cdot K h_j`).
-        // A run is taken whole only by a metavariable that a sign joins to the rest of the
-        // match: `$P` of `$P($A \mid $B)` on `\log p(y \mid x)` is the callee, never `\log`
-        // before it.
+        // A metavariable at either end of the pattern stands for the whole call it is part of
+        // (`$A \odot $B` on `h(c) \odot o`), and, when a sign joins it to the rest of the match,
+        // for the whole run or operator's operand (`$A \cdot $B` on `Q h_i \cdot K h_j`); `$P` of
+        // `$P($A \mid $B)` on `\log p(y \mid x)` is the callee, never the `\log` before it.
         let signed = |at: usize| {
             view.operands.get(at).is_some_and(|(op, _)| op.is_some_and(|op| *op != InfixOp::Juxt))
         };

@@ -61,9 +61,9 @@ fn nest<'n>(mut run: Vec<Factor<'n>>, node: &'n Node) -> Factor<'n> {
     Factor { op, op_span, term: Term::new(TermKind::Product(run), span, node), balanced: false }
 }
 
-/// `1/2 \|w\|^2`, `\lambda/2 \|\theta\|^2`: a lone number or Greek letter over a number, with more
-/// written side by side after it, is one factor (the fraction), so the slash does not reach
-/// past its number.
+/// `1/2 \|w\|^2`, `1/n \sum_i x_i`, `\lambda/2 \|\theta\|^2`: a number over one factor, or a Greek
+/// letter over a number, with more written side by side after it, is one factor (the
+/// fraction), so the slash does not reach past its denominator.
 fn coefficients<'n>(factors: Vec<Factor<'n>>, node: &'n Node) -> Vec<Factor<'n>> {
     let mut out: Vec<Factor<'n>> = Vec::with_capacity(factors.len());
     let mut iter = factors.into_iter().peekable();
@@ -91,8 +91,8 @@ fn starts_run(so_far: &[Factor]) -> bool {
     so_far.last().is_some_and(|f| f.op.is_none() || matches!(f.op, Some(InfixOp::Multiplicative(_))))
 }
 
-/// Whether a factor is a number or a Greek letter as papers name a weight (`1`, `\lambda`,
-/// `\eta_t`): `x / 2\sigma^2` divides x by 2σ², `\lambda / 2 \|w\|^2` halves λ.
+/// Whether a factor is a number or a small Greek letter as papers name a weight (`1`,
+/// `\lambda`): `x / 2\sigma^2` divides x by 2σ², `\lambda / 2 \|w\|^2` halves λ.
 fn is_lone(factor: &Factor) -> bool {
     let greek = |o: &super::Occurrence| {
         crate::syntax::names::is_greek(&o.base_name) && o.base_name.starts_with(|c: char| c.is_lowercase())
