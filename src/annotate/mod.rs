@@ -232,7 +232,13 @@ impl<'a> Walker<'a> {
         let one_symbol =
             |name: &String| bindings.get(name.as_str()).is_none_or(|node| self.meaning.is_symbol(node));
         let stepped = |(holder, later): &(String, String)| match (bindings.get(holder), bindings.get(later)) {
-            (Some(holder), Some(later)) => steps::holds_earlier(holder, later),
+            (Some(holder_node), Some(later_node)) => {
+                steps::holds_earlier(holder_node, later_node)
+                    || steps::holds_earlier_call(
+                        (holder_node, bindings.argument(holder)),
+                        (later_node, bindings.argument(later)),
+                    )
+            }
             _ => true,
         };
         // A pattern that needs keys the formula lacks is found nowhere in it.

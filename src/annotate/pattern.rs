@@ -114,7 +114,7 @@ impl<'t> Bindings<'t> {
     }
 
     /// The parenthesis `name`'s call takes, where it stands for a call as written.
-    fn argument(&self, name: &str) -> Option<&'t Node> {
+    pub fn argument(&self, name: &str) -> Option<&'t Node> {
         let index = self.entries.iter().map_while(|entry| *entry).position(|(n, _)| n == name)?;
         self.arguments.get(index).copied().flatten()
     }

@@ -51,6 +51,36 @@ fn search(within: &Node, later: &Node, depth: usize) -> bool {
     found
 }
 
+/// Whether a call, written as a name and the parenthesis it is applied to (`\mu(t)`, or `\mu`
+/// and `(t)` as a metavariable takes them), has its earlier step in what another metavariable
+/// took: the same name and the parenthesis a step before (`\mu` and `(t - 1)`), or a chain
+/// holding them (`\beta \mu(t - 1)`). Each side is a node and the parenthesis it took, if any.
+pub(super) fn holds_earlier_call(holder: (&Node, Option<&Node>), later: (&Node, Option<&Node>)) -> bool {
+    let (callee, argument) = match later {
+        (name, Some(argument)) => (name, argument),
+        (call, None) => {
+            let NodeKind::Chain { first, rest } = &call.kind else { return false };
+            let [Link { op: InfixOp::Juxt, operand, .. }] = rest.as_slice() else { return false };
+            (first.as_ref(), operand)
+        }
+    };
+    let applied_before =
+        holder.1.is_some_and(|earlier| holder.0 == callee && differs_by_a_step(argument, earlier, 1));
+    applied_before || search_call(holder.0, callee, argument, 0)
+}
+
+fn search_call(within: &Node, callee: &Node, argument: &Node, depth: usize) -> bool {
+    if depth > MAX_DEPTH || matches!(within.kind, NodeKind::Accent { .. }) {
+        return false;
+    }
+    if called_a_step_before(within, callee, argument) {
+        return true;
+    }
+    let mut found = false;
+    within.for_each_child(|child| found = found || search_call(child, callee, argument, depth + 1));
+    found
+}
+
 /// Whether `earlier` is `later` one step before: the same letter, scripts or call, advanced by
 /// one at exactly one place below the top.
 pub(super) fn one_step_before(later: &Node, earlier: &Node) -> bool {
@@ -94,13 +124,17 @@ fn is_word(node: &Node, words: &[&str]) -> bool {
 fn earlier_call_in_chain(within: &Node, later: &Node) -> bool {
     let NodeKind::Chain { rest: call, first: callee } = &later.kind else { return false };
     let [Link { op: InfixOp::Juxt, operand: argument, .. }] = call.as_slice() else { return false };
+    called_a_step_before(within, callee, argument)
+}
+
+/// Whether the chain `within` holds `callee` applied to `argument` one step before, as two
+/// neighbouring operands.
+fn called_a_step_before(within: &Node, callee: &Node, argument: &Node) -> bool {
     let NodeKind::Chain { first, rest } = &within.kind else { return false };
     // Each operand with the one before it, without a list of them.
     let names = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
     names.zip(rest).any(|(name, next)| {
-        matches!(next.op, InfixOp::Juxt)
-            && name == callee.as_ref()
-            && differs_by_a_step(argument, &next.operand, 1)
+        matches!(next.op, InfixOp::Juxt) && name == callee && differs_by_a_step(argument, &next.operand, 1)
     })
 }
 
@@ -211,6 +245,16 @@ mod tests {
         assert!(earlier("x^k", "x^{k-1} - \\eta g"));
         assert!(earlier("h^{\\langle t \\rangle}", "W h^{\\langle t-1 \\rangle}"));
         assert!(earlier("(t)", "\\alpha \\Delta w(t-1)"));
+    }
+
+    #[test]
+    fn a_call_finds_its_earlier_step_as_a_pattern_takes_it() {
+        let (later, holder) = (node("\\mu(t)"), node("\\beta \\mu(t-1)"));
+        assert!(holds_earlier_call((&holder, None), (&later, None)));
+        let (name, argument, earlier) = (node("\\mu"), node("(t)"), node("(t-1)"));
+        assert!(holds_earlier_call((&name, Some(&earlier)), (&name, Some(&argument))));
+        assert!(!holds_earlier_call((&name, Some(&argument)), (&name, Some(&argument))));
+        assert!(!holds_earlier_call((&node("g"), Some(&earlier)), (&name, Some(&argument))));
     }
 
     #[test]

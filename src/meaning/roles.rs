@@ -85,7 +85,9 @@ impl Resolver<'_> {
             let Some(kind) = self.table.recorded(name) else { continue };
             // `\mathbf{q}_i^\top \mathbf{k}_j` beside `\sum_{k=j}^{i}`: a bold letter shares its
             // binding name with the plain one, never its being a position or a count.
-            if matches!(kind, SymbolKind::Index | SymbolKind::Dimension) && font_of(occurrence.base) == Font::Bold {
+            if matches!(kind, SymbolKind::Index | SymbolKind::Dimension)
+                && font_of(occurrence.base) == Font::Bold
+            {
                 continue;
             }
             let evidence = if declared { Evidence::Declared } else { Evidence::Use };
