@@ -93,7 +93,7 @@ pub(super) fn is_probability_of_event(item: &Node, next: &Node) -> bool {
 }
 
 /// `\mathbb{H}[y \mid x]`, `\mathbb{I}[y, \omega \mid x]`, `\mathbb{I}(X; Y)`: whether a blackboard H or
-/// I before a bracket or a parenthesis is an entropy or a mutual information, applied to what it
+/// I (or a calligraphic H) before a bracket or a parenthesis is an entropy or a mutual information, applied to what it
 /// holds as the italic `H(X)` and `I(X; Y)` are. A blackboard I around a condition
 /// (`\mathbb{I}(y_i = k)`, `\mathbb{I}[x > 0]`) or around one thing (`\mathbb{I}[c_i]`) stays the
 /// indicator.
@@ -102,13 +102,52 @@ pub(super) fn is_information_measure(item: &Node, next: &Node) -> bool {
         NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
         _ => item,
     };
-    let NodeKind::Symbol { name, font: Font::Blackboard } = &base.kind else { return false };
     let NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, body, .. } = &next.kind else { return false };
+    let name = match &base.kind {
+        NodeKind::Symbol { name, font: Font::Blackboard } => name,
+        // `\mathcal{H}[Z \mid S]`, `\mathcal{H}(\pi(\cdot \mid s))`: a calligraphic H applied to a
+        // letter or to a condition is an entropy (standing alone it is a hypothesis class or a
+        // Hilbert space; applied to a sum, `\mathcal{H}(W x_t + b)`, a layer's function).
+        NodeKind::Symbol { name, font: Font::Calligraphic }
+            if name == "H" && entropy_argument(next, body) =>
+        {
+            name
+        }
+        _ => return false,
+    };
     match name.as_str() {
         "H" => true,
         "I" => names_several(body) && !states_a_condition(body),
         _ => false,
     }
+}
+
+/// What a calligraphic H may be the entropy of: anything in square brackets, or in parentheses
+/// a letter alone or what holds a conditioning bar (`\pi(\cdot \mid s)`), looked at within a few
+/// dozen nodes.
+fn entropy_argument(group: &Node, body: &Node) -> bool {
+    if matches!(group.kind, NodeKind::Fenced { open: Delim::Bracket, .. }) {
+        return true;
+    }
+    let letter = |node: &Node| matches!(node.kind, NodeKind::Symbol { .. });
+    if letter(body) || matches!(&body.kind, NodeKind::Scripts { base, .. } if letter(base)) {
+        return true;
+    }
+    let mut stack = vec![body];
+    let mut seen = 0;
+    while let Some(node) = stack.pop() {
+        seen += 1;
+        if seen > 48 {
+            return false;
+        }
+        if let NodeKind::Chain { rest, .. } = &node.kind {
+            if rest.iter().any(|link| super::calls::is_conditioning_bar(&link.op)) {
+                return true;
+            }
+        }
+        node.for_each_child(|child| stack.push(child));
+    }
+    false
 }
 
 /// Whether a group lists more than one thing at its top, by commas, semicolons or a

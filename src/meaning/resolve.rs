@@ -607,6 +607,11 @@ impl<'t> Resolver<'t> {
             callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
         let family = callee_term.occurrence().is_some_and(|o| self.is_distribution_family(o));
         let mut own_place = self.argument_place(callee);
+        // `\mathcal{H}[Z \mid S]`: a calligraphic H read as an entropy takes random variables.
+        let calligraphic = matches!(callee.kind, NodeKind::Symbol { font: Font::Calligraphic, .. });
+        if calligraphic && super::expectations::is_information_measure(callee, group) {
+            own_place = Place::Random;
+        }
         // `I(y_i \neq G_m(x_i))`: a comparison taken is an indicator's condition, and `H(x)_i`
         // with an entry picked is a function of vectors (a letter; `\mathrm{Cov}(X)_{ij}` is
         // still a covariance): no entropy nor information, whose arguments are random variables.
