@@ -332,3 +332,15 @@ fn factors_side_by_side_bind_tighter_than_a_sign_between_them() {
     assert_close(&entries(&run(&mut s, &["x / 2 y"])), &[2.0], "x / 2y");
     assert_close(&entries(&run(&mut s, &["1/2 x"])), &[6.0], "1/2 x");
 }
+
+#[test]
+fn a_power_on_a_function_name_raises_its_value() {
+    // `\log^2 x` is (log x)², with or without parentheses; `\sin^{-1}` names the inverse, which
+    // is not lowered as a power.
+    let mut s = session(None, false);
+    s.bind_json("u", "0.5").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    let log_squared = 0.5f64.ln().powi(2);
+    assert_close(&entries(&run(&mut s, &[r"\log^2 u"])), &[log_squared], "log² u");
+    assert_close(&entries(&run(&mut s, &[r"\log^{2}(1 + u)"])), &[1.5f64.ln().powi(2)], "log²(1 + u)");
+    assert_close(&entries(&run(&mut s, &[r"\sin^2 u + \cos^2 u"])), &[1.0], "sin² + cos²");
+}

@@ -220,6 +220,21 @@ fn a_hyphen_set_as_text_inside_a_roman_name_keeps_the_name_whole() {
 }
 
 #[test]
+fn an_escaped_underscore_inside_a_name_keeps_the_name_whole() {
+    for source in [r"\mathit{keep\_prob}", r"\mathrm{z\_loss}"] {
+        let parsed = parse(source).unwrap_or_else(|e| panic!("{source}: {}", e.message(eqmap::Lang::En)));
+        assert!(
+            matches!(&parsed.root.kind, NodeKind::Word { text, .. } if text.contains('_')),
+            "{source}: {:?}",
+            parsed.root.kind
+        );
+        assert_eq!(canonical(source), source, "printed as it was read");
+    }
+    // An underscore that ends the name is no part of a name.
+    assert!(!matches!(parse(r"\mathit{keep\_}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
+}
+
+#[test]
 fn the_unicode_subscript_predicate_is_the_grammars_set() {
     // `syntax::names::is_unicode_subscript` (the paste's `Σᵢ` asks it) must hold exactly for the
     // characters the grammar reads as a subscript after a letter.

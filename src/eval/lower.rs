@@ -178,7 +178,16 @@ impl<'a> Lowerer<'a> {
     /// A symbol occurrence: a name, or a name with its index, label or family scripts.
     fn occurrence(&mut self, term: &Term, occurrence: &crate::meaning::Occurrence) -> Lowered {
         if occurrence.scripts.is_empty() {
+            let value = matches!(
+                occurrence.kind,
+                SymbolKind::Scalar | SymbolKind::Dimension | SymbolKind::Vector | SymbolKind::Matrix
+            );
             return match &occurrence.base.kind {
+                // `\mathit{keep\_prob}`: a name of several words that stands for a value is bound
+                // by its binding name (`--let keep_prob=0.9`).
+                NodeKind::Word { .. } if value => {
+                    Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span))
+                }
                 NodeKind::Word { text, .. } => {
                     Err(unsupported(&format!("{text} without an argument"), term.span))
                 }
@@ -583,12 +592,23 @@ impl<'a> Lowerer<'a> {
 
     /// An operator name applied without parentheses: `\log p`, `\exp x`.
     fn operator(&mut self, op: &OperatorApplication, span: Span) -> Lowered {
-        let builtin = Builtin::from_name(op.name).filter(|_| op.sub.is_none() && op.sup.is_none());
+        // `\log^2 x`: the function's value raised to the power on its name.
+        let power = op.value_power();
+        let plain = op.sub.is_none() && (op.sup.is_none() || power.is_some());
+        let builtin = Builtin::from_name(op.name).filter(|_| plain);
         // `\mathbb{E}_{x \sim p}`: named as written (an expectation, a gradient: no value here).
         let as_written = || crate::syntax::print::to_latex(op.op);
         let Some(builtin) = builtin else { return Err(unsupported(&as_written(), op.op.span)) };
         let operand = self.term(&op.operand)?;
-        Ok(self.make(ExprKind::Call(builtin, vec![operand]), span))
+        let call = self.make(ExprKind::Call(builtin, vec![operand]), span);
+        self.raised(call, power, span)
+    }
+
+    /// `expr` raised to `power`, when there is one.
+    fn raised(&mut self, expr: Expr, power: Option<&Node>, span: Span) -> Lowered {
+        let Some(power) = power else { return Ok(expr) };
+        let exponent = self.lower(power)?;
+        Ok(self.make(ExprKind::Power(Box::new(expr), Box::new(exponent)), span))
     }
 
     /// A function applied to its arguments, and the scripts on its argument group.
@@ -606,6 +626,13 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(over) = &app.over {
             return self.over(app, over, span);
+        }
+        // `\log^{2}(1 + x)`: the named function applied, raised to the power on its name.
+        if let Some((name, power)) = app.value_power() {
+            let builtin = Builtin::from_name(name).ok_or_else(|| unsupported(name, app.callee.node.span))?;
+            let args = self.arguments(&app.args)?;
+            let call = self.make(ExprKind::Call(builtin, args), span);
+            return self.raised(call, Some(power), span);
         }
         let callee = self.callee(&app.callee)?;
         if let Some(bar) = app.given.first() {

@@ -20,7 +20,7 @@
 //! at the text and match LaTeX patterns against it.
 
 use super::SymbolKind;
-use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, PrefixOp, Span, Text};
+use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, PrefixOp, Span, Text, WordStyle};
 use serde::Serialize;
 
 /// A resolved part of a formula.
@@ -211,6 +211,35 @@ pub struct OperatorApplication<'n> {
     pub sup: Option<Term<'n>>,
     /// What it applies to.
     pub operand: Term<'n>,
+}
+
+/// `\log^2 x`, `\sin^{2}(\theta)`: a positive whole power written on a named function's name
+/// raises the function's value (`\sin^{-1}` names the inverse and is no power).
+fn is_value_power(sup: &Node) -> bool {
+    matches!(&sup.kind, NodeKind::Number { text, .. } if text.bytes().all(|b| b.is_ascii_digit()) && text.as_str() != "0")
+}
+
+impl OperatorApplication<'_> {
+    /// The power its value is raised to, when one is written on its name (`\log^2 x`).
+    pub fn value_power(&self) -> Option<&Node> {
+        let named = self.function.is_some();
+        self.sup.as_ref().map(|sup| sup.node).filter(|sup| named && self.sub.is_none() && is_value_power(sup))
+    }
+}
+
+impl<'n> Application<'n> {
+    /// The named function and the power its value is raised to, when the power is written on
+    /// the name before its parenthesis (`\log^{2}(1 + x)`, `\sin^2(\theta)`).
+    pub fn value_power(&self) -> Option<(&'n str, &'n Node)> {
+        let NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } = &self.callee.node.kind else {
+            return None;
+        };
+        let NodeKind::Word { text, style: WordStyle::Operator | WordStyle::OperatorLimits } = &base.kind
+        else {
+            return None;
+        };
+        is_value_power(sup).then_some((text.as_str(), sup.as_ref()))
+    }
 }
 
 impl Application<'_> {

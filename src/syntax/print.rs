@@ -116,12 +116,13 @@ fn write_font_word(out: &mut String, command: &str, text: &str) {
     if command == "\\text" {
         out.push_str(text);
     } else {
-        // `\mathrm{W\text{-}MSA}`: a hyphen inside a name is written as text, as it was read.
+        // `\mathrm{W\text{-}MSA}`: a hyphen inside a name is written as text, and an underscore
+        // escaped (`\mathit{keep\_prob}`), as they were read.
         for (i, piece) in text.split('-').enumerate() {
             if i > 0 {
                 out.push_str("\\text{-}");
             }
-            out.push_str(piece);
+            out.push_str(&piece.replace('_', "\\_"));
         }
     }
     out.push('}');

@@ -341,7 +341,8 @@ fn plain_letter(node: &Node) -> Option<super::ast::Text> {
 }
 
 /// The letters of a run of two or more plain single letters (`l n` → `ln`), if that is all
-/// `node` is; digits may follow two letters or more (`\mathrm{Top2}`, `\mathrm{Conv2d}`).
+/// `node` is; digits may follow two letters or more (`\mathrm{Top2}`, `\mathrm{Conv2d}`), and a
+/// hyphen set as text or an escaped underscore may join two runs (`\mathit{keep\_prob}`).
 fn letters_of(node: &Node) -> Option<super::ast::Text> {
     match &node.kind {
         NodeKind::Chain { first, rest } if rest.iter().all(|l| l.op == InfixOp::Juxt) => {
@@ -356,15 +357,21 @@ fn letters_of(node: &Node) -> Option<super::ast::Text> {
                     // `\mathrm{W\text{-}MSA}`, `\mathrm{Grad\text{-}CAM}`: a hyphen set as text
                     // joins two runs of letters into one name.
                     NodeKind::Word { text: hyphen, style: WordStyle::Text }
-                        if hyphen.as_str() == "-" && !text.ends_with('-') =>
+                        if hyphen.as_str() == "-" && !text.ends_with(['-', '_']) =>
                     {
                         Some(hyphen.clone())
+                    }
+                    // `\mathit{keep\_prob}`: an escaped underscore joins the words of a name.
+                    NodeKind::Symbol { name, .. }
+                        if name.as_str() == "\\_" && !text.ends_with(['-', '_']) =>
+                    {
+                        Some("_".into())
                     }
                     _ => None,
                 };
                 text.push_str(&digits.or_else(|| plain_letter(&link.operand))?);
             }
-            (!text.ends_with('-')).then_some(text)
+            (!text.ends_with(['-', '_'])).then_some(text)
         }
         _ => None,
     }

@@ -421,9 +421,11 @@ pub(super) fn nested(phrase: Phrase) -> Phrase {
     }
 }
 
-/// A multi-letter name as a [`Phrase`].
+/// A multi-letter name as a [`Phrase`]; the words an underscore joins are said apart
+/// (`\mathit{keep\_prob}`, "keep prob").
 fn word(text: &str) -> Phrase {
-    Phrase::Name(Name { key: text.split_whitespace().collect::<Vec<_>>().join(" "), class: NameClass::Word })
+    let words = text.split(|c: char| c.is_whitespace() || c == '_').filter(|w| !w.is_empty());
+    Phrase::Name(Name { key: words.collect::<Vec<_>>().join(" "), class: NameClass::Word })
 }
 
 /// The canonical spelling of an operator, for the vocabulary's tables.

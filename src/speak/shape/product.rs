@@ -215,6 +215,19 @@ impl Shaper<'_> {
             (None, _) => None,
         };
         let probability = key.as_deref().is_some_and(|k| self.vocab.is_probability(k));
+        // `\log^{2}(1 + x)`: the function applied, its value raised to the power on its name.
+        if let Some((name, power)) = app.value_power() {
+            let args = app.args.iter().map(|a| super::nested(self.shape(a, d))).collect();
+            let call = Apply {
+                func: word(name).boxed(),
+                key: Some(name.to_string()),
+                probability,
+                args,
+                over: None,
+                given: None,
+            };
+            return Phrase::Power { base: Phrase::Apply(call).boxed(), exponent: number(power).boxed() };
+        }
         let func = self.callee_name(app, d);
         // `\mathbb{1}[x > 0]`, `\delta(y_i = j)`: the meaning layer applied the indicator to its
         // condition.
@@ -312,14 +325,21 @@ impl Shaper<'_> {
                 }
                 None => *body,
             },
-            name => Phrase::Apply(Apply {
-                func: word(name).boxed(),
-                key: Some(name.to_string()),
-                probability: false,
-                args: vec![*body],
-                over,
-                given: None,
-            }),
+            name => {
+                let applied = Phrase::Apply(Apply {
+                    func: word(name).boxed(),
+                    key: Some(name.to_string()),
+                    probability: false,
+                    args: vec![*body],
+                    over,
+                    given: None,
+                });
+                // `\sin^2 x`, `\log^2 Z`: a power written on a function's name raises its value.
+                match op.value_power() {
+                    Some(power) => Phrase::Power { base: applied.boxed(), exponent: number(power).boxed() },
+                    None => applied,
+                }
+            }
         }
     }
 
@@ -471,4 +491,9 @@ fn operand(phrase: Phrase) -> Phrase {
         Phrase::Product(_) => Phrase::Seq(vec![phrase]),
         other => other,
     }
+}
+
+/// A number node as said.
+fn number(node: &crate::syntax::ast::Node) -> Phrase {
+    Phrase::Number(crate::syntax::print::to_latex(node))
 }
