@@ -81,6 +81,10 @@ impl Resolver<'_> {
                 operands.pop();
             }
         }
+        // `s_{i,t},` alone: the term without the comma, spanning what it is.
+        if let [(None, only)] = operands.as_slice() {
+            return self.term(only, place, d);
+        }
         let is_prose = |n: &Node| prose::is_prose_word(n, self.notation, |m| self.is_name(m));
         // Items are gathered only for rows that hold text at all: most chains have none.
         let rows: Vec<Option<Vec<Item<'n>>>> =

@@ -92,6 +92,9 @@ pub struct Notation {
     /// Named functions whose index subscript says what they range over (`\mathrm{softmax}_j`);
     /// below any other name such a subscript picks a member (`\mathrm{FFN}_i`, an expert).
     pub ranging_functions: Names,
+    /// Named functions whose last argument, of two or more, is how many they keep
+    /// (`\mathrm{TopK}(\mathbf{s}, K)`): a count.
+    pub count_argument_functions: Names,
     /// Words of prose, lower case (`and`, `if`, `s.t.`): text made only of them is prose.
     pub prose_words: Names,
     /// Letters that are mathematical constants where nothing declares, applies or indexes them
@@ -158,6 +161,7 @@ impl Notation {
             vector_functions: Names::default(),
             vector_function_stems: Vec::new(),
             ranging_functions: Names::default(),
+            count_argument_functions: Names::default(),
             count_words: Names::default(),
             prose_words: Names::default(),
             constants: Names::default(),

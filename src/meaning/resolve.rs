@@ -619,8 +619,14 @@ impl<'t> Resolver<'t> {
         // `H(\mathbf{x}, \mathbf{W}_H)`: a function given a weight matrix is a layer (a highway's
         // transform), no entropy of random variables.
         let weights = super::list_items(body).iter().any(|item| is_bold_capital(item));
+        // `H(x)` of one small Latin letter (MoE's gating logits, a highway's transform): a function of a
+        // data point; an entropy is of a random variable `H(X)`, of a law `H(p)`, or conditioned.
+        let of_a_point = letter && self.is_small_sample_letter(body);
         if own_place == Place::Random
-            && ((letter && sub.is_some()) || super::chains::is_comparison(body) || (letter && weights))
+            && ((letter && sub.is_some())
+                || super::chains::is_comparison(body)
+                || (letter && weights)
+                || of_a_point)
         {
             own_place = Place::Plain;
         }
@@ -656,12 +662,45 @@ impl<'t> Resolver<'t> {
             self.parameters_stay_free(&mut application.args);
         }
         self.settle_application(&mut application);
+        self.last_argument_counts(callee_node, &mut application.args);
         if super::scripts::is_indicator_one(callee_node)
             || matches!(&callee_node.kind, NodeKind::Symbol { name, .. } if name == "delta")
         {
             super::positions::labels_compared(&mut application.args);
         }
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
+    }
+
+    /// Whether `body` is one small Latin letter, in any font, that is not a law's letter (`x`,
+    /// `\mathbf{x}`, `x_t`; not `p`, `q`).
+    fn is_small_sample_letter(&self, body: &Node) -> bool {
+        let base = match &body.kind {
+            NodeKind::Scripts { base, sup: None, primes: 0, .. } => base.as_ref(),
+            _ => body,
+        };
+        let base = match &base.kind {
+            NodeKind::Styled { body, .. } => body.as_ref(),
+            _ => base,
+        };
+        matches!(&base.kind, NodeKind::Symbol { name, .. }
+            if name.len() == 1
+                && name.starts_with(|c: char| c.is_ascii_lowercase())
+                && !super::notation::has(&self.notation.distribution_letters, name))
+    }
+
+    /// `\mathrm{TopK}(\mathbf{s}, K)`: the last of two or more arguments of a function that keeps
+    /// so many (`count_argument_functions`) is a count, where only a convention named it.
+    fn last_argument_counts(&self, callee: &Node, args: &mut [Term]) {
+        let keeps_so_many = super::binding_name(callee)
+            .is_some_and(|name| super::notation::has(&self.notation.count_argument_functions, &name));
+        if !keeps_so_many || args.len() < 2 {
+            return;
+        }
+        let Some(TermKind::Symbol(occurrence)) = args.last_mut().map(|a| &mut a.kind) else { return };
+        if occurrence.evidence == super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Dimension;
+            occurrence.evidence = super::Evidence::Use;
+        }
     }
 
     /// Whether `text` (of the text node `node`) names a quantity (`\text{number of experts}`):
