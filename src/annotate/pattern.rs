@@ -326,7 +326,7 @@ impl Pattern {
         }
         let span = match (pattern.first(), window.first(), window.last()) {
             (Some((_, p_first)), Some((_, a)), Some((_, b))) => {
-                Span::new(unsigned_start(p_first, a), b.span.end)
+                Span::new(unsigned_start(p_first, a), end_before_prose(b))
             }
             _ => Span::default(),
         };
@@ -644,7 +644,17 @@ fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings
                     {
                         bindings.absorb(name, argument)
                     }
-                    Some(_) => bindings.extend(name, end.operand.span.end),
+                    Some(_) => match words_of_prose_after(target, t) {
+                        // `\gamma Q(s', a') \quad \text{where} \quad a' \sim \pi`: the words
+                        // of prose end what the metavariable stands for.
+                        Some(words) if words > t + 1 => {
+                            if let Some((_, before)) = target.get(words - 1) {
+                                bindings.extend(name, before.span.end)
+                            }
+                        }
+                        Some(_) => {}
+                        None => bindings.extend(name, end.operand.span.end),
+                    },
                     None => {}
                 }
             }
@@ -679,6 +689,29 @@ fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings
     }
     *bindings = saved;
     false
+}
+
+/// Where `node` ends, or, for a chain with words of prose side by side in it (`\gamma Q
+/// \quad \text{where} \quad a`), where its operands before them end.
+fn end_before_prose(node: &Node) -> usize {
+    let NodeKind::Chain { first, rest } = &node.kind else { return node.span.end };
+    let links = Links { first, rest };
+    match words_of_prose_after(Links { first, rest }, 0) {
+        Some(words) if words > 0 => links.get(words - 1).map_or(node.span.end, |(_, before)| before.span.end),
+        _ => node.span.end,
+    }
+}
+
+/// Where the first words of prose (`\text{where}`, `\text{for all}`) stand after operand `t`,
+/// joined side by side: what a metavariable ending a pattern stands for stops before them.
+fn words_of_prose_after(target: Links, t: usize) -> Option<usize> {
+    let prose = &crate::meaning::notation::Notation::shipped().prose_words;
+    (t + 1..target.len()).find(|&at| {
+        matches!(target.get(at), Some((Some(InfixOp::Juxt), node)) if matches!(&node.kind,
+            NodeKind::Word { text, style: crate::syntax::ast::WordStyle::Text }
+                if text.split_whitespace().all(|w| crate::meaning::notation::has(prose, w))
+                    && !text.trim().is_empty()))
+    })
 }
 
 /// Whether `node` is a parenthesis, what a name written before it may be applied to.
