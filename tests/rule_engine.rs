@@ -312,3 +312,21 @@ examples = ['q \cdot k']
     assert!(fires(r"\nabla_g L = \frac{\nabla_{\mathbf{w}} L \cdot \mathbf{v}}{\|\mathbf{v}\|}", &rules));
     assert!(!fires(r"\frac{L \cdot \mathbf{v}}{\|\mathbf{v}\|}", &rules));
 }
+
+#[test]
+fn a_match_asked_to_stand_alone_has_no_matrix_side_by_side() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "rows"
+patterns = ['$A $B^\top']
+where = { A = "matrix", B = "matrix" }
+alone = true
+concepts = ["linalg.dot-product"]
+examples = ['QK^\top']
+"#,
+    );
+    assert!(fires(r"\mathrm{softmax}(QK^\top / \sqrt{d})", &rules));
+    assert!(fires(r"\frac{1}{\sqrt{d}} Q K^\top", &rules), "a number beside it is no matrix");
+    assert!(!fires(r"U S V^\top", &rules));
+    assert!(!fires(r"P L P^\top R", &rules));
+}

@@ -341,6 +341,9 @@ impl<'a> Walker<'a> {
                 if !is_chain {
                     continue;
                 }
+                if rule.alone && self.has_matrix_beside(&view, offset, pattern.operand_count()) {
+                    continue;
+                }
                 pattern.window_bindings(&view, offset, &mut bindings)
             } else if around.contains(&index) {
                 continue;
@@ -430,6 +433,17 @@ impl<'a> Walker<'a> {
         if let Some(fired) = self.firings.get_mut(first..).filter(|fired| fired.len() > 1) {
             fired.sort_unstable_by_key(|firing| firing.rule);
         }
+    }
+
+    /// Whether the operands `offset..offset + len` of `view` have a matrix side by side before
+    /// or after them (a rule's `alone`).
+    fn has_matrix_beside(&self, view: &ChainView, offset: usize, len: usize) -> bool {
+        let side_by_side = |at: usize| matches!(view.links().nth(at), Some((Some(InfixOp::Juxt), _)));
+        let operand = |at: usize| view.links().nth(at).map(|(_, node)| node);
+        let before = offset.checked_sub(1).filter(|_| side_by_side(offset)).and_then(operand);
+        let end = offset + len;
+        let after = side_by_side(end).then(|| operand(end)).flatten();
+        [before, after].into_iter().flatten().any(|node| self.kind(node) == SymbolKind::Matrix)
     }
 
     /// A plain symbol, or one named symbol with its subscript ([`is_symbol_like`]).

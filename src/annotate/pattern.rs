@@ -214,6 +214,11 @@ impl Pattern {
         !self.operands.is_empty()
     }
 
+    /// For a chain pattern: how many operands it has (none for another pattern).
+    pub fn operand_count(&self) -> usize {
+        self.operands.len()
+    }
+
     /// For a chain pattern: the least common of its keys ([`commonness`]), the first of them
     /// by position where several are as common, with its position: an operand's index key
     /// (never a metavariable's), or the operator before an operand. A run can only match where

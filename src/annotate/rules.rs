@@ -67,6 +67,8 @@ struct RuleSpec {
     #[serde(default)]
     distinct: Vec<[String; 2]>,
     #[serde(default)]
+    alone: bool,
+    #[serde(default)]
     within: BTreeMap<String, OneOrMany>,
     #[serde(default)]
     without: BTreeMap<String, OneOrMany>,
@@ -145,6 +147,9 @@ pub struct Rule {
     /// Pairs of metavariables that must match different trees: the queries of
     /// `\mathrm{Attention}($Q, $K, $K)` drawn from another source than the keys.
     pub distinct: Vec<(String, String)>,
+    /// Whether a chain pattern's match must stand alone in its run: no matrix written side by
+    /// side before or after it (`QK^\top`, not the `LP^\top` of `PLP^\top R`).
+    pub alone: bool,
     /// Metavariables with patterns: what each matched holds a match of one of them (itself
     /// or a part), under the match's bindings (`\nabla` somewhere in the step `$E`).
     pub within: Vec<(String, Vec<Pattern>)>,
@@ -257,6 +262,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         numbers: spec.numbers,
         earlier: spec.earlier.into_iter().collect(),
         distinct: spec.distinct.into_iter().map(|[a, b]| (a, b)).collect(),
+        alone: spec.alone,
         within,
         without,
         focus,
