@@ -308,6 +308,23 @@ fn memo_kind(
     kind
 }
 
+/// `\Delta \mathbf{p}_{mqk}`: the letter an increment changes, which answers for its base (its Δ
+/// names no array).
+fn increment_letter<'n>(
+    term: &Term<'n>,
+    occurrence: &super::Occurrence<'n>,
+) -> Option<&'n crate::syntax::ast::Node> {
+    use crate::syntax::ast::NodeKind;
+    let delta = matches!(&occurrence.base.kind, NodeKind::Symbol { name, .. } if name == "Delta");
+    if !delta || std::ptr::eq(term.node, occurrence.base) {
+        return None;
+    }
+    match &term.node.kind {
+        NodeKind::Scripts { base, .. } => Some(base.as_ref()),
+        _ => Some(term.node),
+    }
+}
+
 /// The kind of what an indexed occurrence picks from: the matrix A of the entry `A_{ij}`. One
 /// index says too little (`y_i` is an entry of a vector, or the i-th of many labels), so the
 /// base keeps the occurrence's kind; so does a lower-case letter's (`\alpha_{ij}`, `w_{ij}`):
@@ -393,7 +410,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             }
             // The base of `W_{rec}^T` is the matrix the name names, as the base of `A_{ij}` is.
             if let Some(occurrence) = term.occurrence().filter(|o| o.indexed || !o.scripts.is_empty()) {
-                let span = occurrence.base.span;
+                let span = increment_letter(term, occurrence).unwrap_or(occurrence.base).span;
                 if occurrence.indexed {
                     index.bases.insert((span.start, span.end), base_kind(occurrence));
                 } else {
