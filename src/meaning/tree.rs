@@ -225,6 +225,25 @@ impl OperatorApplication<'_> {
         let named = self.function.is_some();
         self.sup.as_ref().map(|sup| sup.node).filter(|sup| named && self.sub.is_none() && is_value_power(sup))
     }
+
+    /// The inverse it names, when `-1` is written on a trigonometric function's name
+    /// (`\sin^{-1} x` is the arcsine of x, no power).
+    pub fn inverse_name(&self) -> Option<&'static str> {
+        let sup = self.sup.as_ref().filter(|_| self.sub.is_none())?;
+        inverse_of(self.name, sup.node)
+    }
+}
+
+/// `\sin^{-1}`, `\tan^{-1}`: the inverse a `-1` on a trigonometric function's name names.
+fn inverse_of(name: &str, sup: &Node) -> Option<&'static str> {
+    let minus_one = matches!(&sup.kind, NodeKind::Prefix { op: PrefixOp::Minus, operand }
+        if matches!(&operand.kind, NodeKind::Number { text, .. } if text.as_str() == "1"));
+    match (minus_one, name) {
+        (true, "sin") => Some("arcsin"),
+        (true, "cos") => Some("arccos"),
+        (true, "tan") => Some("arctan"),
+        _ => None,
+    }
 }
 
 impl<'n> Application<'n> {
@@ -239,6 +258,16 @@ impl<'n> Application<'n> {
             return None;
         };
         is_value_power(sup).then_some((text.as_str(), sup.as_ref()))
+    }
+
+    /// The inverse the callee names, when `-1` is written on a trigonometric function's name
+    /// before its parenthesis (`\tan^{-1}(y)`).
+    pub fn inverse_name(&self) -> Option<&'static str> {
+        let NodeKind::Scripts { base, sub: None, sup: Some(sup), primes: 0 } = &self.callee.node.kind else {
+            return None;
+        };
+        let NodeKind::Word { text, .. } = &base.kind else { return None };
+        inverse_of(text, sup)
     }
 }
 

@@ -228,7 +228,11 @@ impl Shaper<'_> {
             };
             return Phrase::Power { base: Phrase::Apply(call).boxed(), exponent: number(power).boxed() };
         }
-        let func = self.callee_name(app, d);
+        // `\tan^{-1}(y)`: the arctangent.
+        let func = match app.inverse_name() {
+            Some(inverse) => word(inverse),
+            None => self.callee_name(app, d),
+        };
         // `\mathbb{1}[x > 0]`, `\delta(y_i = j)`: the meaning layer applied the indicator to its
         // condition.
         if let ([condition], true) = (app.args.as_slice(), app.is_indicator()) {
@@ -326,6 +330,8 @@ impl Shaper<'_> {
                 None => *body,
             },
             name => {
+                // `\sin^{-1} x`: the arcsine.
+                let name = op.inverse_name().unwrap_or(name);
                 let applied = Phrase::Apply(Apply {
                     func: word(name).boxed(),
                     key: Some(name.to_string()),
