@@ -56,12 +56,14 @@ fn collect_notation(
         NodeKind::Word { text, .. } if text == "arg" => {}
         // `\text{head}`, `\text{score}`: names of quantities, written as words.
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
+        // `\stackrel{\mathrm{def}}{=}`: the word marks a definition; it is no notation to learn.
+        NodeKind::Word { text, .. } if text == "def" => {}
         // A named symbol (`d_{\rm model}`, `W_{\mathrm{out}}`): its subscript is part of a name.
         NodeKind::Scripts { .. } if is_symbol_like(meaning, node) => return,
         // `\ell_i^{\mathrm{new}}`: a label beside an index is part of the name too.
         NodeKind::Scripts { base, sub, sup, .. } => {
             for part in std::iter::once(base).chain(sub).chain(sup) {
-                if !meaning.is_label_of(node, part) {
+                if !meaning.is_label_of(node, part) && !is_label_script(part) {
                     collect_notation(part, table, meaning, out, depth + 1);
                 }
             }
@@ -77,6 +79,18 @@ fn collect_notation(
         _ => {}
     }
     node.for_each_child(|child| collect_notation(child, table, meaning, out, depth + 1));
+}
+
+/// `\mathbf{w}^{(\mathrm{new})}`, `W^{\mathrm{old}}`: a script that is a word papers label with
+/// (`label_words` in `data/notation.toml`), in parentheses or not, marks a version of the
+/// symbol; it is no notation to learn.
+fn is_label_script(script: &Node) -> bool {
+    let word = match &script.kind {
+        NodeKind::Fenced { open: Delim::Paren, body, .. } => body.as_ref(),
+        _ => script,
+    };
+    let labels = &crate::meaning::notation::Notation::shipped().label_words;
+    matches!(&word.kind, NodeKind::Word { text, .. } if crate::meaning::notation::has(labels, text))
 }
 
 /// Environments that only lay out lines (`aligned`, `split`): not notation of their own.

@@ -617,6 +617,10 @@ fn is_label_text(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Symbol { .. } | NodeKind::Word { .. } | NodeKind::Number { .. } => true,
         NodeKind::Styled { body, .. } => is_label_text(body),
+        // `\mathbf{w}^{(\mathrm{new})}`: a word in parentheses.
+        NodeKind::Fenced { open: crate::syntax::ast::Delim::Paren, body, .. } => {
+            matches!(body.kind, NodeKind::Word { .. })
+        }
         NodeKind::Chain { first, rest } => {
             // `CLIP+VF+S`: words joined by a plus name the terms of a sum.
             let joins = |op: &InfixOp| op == &InfixOp::Juxt || matches!(op, InfixOp::Additive(o) if o == "+");

@@ -63,6 +63,13 @@ impl Resolver<'_> {
         }
         let latin_base = is_latin_base(base);
         match &sup.kind {
+            // `\mathbf{w}^{(\mathrm{new})}`, `\theta^{(\text{old})}`: a word in parentheses names a
+            // version, part of the symbol's name.
+            NodeKind::Fenced { open: Delim::Paren, body, .. }
+                if matches!(body.kind, NodeKind::Word { .. }) =>
+            {
+                ScriptRole::Label
+            }
             NodeKind::Fenced { open: Delim::Paren, body, .. }
                 if !matches!(body.kind, NodeKind::Number { .. }) =>
             {

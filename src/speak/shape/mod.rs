@@ -187,6 +187,10 @@ impl<'a> Shaper<'a> {
             NodeKind::Unknown { name } => Phrase::Text(name.trim_start_matches('\\').to_string()),
             NodeKind::Empty => Phrase::Empty,
             NodeKind::Styled { body, .. } | NodeKind::Boxed { body } => self.leaf_node(body, d + 1),
+            // `\mathbf{w}^{(\mathrm{new})}`: a label word in parentheses is said as the word.
+            NodeKind::Fenced { body, .. } if matches!(body.kind, NodeKind::Word { .. }) => {
+                self.leaf_node(body, d + 1)
+            }
             NodeKind::Accent { accent, body } => {
                 Phrase::Accent { accent: accent.to_string(), body: self.leaf_node(body, d + 1).boxed() }
             }
