@@ -701,7 +701,7 @@ fn align<'t>(pattern: Links<'t>, p: usize, target: Links<'t>, t: usize, bindings
 fn end_before_prose(node: &Node) -> usize {
     let NodeKind::Chain { first, rest } = &node.kind else { return node.span.end };
     let links = Links { first, rest };
-    match words_of_prose_after(Links { first, rest }, 0) {
+    match words_of_prose_after(links, 0) {
         Some(words) if words > 0 => links.get(words - 1).map_or(node.span.end, |(_, before)| before.span.end),
         _ => node.span.end,
     }
