@@ -691,9 +691,12 @@ impl<'t> Resolver<'t> {
     /// `\mathrm{TopK}(\mathbf{s}, K)`: the last of two or more arguments of a function that keeps
     /// so many (`count_argument_functions`) is a count, where only a convention named it.
     fn last_argument_counts(&self, callee: &Node, args: &mut [Term]) {
-        let keeps_so_many = super::binding_name(callee)
+        if args.len() < 2 {
+            return;
+        }
+        let keeps_so_many = super::naming::name_text(callee)
             .is_some_and(|name| super::notation::has(&self.notation.count_argument_functions, &name));
-        if !keeps_so_many || args.len() < 2 {
+        if !keeps_so_many {
             return;
         }
         let Some(TermKind::Symbol(occurrence)) = args.last_mut().map(|a| &mut a.kind) else { return };
