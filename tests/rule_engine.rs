@@ -330,3 +330,19 @@ examples = ['QK^\top']
     assert!(!fires(r"U S V^\top", &rules));
     assert!(!fires(r"P L P^\top R", &rules));
 }
+
+#[test]
+fn a_metavariable_asked_not_to_be_a_number_refuses_one_bare_or_in_parentheses() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "nll"
+patterns = ['-\log $P']
+not_numbers = ["P"]
+concepts = ["info.cross-entropy"]
+examples = ['-\log p']
+"#,
+    );
+    assert!(fires(r"-\log p(x)", &rules));
+    assert!(!fires(r"-\log(4)", &rules));
+    assert!(!fires(r"-\log 2", &rules));
+}

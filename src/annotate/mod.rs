@@ -258,8 +258,17 @@ impl<'a> Walker<'a> {
         let number = |name: &String| {
             bindings.get(name.as_str()).is_none_or(|node| matches!(node.kind, NodeKind::Number { .. }))
         };
+        let not_number = |name: &String| {
+            let written_number = |node: &Node| match &node.kind {
+                NodeKind::Number { .. } => true,
+                NodeKind::Fenced { body, .. } => matches!(body.kind, NodeKind::Number { .. }),
+                _ => false,
+            };
+            bindings.get(name.as_str()).is_none_or(|node| !written_number(node))
+        };
         rule.symbols.iter().all(one_symbol)
             && rule.numbers.iter().all(number)
+            && rule.not_numbers.iter().all(not_number)
             && rule.conditions.iter().all(|(name, kinds)| {
                 bindings.get(name.as_str()).is_none_or(|node| {
                     // What the metavariable stands for, when the meaning layer reads it as one term

@@ -63,6 +63,8 @@ struct RuleSpec {
     #[serde(default)]
     numbers: Vec<String>,
     #[serde(default)]
+    not_numbers: Vec<String>,
+    #[serde(default)]
     earlier: BTreeMap<String, String>,
     #[serde(default)]
     distinct: Vec<[String; 2]>,
@@ -141,6 +143,9 @@ pub struct Rule {
     /// Metavariables that must match a number as written (`0.9`, `1`), not a letter: the
     /// constant weights of a running mean (`0.9\, v_{t-1} + 0.1\, g_t^2`).
     pub numbers: Vec<String>,
+    /// Metavariables that must not match a number, bare or in parentheses (`-\log p`, not
+    /// `-\log(4)`).
+    pub not_numbers: Vec<String>,
     /// Pairs `(holder, later)`: what `holder` matched holds the letter `later` matched, one
     /// step before (`m_{t-1}` of `m_t`).
     pub earlier: Vec<(String, String)>,
@@ -260,6 +265,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         conditions,
         symbols: spec.symbols,
         numbers: spec.numbers,
+        not_numbers: spec.not_numbers,
         earlier: spec.earlier.into_iter().collect(),
         distinct: spec.distinct.into_iter().map(|[a, b]| (a, b)).collect(),
         alone: spec.alone,
