@@ -203,17 +203,22 @@ fn a_bracket_in_a_matrix_is_content_not_a_position() {
     assert!(parse(r"\begin{aligned}[t] a &= b \end{aligned}").is_ok());
 }
 
-#[test]
-fn a_hyphen_set_as_text_inside_a_roman_name_keeps_the_name_whole() {
-    for source in [r"\mathrm{W\text{-}MSA}", r"\mathrm{Grad\text{-}CAM}"] {
+/// Each source is one word holding `joiner`, printed back as it was written.
+fn assert_name_kept_whole(sources: &[&str], joiner: char) {
+    for source in sources {
         let parsed = parse(source).unwrap_or_else(|e| panic!("{source}: {}", e.message(eqmap::Lang::En)));
         assert!(
-            matches!(&parsed.root.kind, NodeKind::Word { text, .. } if text.contains('-')),
+            matches!(&parsed.root.kind, NodeKind::Word { text, .. } if text.contains(joiner)),
             "{source}: {:?}",
             parsed.root.kind
         );
-        assert_eq!(canonical(source), source, "printed as it was read");
+        assert_eq!(canonical(source), *source, "printed as it was read");
     }
+}
+
+#[test]
+fn a_hyphen_set_as_text_inside_a_roman_name_keeps_the_name_whole() {
+    assert_name_kept_whole(&[r"\mathrm{W\text{-}MSA}", r"\mathrm{Grad\text{-}CAM}"], '-');
     // A hyphen that ends the name, or a minus, is no part of a name.
     assert!(!matches!(parse(r"\mathrm{W\text{-}}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
     assert!(!matches!(parse(r"\mathrm{W-MSA}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
@@ -221,15 +226,7 @@ fn a_hyphen_set_as_text_inside_a_roman_name_keeps_the_name_whole() {
 
 #[test]
 fn an_escaped_underscore_inside_a_name_keeps_the_name_whole() {
-    for source in [r"\mathit{keep\_prob}", r"\mathrm{z\_loss}"] {
-        let parsed = parse(source).unwrap_or_else(|e| panic!("{source}: {}", e.message(eqmap::Lang::En)));
-        assert!(
-            matches!(&parsed.root.kind, NodeKind::Word { text, .. } if text.contains('_')),
-            "{source}: {:?}",
-            parsed.root.kind
-        );
-        assert_eq!(canonical(source), source, "printed as it was read");
-    }
+    assert_name_kept_whole(&[r"\mathit{keep\_prob}", r"\mathrm{z\_loss}"], '_');
     // An underscore that ends the name is no part of a name.
     assert!(!matches!(parse(r"\mathit{keep\_}").map(|p| p.root.kind), Ok(NodeKind::Word { .. })));
 }

@@ -22,7 +22,13 @@ const MAX_DEPTH: usize = 64;
 /// applied to an argument (`v_{k+1}(s)`) also finds its letter's earlier step at any argument
 /// (`v_k(s')` in value iteration).
 pub(super) fn holds_earlier(within: &Node, later: &Node) -> bool {
-    search(within, later, 0) || stepped_callee(later).is_some_and(|callee| search(within, callee, 0))
+    search(within, 0, &|part| step_of(later, part))
+        || stepped_callee(later).is_some_and(|callee| search(within, 0, &|part| step_of(callee, part)))
+}
+
+/// Whether `part` is `later` one step before, or holds its call one step before.
+fn step_of(later: &Node, part: &Node) -> bool {
+    one_step_before(later, part) || earlier_call_in_chain(part, later)
 }
 
 /// The name of a call written as a stepped name and its parenthesis (`v_{k+1}` of
@@ -34,11 +40,12 @@ fn stepped_callee(node: &Node) -> Option<&Node> {
     (is_parenthesis && matches!(first.kind, NodeKind::Scripts { .. })).then_some(first.as_ref())
 }
 
-fn search(within: &Node, later: &Node, depth: usize) -> bool {
+/// Whether `within`, or a part of it, `holds` (searched depth first, not into accents).
+fn search(within: &Node, depth: usize, holds: &dyn Fn(&Node) -> bool) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }
-    if one_step_before(later, within) || earlier_call_in_chain(within, later) {
+    if holds(within) {
         return true;
     }
     // An accent makes another quantity (`\tilde{m}` is not `m`): its body is not searched.
@@ -47,7 +54,7 @@ fn search(within: &Node, later: &Node, depth: usize) -> bool {
     }
     // The children in turn, without a list of them (most of what is searched holds no step).
     let mut found = false;
-    within.for_each_child(|child| found = found || search(child, later, depth + 1));
+    within.for_each_child(|child| found = found || search(child, depth + 1, holds));
     found
 }
 
@@ -66,19 +73,7 @@ pub(super) fn holds_earlier_call(holder: (&Node, Option<&Node>), later: (&Node, 
     };
     let applied_before =
         holder.1.is_some_and(|earlier| holder.0 == callee && differs_by_a_step(argument, earlier, 1));
-    applied_before || search_call(holder.0, callee, argument, 0)
-}
-
-fn search_call(within: &Node, callee: &Node, argument: &Node, depth: usize) -> bool {
-    if depth > MAX_DEPTH || matches!(within.kind, NodeKind::Accent { .. }) {
-        return false;
-    }
-    if called_a_step_before(within, callee, argument) {
-        return true;
-    }
-    let mut found = false;
-    within.for_each_child(|child| found = found || search_call(child, callee, argument, depth + 1));
-    found
+    applied_before || search(holder.0, 0, &|part| called_a_step_before(part, callee, argument))
 }
 
 /// Whether `earlier` is `later` one step before: the same letter, scripts or call, advanced by
