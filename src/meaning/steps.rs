@@ -275,6 +275,9 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     // Letters only a convention called arrays or sizes (`G`, `D` of `\mathcal{L}(G, D)`), which
     // a function an extreme is taken over settles (`\min_G \max_D`).
     let mut conventional_arrays: rustc_hash::FxHashSet<&str> = Default::default();
+    // Letters read as sets somewhere (`\mathbb{E}_{x \sim X}` beside `x \in X`), which no other
+    // use settles as a random variable.
+    let mut sets: rustc_hash::FxHashSet<&str> = Default::default();
     let mut stack: Vec<&Term> = vec![term];
     while let Some(term) = stack.pop() {
         if let Some(o) = term.occurrence() {
@@ -302,6 +305,8 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
                 conventional_arrays.insert(o.name.as_str());
             } else if o.kind == SymbolKind::RandomVariable && o.evidence == Evidence::Use {
                 averaged.insert(o.name.as_str());
+            } else if o.kind == SymbolKind::Set {
+                sets.insert(o.name.as_str());
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use {
                 // `e^{z_i / T}` beside `\frac{1}{T}`, `\partial T`: a capital a use made a number
                 // (a temperature, what is differentiated) is that number everywhere, below a bar
@@ -327,6 +332,19 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
         let settles = loose && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), kind));
+        }
+    }
+    // `f(X, Y) = \frac{I(X, Y)}{\sqrt{H(X) H(Y)}}`: a plain capital an entropy or a density takes
+    // as a random variable is one where only a convention called it a matrix (the parameters of
+    // the function defined, read before the right side).
+    for name in averaged {
+        let capital = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase());
+        let settles = capital
+            && conventional_arrays.contains(name)
+            && !sets.contains(name)
+            && table.recorded(name).is_none();
+        if settles && !out.iter().any(|(n, _)| n == name) {
+            out.push((name.to_string(), SymbolKind::RandomVariable));
         }
     }
     out
