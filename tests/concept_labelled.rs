@@ -103,8 +103,11 @@ fn the_broad_set_holds_its_floor() {
     // after five more concepts and rules over the probes' misses.
     // Session 38: the ninth batch (85, labelled in session 37, never read there) at 46.6% with
     // this session's start rules, 44.9% once the 79 symbol-kind labels its labeller gave against
-    // the labelling rules were taken out. All nine: 54.9%, 98.4% (97.9%).
-    holds_floor("broad.jsonl", 0.545, 0.98, 0.975);
+    // the labelling rules were taken out. All nine: 54.9%, 98.4% (97.9%); 55.2% after rules
+    // over its misses.
+    // Session 39: the tenth batch (85, labelled in session 38, never read there) at 43.4% with
+    // both session 38's start and end rules (this session's start). All ten: 53.8%, 98.5% (98.0%).
+    holds_floor("broad.jsonl", 0.535, 0.98, 0.975);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
