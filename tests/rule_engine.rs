@@ -346,3 +346,20 @@ examples = ['-\log p']
     assert!(!fires(r"-\log(4)", &rules));
     assert!(!fires(r"-\log 2", &rules));
 }
+
+#[test]
+fn a_bar_in_a_calls_parenthesis_matches_only_where_the_meaning_reads_a_condition() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "conditional"
+patterns = ['$P($A | $B)']
+concepts = ["prob.conditional"]
+examples = ['p(y | x)']
+"#,
+    );
+    assert!(fires(r"p(y | x)", &rules));
+    assert!(fires(r"\pi_\theta(a \mid s)", &rules));
+    // A divergence's two distributions, set apart by a single bar.
+    assert!(!fires(r"\mathrm{KL}(\pi | \pi^{2n})", &rules));
+    assert!(!fires(r"D_{\mathrm{KL}}(P \mid Q)", &rules));
+}

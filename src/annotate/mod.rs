@@ -360,6 +360,9 @@ impl<'a> Walker<'a> {
                 pattern.whole_bindings(node, &mut bindings).then(|| pattern.unsigned_span(node))
             };
             let Some(span) = span.filter(|_| self.conditions_hold(rule, &bindings)) else { continue };
+            if pattern.conditions_in_parenthesis() && self.meaning.is_call_without_condition(span) {
+                continue;
+            }
             let found = if pattern.is_chain() {
                 pattern.run_match(&view, offset, span, bindings)
             } else {

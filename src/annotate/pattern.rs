@@ -35,6 +35,8 @@ pub struct Pattern {
     operands: Vec<(Option<InfixOp>, Node)>,
     /// The keys a formula must have for this pattern to match in it.
     needs: KeySet,
+    /// Whether a parenthesis of the pattern holds a conditioning bar (`$P($A \mid $B)`).
+    bar_in_parenthesis: bool,
 }
 
 /// The most metavariables a pattern may name; [`Pattern::compile`] refuses more.
@@ -176,14 +178,26 @@ impl Pattern {
                 .collect(),
             _ => Vec::new(),
         };
-        let mut pattern =
-            Pattern { source: source.to_string(), root: parsed.root, operands, needs: KeySet::ALL };
+        let bar_in_parenthesis = holds_bar_in_parenthesis(&parsed.root);
+        let mut pattern = Pattern {
+            source: source.to_string(),
+            root: parsed.root,
+            operands,
+            needs: KeySet::ALL,
+            bar_in_parenthesis,
+        };
         pattern.needs = if pattern.is_chain() {
             run_required_keys(pattern.links())
         } else {
             required_keys(&pattern.root)
         };
         Ok(pattern)
+    }
+
+    /// Whether a parenthesis of the pattern holds a conditioning bar (`$P($A \mid $B)`): its
+    /// match is a condition only where the meaning layer reads one there.
+    pub fn conditions_in_parenthesis(&self) -> bool {
+        self.bar_in_parenthesis
     }
 
     /// The first match of this pattern at `node`, starting from `start`, splitting nothing:
@@ -410,6 +424,18 @@ fn unsigned_start(pattern: &Node, target: &Node) -> usize {
 // Not inlined: decoding the inline string up front, as the optimiser otherwise does for every
 // arm of `matches`, costs more than the call.
 #[inline(never)]
+/// Whether `root` is a call whose parenthesis holds a conditioning bar at its top level
+/// (`$P($A \mid $B)`; not `D($Q($Z \mid $X) \| $P)`, whose call sets two things apart).
+fn holds_bar_in_parenthesis(root: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &root.kind else { return false };
+    let Some(NodeKind::Fenced { open: Delim::Paren, body, .. }) = rest.last().map(|l| &l.operand.kind) else {
+        return false;
+    };
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    let bar = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
+    rest.iter().any(|l| bar(&l.op))
+}
+
 pub(super) fn metavariable(node: &Node) -> Option<&str> {
     match &node.kind {
         NodeKind::Unknown { name } => name.strip_prefix(PLACEHOLDER),

@@ -426,7 +426,7 @@ impl Resolver<'_> {
                 args.push(term);
                 continue;
             }
-            if let Some((p, q)) = divergence_pair(item) {
+            if let Some((p, q)) = divergence_pair(item, place == Place::Distribution) {
                 // `D_{\mathrm{KL}}(P \parallel Q)`: two arguments, of and from.
                 args.push(self.term(p, place, d));
                 args.push(self.term(q, place, d));
@@ -538,11 +538,15 @@ fn condition(item: &Node) -> Option<(&Node, &str, &Node)> {
     }
 }
 
-/// `P \parallel Q`: the two distributions of a divergence.
-fn divergence_pair(item: &Node) -> Option<(&Node, &Node)> {
+/// `P \parallel Q`: the two distributions of a divergence; in one (`in_divergence`), a single
+/// bar sets them apart too (`\mathrm{KL}(\pi | \pi^{2n})`), no condition.
+fn divergence_pair(item: &Node, in_divergence: bool) -> Option<(&Node, &Node)> {
     let NodeKind::Chain { first, rest } = &item.kind else { return None };
     match rest.as_slice() {
-        [link] if matches!(&link.op, InfixOp::Relation(r) if r == "\\parallel") => {
+        [link]
+            if matches!(&link.op, InfixOp::Relation(r) if r == "\\parallel")
+                || (in_divergence && is_conditioning_bar(&link.op)) =>
+        {
             Some((first.as_ref(), &link.operand))
         }
         _ => None,

@@ -448,6 +448,15 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             .or_else(|| self.bases.get(&key).copied())
     }
 
+    /// Whether the term covering exactly `span` is a call the meaning layer reads with no
+    /// condition: a bar in its parentheses sets apart something else (`\mathrm{KL}(\pi | \pi')`,
+    /// a divergence's two distributions).
+    pub fn is_call_without_condition(&self, span: crate::syntax::ast::Span) -> bool {
+        self.by_span.get(&(span.start, span.end)).is_some_and(|term| {
+            matches!(&term.kind, super::tree::TermKind::Apply(app) if app.given.is_empty() && app.condition_bar.is_none())
+        })
+    }
+
     /// Whether `node` stands for one symbol (a letter with its scripts), not an expression.
     pub fn is_symbol(&self, node: &crate::syntax::ast::Node) -> bool {
         self.by_span.get(&(node.span.start, node.span.end)).is_some_and(|term| term.occurrence().is_some())
