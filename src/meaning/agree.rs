@@ -32,9 +32,14 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
                     _ => continue,
                 }
             }
-            TermKind::Product(factors) if strong_vector => {
-                capital_maps_a_letter(factors);
-                scaled_letter(factors);
+            TermKind::Product(factors) if strong_vector || strong_matrix => {
+                // `a X_k` added to a matrix: the letter scales it, though a row vector could not
+                // be added.
+                let scales = strong_matrix && coefficient_of_a_matrix(factors);
+                if strong_vector && !scales {
+                    capital_maps_a_letter(factors);
+                    scaled_letter(factors);
+                }
                 continue;
             }
             TermKind::Frac { num, .. } if strong_vector => {
@@ -70,6 +75,24 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
             occurrence.evidence = super::Evidence::Use;
         }
     }
+}
+
+/// `X_{k+1} = a X_k + b (X_k X_k^\top) X_k`: added to a matrix worked out from others, a small
+/// Latin letter before a matrix scales it (a row vector times a matrix is no matrix).
+/// Whether it changed the letter.
+fn coefficient_of_a_matrix(factors: &mut [Factor]) -> bool {
+    let [scale, matrix] = factors else { return false };
+    if matrix.op != Some(&InfixOp::Juxt) || super::kind_of_term(&matrix.term) != super::SymbolKind::Matrix {
+        return false;
+    }
+    let TermKind::Symbol(small) = &mut scale.term.kind else { return false };
+    let latin = super::scripts::is_single_latin(small.base, false);
+    let row = small.kind == super::SymbolKind::Vector && small.evidence == super::Evidence::Use;
+    if latin && row && small.scripts.is_empty() {
+        small.kind = super::SymbolKind::Scalar;
+        return true;
+    }
+    false
 }
 
 /// `P = Q` where P is a distribution (it draws `x \sim P`, or is applied as one): the letters an
@@ -317,7 +340,8 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
             if let Some(TermKind::Symbol(occurrence)) =
                 before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
             {
-                if occurrence.base_name.len() == 1 {
+                let coefficients = &super::notation::Notation::shipped().coefficient_letters;
+                if occurrence.base_name.len() == 1 && !super::notation::has(coefficients, &occurrence.base_name) {
                     small_letter_becomes(occurrence, &[super::SymbolKind::Scalar], super::SymbolKind::Vector);
                 }
             }

@@ -109,6 +109,9 @@ pub struct Notation {
     /// Letters papers give a small quantity (a step, an error, a perturbation): inside an order of
     /// growth (`O(\epsilon^2)`) one is what shrinks, not a size.
     pub small_quantity_letters: Names,
+    /// Small letters papers give coefficients: one side by side before a matrix scales it
+    /// (`a X_k + b X_k X_k^\top X_k`), where another small letter is a row vector (`x W`).
+    pub coefficient_letters: Names,
 }
 
 impl Notation {
@@ -168,6 +171,7 @@ impl Notation {
             sample_letters: Names::default(),
             noise_letters: Names::default(),
             small_quantity_letters: Names::default(),
+            coefficient_letters: Names::default(),
         }
     }
 }

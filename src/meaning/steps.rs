@@ -278,6 +278,9 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     // Letters read as sets somewhere (`\mathbb{E}_{x \sim X}` beside `x \in X`), which no other
     // use settles as a random variable.
     let mut sets: rustc_hash::FxHashSet<&str> = Default::default();
+    // Capitals with a position below that only a convention called a row (`X_k`), which a
+    // product that makes them a matrix elsewhere settles (`X_k X_k^\top`).
+    let mut conventional_vectors: rustc_hash::FxHashSet<&str> = Default::default();
     let mut stack: Vec<&Term> = vec![term];
     while let Some(term) = stack.pop() {
         if let Some(o) = term.occurrence() {
@@ -299,6 +302,8 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
                 }
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Convention {
                 conventional_scalars.insert(o.name.as_str());
+            } else if o.kind == SymbolKind::Vector && o.evidence == Evidence::Convention {
+                conventional_vectors.insert(o.name.as_str());
             } else if matches!(o.kind, SymbolKind::Matrix | SymbolKind::Dimension)
                 && o.evidence == Evidence::Convention
             {
@@ -327,6 +332,7 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
                     || conventional_arrays.contains(name)
             }
             SymbolKind::Distribution => conventional_arrays.contains(name),
+            SymbolKind::Matrix => conventional_scalars.contains(name) || conventional_vectors.contains(name),
             _ => conventional_scalars.contains(name),
         };
         let settles = loose && table.recorded(name).is_none();
