@@ -49,6 +49,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
     }
     if let NodeKind::Scripts { base, sub: Some(sub), .. } = &node.kind {
         note_stepped_capital(table, base, sub);
+        note_worded_base(table, base, sub);
     }
     match &node.kind {
         // `\int_0^x`: an integral's limits are numbers on a continuum, no positions nor counts.
@@ -303,6 +304,30 @@ fn note_stepped_capital(table: &mut SymbolTable, base: &Node, sub: &Node) {
     if let Some(letter) = stepped_letter(sub).filter(|_| capital) {
         table.note_stepped_capital(name, letter);
     }
+}
+
+/// `\ell_{ce}`, `L_{mse}`: a name labelled below with a word.
+fn note_worded_base(table: &mut SymbolTable, base: &Node, sub: &Node) {
+    let worded = letter_run(sub).is_some_and(|run| super::notation::Notation::shipped().is_word(&run));
+    if let Some(name) = crate::meaning::binding_name(base).filter(|_| worded) {
+        table.note_worded_base(name);
+    }
+}
+
+/// The letters of a run of single letters side by side (`sl` of `\ell_{sl}`), if `sub` is one.
+pub(super) fn letter_run(sub: &Node) -> Option<String> {
+    let NodeKind::Chain { first, rest } = &sub.kind else { return None };
+    if !rest.iter().all(|l| l.op == InfixOp::Juxt) {
+        return None;
+    }
+    let mut run = String::new();
+    for node in std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)) {
+        match &node.kind {
+            NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => run.push_str(name),
+            _ => return None,
+        }
+    }
+    Some(run)
 }
 
 /// The letter of a step from itself written above a name: `k+1`, `t-1`, `\ell+1`, `n - 2`.

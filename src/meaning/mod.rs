@@ -211,6 +211,9 @@ pub struct SymbolTable {
     zeroth_numbered: rustc_hash::FxHashSet<String>,
     /// Single letters written alone as a subscript somewhere (`\ell` of `p_\ell`).
     subscript_letters: rustc_hash::FxHashSet<String>,
+    /// Names labelled below with a word somewhere (`\ell` of `\ell_{ce}`): another run of letters
+    /// below them is a label too (`\ell_{sl}`).
+    worded_bases: rustc_hash::FxHashSet<String>,
     /// Whether something is transposed somewhere (`K_n^\top V_n`): the formula does linear
     /// algebra, and its indexed capitals are arrays, not random variables.
     transposes: bool,
@@ -384,6 +387,16 @@ impl SymbolTable {
     /// Whether `letter` is written alone as a subscript somewhere.
     pub fn is_subscript_letter(&self, letter: &str) -> bool {
         self.subscript_letters.contains(letter)
+    }
+
+    /// Records that `name` is labelled below with a word (`\ell_{ce}`).
+    pub(crate) fn note_worded_base(&mut self, name: String) {
+        self.worded_bases.insert(name);
+    }
+
+    /// Whether `name` is labelled below with a word somewhere.
+    pub fn is_worded_base(&self, name: &str) -> bool {
+        self.worded_bases.contains(name)
     }
 
     /// Records that something is transposed (`x^\top`).

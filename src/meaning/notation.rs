@@ -177,6 +177,15 @@ impl Notation {
 }
 
 impl Notation {
+    /// Whether a run of letters is a word: a listed label, a run of capitals (`LS`, `VF`), or
+    /// three letters or more with a vowel (`cur`), where indices (`ijk`) have none.
+    pub fn is_word(&self, letters: &str) -> bool {
+        let capitals = letters.len() >= 2 && letters.chars().all(|c| c.is_ascii_uppercase());
+        let spelled =
+            letters.len() >= 3 && letters.chars().any(|c| has(&self.word_vowels, c.encode_utf8(&mut [0; 4])));
+        has(&self.label_words, letters) || capitals || spelled
+    }
+
     /// Whether a function named `name` takes vectors: listed, or a compound of a listed stem.
     pub fn is_vector_function(&self, name: &str) -> bool {
         has(&self.vector_functions, name)

@@ -334,7 +334,7 @@ impl Resolver<'_> {
         if self.steps_a_capital(base, sub) {
             return ScriptRole::Family;
         }
-        if self.is_label_word(sub) || self.names_member(base, sub) {
+        if self.is_label_word(sub) || self.names_member(base, sub) || self.beside_a_worded_label(base, sub) {
             return ScriptRole::Label;
         }
         if self.is_index_like(sub) {
@@ -462,7 +462,7 @@ impl Resolver<'_> {
                     || is_label_text(one)
                     || matches!(&one.kind, NodeKind::Symbol { name, font: Font::Normal } if name.len() == 1)
             }
-            letters => spelled(letters).is_some_and(|w| self.is_word(&w)),
+            letters => spelled(letters).is_some_and(|w| self.notation.is_word(&w)),
         };
         (parts.len() >= 2 && parts.iter().all(fits)).then_some(parts)
     }
@@ -515,16 +515,14 @@ impl Resolver<'_> {
                 _ => return false,
             }
         }
-        rest.iter().all(|l| l.op == InfixOp::Juxt) && self.is_word(&word)
+        rest.iter().all(|l| l.op == InfixOp::Juxt) && self.notation.is_word(&word)
     }
 
-    /// Whether a run of letters is a word: a listed label, a run of capitals (`LS`, `VF`), or
-    /// three letters or more with a vowel (`cur`), where indices (`ijk`) have none.
-    fn is_word(&self, letters: &str) -> bool {
-        let capitals = letters.len() >= 2 && letters.chars().all(|c| c.is_ascii_uppercase());
-        let spelled = letters.len() >= 3
-            && letters.chars().any(|c| has(&self.notation.word_vowels, c.encode_utf8(&mut [0; 4])));
-        has(&self.notation.label_words, letters) || capitals || spelled
+    /// `\ell_{sl}` beside `\ell_{ce}`, `L_{ssim}` beside `L_{mse}`: below a name the formula labels
+    /// with a word elsewhere, a run of two letters or more is a label too, no entry.
+    fn beside_a_worded_label(&self, base: &Node, sub: &Node) -> bool {
+        super::kinds::letter_run(sub).is_some_and(|run| run.len() >= 2)
+            && crate::meaning::binding_name(base).is_some_and(|name| self.table.is_worded_base(&name))
     }
 
     /// Whether a subscript reads as indices: numbers, lower-case letters, `i+1`, `y_i`, `i,j`.
