@@ -344,3 +344,15 @@ fn a_power_on_a_function_name_raises_its_value() {
     assert_close(&entries(&run(&mut s, &[r"\log^{2}(1 + u)"])), &[1.5f64.ln().powi(2)], "log²(1 + u)");
     assert_close(&entries(&run(&mut s, &[r"\sin^2 u + \cos^2 u"])), &[1.0], "sin² + cos²");
 }
+
+#[test]
+fn a_log_before_a_fraction_and_a_sum_takes_the_mean() {
+    // `\log \frac{1}{N} \sum_j e^{s_j}` is the log of the mean, not log(1/N) times the sum;
+    // `\log \frac{1}{2} u` keeps the log on the fraction alone.
+    let mut s = session(None, false);
+    s.bind_json("s", "[1, 3]").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    s.bind_json("u", "4").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
+    let log_mean_exp = ((1f64.exp() + 3f64.exp()) / 2.0).ln();
+    assert_close(&entries(&run(&mut s, &[r"\log \frac{1}{2} \sum_{j=1}^{2} e^{s_j}"])), &[log_mean_exp], "log-mean-exp");
+    assert_close(&entries(&run(&mut s, &[r"\log \frac{1}{2} u"])), &[0.5f64.ln() * 4.0], "log(1/2) u");
+}

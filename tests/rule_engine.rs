@@ -363,3 +363,19 @@ examples = ['p(y | x)']
     assert!(!fires(r"\mathrm{KL}(\pi | \pi^{2n})", &rules));
     assert!(!fires(r"D_{\mathrm{KL}}(P \mid Q)", &rules));
 }
+
+#[test]
+fn a_pattern_that_begins_with_an_operator_takes_its_whole_operand() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "self-information"
+patterns = ['\log \frac{1}{$P}']
+concepts = ["info.self-information"]
+examples = ['\log \frac{1}{p}']
+"#,
+    );
+    assert!(fires(r"H = \log \frac{1}{p}", &rules));
+    assert!(fires(r"\log \frac{1}{N} + c", &rules));
+    // The log of a mean: the log's operand is the fraction and the sum together.
+    assert!(!fires(r"\log \frac{1}{N} \sum_{j} e^{s_j}", &rules));
+}

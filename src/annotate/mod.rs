@@ -363,6 +363,9 @@ impl<'a> Walker<'a> {
             if pattern.conditions_in_parenthesis() && self.meaning.is_call_without_condition(span) {
                 continue;
             }
+            if pattern.is_chain() && self.meaning.splits_an_operand(span) {
+                continue;
+            }
             let found = if pattern.is_chain() {
                 pattern.run_match(&view, offset, span, bindings)
             } else {

@@ -511,7 +511,7 @@ impl<'t> Resolver<'t> {
         // averages over that; the other letters inside keep their own kinds (b a constant).
         let drawn_below = name == "E" && draws_by_sampling(op);
         let operand_place = if random && !drawn_below { Place::Random } else { place };
-        let (mut operand, used) = if name == "E" && !next_is_bracket {
+        let (mut operand, used) = if (name == "E" && !next_is_bracket) || self.scales_a_big_operator(items, i) {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             (self.rest_of_row(node, rest, operand_place, d), rest.len())
         } else {
@@ -521,6 +521,17 @@ impl<'t> Resolver<'t> {
             super::expectations::givens_are_random(&mut operand);
         }
         self.operator_over(node, name, op, operand, used, d)
+    }
+
+    /// `\log \frac{1}{N} \sum_j e^{s_j}`, `\exp \frac{1}{N} \sum_i \log p(x_i)`: an operator name
+    /// before a fraction side by side with a big operator takes the mean they make together (no
+    /// paper writes the log of 1/N times a sum without parentheses).
+    fn scales_a_big_operator(&self, items: &[Item], i: usize) -> bool {
+        let fraction = items.get(i + 1).is_some_and(|(op, _, n)| {
+            matches!(op, Some(InfixOp::Juxt)) && matches!(n.kind, NodeKind::Frac { .. })
+        });
+        let big = items.get(i + 2).is_some_and(|(op, _, n)| matches!(op, Some(InfixOp::Juxt)) && self.is_big_op(n));
+        fraction && big
     }
 
     /// The operator `op` named `name` applied to `operand`, which took `used` items after it.

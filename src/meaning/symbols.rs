@@ -372,6 +372,10 @@ pub struct TermIndex<'t, 'n> {
     callees: rustc_hash::FxHashSet<(usize, usize)>,
     /// Operators as written (`\mathbb{E}_x`), by span, with the name they were resolved as.
     operators: rustc_hash::FxHashMap<(usize, usize), &'n str>,
+    /// Where each operator written in the formula starts and where its operand ends.
+    reaches: Vec<(usize, usize)>,
+    /// Where each big operator starts and where what it takes ends.
+    big_reaches: Vec<(usize, usize)>,
     balanced: Vec<crate::syntax::ast::Span>,
     /// Neighbours written side by side in a run that an explicit product sign's operand is
     /// (`Q h_i` of `Q h_i \cdot K h_j`), by where each starts.
@@ -393,6 +397,8 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             bases: Default::default(),
             callees: Default::default(),
             operators: Default::default(),
+            reaches: Vec::new(),
+            big_reaches: Vec::new(),
             balanced: Vec::new(),
             runs: Default::default(),
             kinds: std::cell::RefCell::new(rustc_hash::FxHashMap::with_capacity_and_hasher(expected, hasher)),
@@ -429,6 +435,10 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             }
             if let TermKind::Operator(operator) = &term.kind {
                 index.operators.insert((operator.op.span.start, operator.op.span.end), operator.name);
+                index.reaches.push((operator.op.span.start, operator.operand.span.end));
+            }
+            if let TermKind::BigOp(big) = &term.kind {
+                index.big_reaches.push((big.op.span.start, term.span.end));
             }
             if let TermKind::Apply(app) = &term.kind {
                 index.callees.insert((term.node.span.start, term.node.span.end));
@@ -455,6 +465,19 @@ impl<'t, 'n> TermIndex<'t, 'n> {
         self.by_span.get(&(span.start, span.end)).is_some_and(|term| {
             matches!(&term.kind, super::tree::TermKind::Apply(app) if app.given.is_empty() && app.condition_bar.is_none())
         })
+    }
+
+    /// Whether `span` begins with an operator whose operand reaches past its end, and no big
+    /// operator written inside it reaches as far (`\log \frac{1}{N}` of `\log \frac{1}{N}
+    /// \sum_j e^{s_j}`, the log of a mean; not `\nabla \frac{1}{m} \sum` of `\nabla_\theta
+    /// \frac{1}{m} \sum_i \ldots`, whose sum takes the rest).
+    pub fn splits_an_operand(&self, span: crate::syntax::ast::Span) -> bool {
+        let Some(reach) = self.reaches.iter().filter(|&&(start, _)| start == span.start).map(|&(_, end)| end).max()
+        else {
+            return false;
+        };
+        let inner = |&&(start, end): &&(usize, usize)| start > span.start && start < span.end && end >= reach;
+        reach > span.end && !self.reaches.iter().chain(&self.big_reaches).any(|r| inner(&r))
     }
 
     /// Whether `node` stands for one symbol (a letter with its scripts), not an expression.
