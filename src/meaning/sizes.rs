@@ -46,12 +46,21 @@ pub(super) fn sizes_beside_sizes(operands: &mut [&mut Term]) {
 
 /// Whether a term is a size by more than a letter's spelling: a use (`\frac{1}{N}`, a sum's
 /// bound), a declaration, a labelled size name (`d_{\mathrm{model}}`), or worked out of sizes.
+/// A product of letters (`t d` of `x + t d`, a line search) is one only when a letter of it is.
 fn is_sized(t: &Term) -> bool {
-    super::kind_of_term(t) == super::SymbolKind::Dimension
-        && t.occurrence().is_none_or(|o| {
+    if super::kind_of_term(t) != super::SymbolKind::Dimension {
+        return false;
+    }
+    match (&t.kind, t.occurrence()) {
+        (_, Some(o)) => {
             let labelled = !o.scripts.is_empty() && o.scripts.iter().all(|s| s.role == ScriptRole::Label);
             o.evidence < super::Evidence::Convention || labelled
-        })
+        }
+        (TermKind::Product(factors), None) if factors.iter().all(|f| f.term.occurrence().is_some()) => {
+            factors.iter().any(|f| is_sized(&f.term))
+        }
+        _ => true,
+    }
 }
 
 /// `\frac{x_i - \mu}{\sigma} \cdot r + d`, `k + \alpha \sum_j (a^j)^2`, `a \log N + c + d`:
