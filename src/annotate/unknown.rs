@@ -58,6 +58,9 @@ fn collect_notation(
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
         // `\stackrel{\mathrm{def}}{=}`: the word marks a definition; it is no notation to learn.
         NodeKind::Word { text, .. } if text == "def" => {}
+        // `\mathit{keep\_prob}`: a quantity named by a word is a symbol, no notation to learn (a
+        // word applied as a function, `\mathrm{spline}(x)`, may be).
+        NodeKind::Word { .. } if names_a_value(meaning, node) => {}
         // A named symbol (`d_{\rm model}`, `W_{\mathrm{out}}`): its subscript is part of a name.
         NodeKind::Scripts { .. } if is_symbol_like(meaning, node) => return,
         // `\ell_i^{\mathrm{new}}`: a label beside an index is part of the name too.
@@ -79,6 +82,13 @@ fn collect_notation(
         _ => {}
     }
     node.for_each_child(|child| collect_notation(child, table, meaning, out, depth + 1));
+}
+
+/// Whether the meaning layer reads `node` as one symbol holding a value (a number, an array, a
+/// size, a set), not a function or something it cannot tell.
+fn names_a_value(meaning: &TermIndex, node: &Node) -> bool {
+    use crate::meaning::SymbolKind::{Function, Unknown};
+    meaning.is_symbol(node) && meaning.kind(node).is_some_and(|kind| !matches!(kind, Function | Unknown))
 }
 
 /// `\mathbf{w}^{(\mathrm{new})}`, `W^{\mathrm{old}}`: a script that is a word papers label with
