@@ -121,7 +121,10 @@ impl Resolver<'_> {
         // above names (`V^\pi(s)`, the value under the policy π).
         if let NodeKind::Scripts { base, sup: Some(sup), .. } = &callee.kind {
             let greek = matches!(&sup.kind, NodeKind::Symbol { name, .. } if names::is_greek(name));
-            if self.sup_role(base, sup) == ScriptRole::Power && !greek && !is_argument_list(body) {
+            // `\sigma_\theta^2(\mathbf{x})`: a variance squared by name, of one input, is a
+            // variance that depends on it.
+            let variance = is_squared_variance(base, sup, self.notation) && is_one_symbol(body);
+            if self.sup_role(base, sup) == ScriptRole::Power && !greek && !variance && !is_argument_list(body) {
                 return false;
             }
         }
@@ -383,6 +386,21 @@ fn named_in_text(base: &Node, body: &Node, notation: &super::notation::Notation)
         && text.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
         && !super::prose::is_connectives(text, notation);
     name && (text.chars().count() >= 2 || is_argument_list(body))
+}
+
+/// `\sigma^2`: a letter of `variance_letters` squared.
+fn is_squared_variance(base: &Node, sup: &Node, notation: &super::notation::Notation) -> bool {
+    let squared = matches!(&sup.kind, NodeKind::Number { text, .. } if text == "2");
+    squared && super::binding_name(base).is_some_and(|name| has(&notation.variance_letters, &name))
+}
+
+/// Whether a group holds one symbol, a letter with its scripts (`\mathbf{x}`, `x_i`).
+fn is_one_symbol(body: &Node) -> bool {
+    let letter = match &body.kind {
+        NodeKind::Scripts { base, .. } => base.as_ref(),
+        _ => body,
+    };
+    matches!(letter.kind, NodeKind::Symbol { .. } | NodeKind::Styled { .. })
 }
 
 /// Whether a group's content is a list of several things (`s, a`, `n, p`): no product has one.

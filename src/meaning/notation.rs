@@ -112,6 +112,9 @@ pub struct Notation {
     /// Small letters papers give coefficients: one side by side before a matrix scales it
     /// (`a X_k + b X_k X_k^\top X_k`), where another small letter is a row vector (`x W`).
     pub coefficient_letters: Names,
+    /// Letters whose square names a variance: squared before one input in parentheses, a
+    /// variance that depends on it (`\sigma_\theta^2(\mathbf{x})`), no product.
+    pub variance_letters: Names,
 }
 
 impl Notation {
@@ -172,6 +175,7 @@ impl Notation {
             noise_letters: Names::default(),
             small_quantity_letters: Names::default(),
             coefficient_letters: Names::default(),
+            variance_letters: Names::default(),
         }
     }
 }
