@@ -353,6 +353,10 @@ fn a_log_before_a_fraction_and_a_sum_takes_the_mean() {
     s.bind_json("s", "[1, 3]").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
     s.bind_json("u", "4").unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)));
     let log_mean_exp = ((1f64.exp() + 3f64.exp()) / 2.0).ln();
-    assert_close(&entries(&run(&mut s, &[r"\log \frac{1}{2} \sum_{j=1}^{2} e^{s_j}"])), &[log_mean_exp], "log-mean-exp");
+    assert_close(
+        &entries(&run(&mut s, &[r"\log \frac{1}{2} \sum_{j=1}^{2} e^{s_j}"])),
+        &[log_mean_exp],
+        "log-mean-exp",
+    );
     assert_close(&entries(&run(&mut s, &[r"\log \frac{1}{2} u"])), &[0.5f64.ln() * 4.0], "log(1/2) u");
 }

@@ -432,7 +432,8 @@ fn holds_bar_in_parenthesis(root: &Node) -> bool {
         return false;
     };
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
-    let bar = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
+    let bar =
+        |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
     rest.iter().any(|l| bar(&l.op))
 }
 

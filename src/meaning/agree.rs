@@ -341,7 +341,9 @@ pub(super) fn vectors_after_matrices(factors: &mut [Factor]) {
                 before.last_mut().filter(|_| matrix_ends).map(|f| &mut f.term.kind)
             {
                 let coefficients = &super::notation::Notation::shipped().coefficient_letters;
-                if occurrence.base_name.len() == 1 && !super::notation::has(coefficients, &occurrence.base_name) {
+                if occurrence.base_name.len() == 1
+                    && !super::notation::has(coefficients, &occurrence.base_name)
+                {
                     small_letter_becomes(occurrence, &[super::SymbolKind::Scalar], super::SymbolKind::Vector);
                 }
             }

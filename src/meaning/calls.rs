@@ -124,7 +124,8 @@ impl Resolver<'_> {
             // `\sigma_\theta^2(\mathbf{x})`: a variance squared by name, of one input, is a
             // variance that depends on it.
             let variance = is_squared_variance(base, sup, self.notation) && is_one_symbol(body);
-            if self.sup_role(base, sup) == ScriptRole::Power && !greek && !variance && !is_argument_list(body) {
+            if self.sup_role(base, sup) == ScriptRole::Power && !greek && !variance && !is_argument_list(body)
+            {
                 return false;
             }
         }

@@ -323,7 +323,9 @@ pub(super) fn letter_run(sub: &Node) -> Option<String> {
     let mut run = String::new();
     for node in std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)) {
         match &node.kind {
-            NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => run.push_str(name),
+            NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => {
+                run.push_str(name)
+            }
             _ => return None,
         }
     }

@@ -511,7 +511,8 @@ impl<'t> Resolver<'t> {
         // averages over that; the other letters inside keep their own kinds (b a constant).
         let drawn_below = name == "E" && draws_by_sampling(op);
         let operand_place = if random && !drawn_below { Place::Random } else { place };
-        let (mut operand, used) = if (name == "E" && !next_is_bracket) || self.scales_a_big_operator(items, i) {
+        let (mut operand, used) = if (name == "E" && !next_is_bracket) || self.scales_a_big_operator(items, i)
+        {
             let rest = items.get(i + 1..).unwrap_or(&[]);
             (self.rest_of_row(node, rest, operand_place, d), rest.len())
         } else {
@@ -530,7 +531,8 @@ impl<'t> Resolver<'t> {
         let fraction = items.get(i + 1).is_some_and(|(op, _, n)| {
             matches!(op, Some(InfixOp::Juxt)) && matches!(n.kind, NodeKind::Frac { .. })
         });
-        let big = items.get(i + 2).is_some_and(|(op, _, n)| matches!(op, Some(InfixOp::Juxt)) && self.is_big_op(n));
+        let big =
+            items.get(i + 2).is_some_and(|(op, _, n)| matches!(op, Some(InfixOp::Juxt)) && self.is_big_op(n));
         fraction && big
     }
 

@@ -472,7 +472,8 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     /// \sum_j e^{s_j}`, the log of a mean; not `\nabla \frac{1}{m} \sum` of `\nabla_\theta
     /// \frac{1}{m} \sum_i \ldots`, whose sum takes the rest).
     pub fn splits_an_operand(&self, span: crate::syntax::ast::Span) -> bool {
-        let Some(reach) = self.reaches.iter().filter(|&&(start, _)| start == span.start).map(|&(_, end)| end).max()
+        let Some(reach) =
+            self.reaches.iter().filter(|&&(start, _)| start == span.start).map(|&(_, end)| end).max()
         else {
             return false;
         };
