@@ -432,9 +432,7 @@ fn holds_bar_in_parenthesis(root: &Node) -> bool {
         return false;
     };
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
-    let bar =
-        |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
-    rest.iter().any(|l| bar(&l.op))
+    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if super::keys::same_relation(r) == "\\mid"))
 }
 
 pub(super) fn metavariable(node: &Node) -> Option<&str> {

@@ -78,8 +78,8 @@ pub(super) fn same_kind_as_vectors(operands: &mut [&mut Term]) {
 }
 
 /// `X_{k+1} = a X_k + b (X_k X_k^\top) X_k`: added to a matrix worked out from others, a small
-/// Latin letter before a matrix scales it (a row vector times a matrix is no matrix).
-/// Whether it changed the letter.
+/// Latin letter before a matrix scales it (a row vector times a matrix is no matrix); whether
+/// it made the letter a number.
 fn coefficient_of_a_matrix(factors: &mut [Factor]) -> bool {
     let [scale, matrix] = factors else { return false };
     if matrix.op != Some(&InfixOp::Juxt) || super::kind_of_term(&matrix.term) != super::SymbolKind::Matrix {

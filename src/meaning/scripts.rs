@@ -505,17 +505,7 @@ impl Resolver<'_> {
 
     /// Whether a subscript spells a word papers use as a label: `\eta_{min}`, `x_{out}`.
     pub(super) fn is_label_word(&self, sub: &Node) -> bool {
-        let NodeKind::Chain { first, rest } = &sub.kind else { return false };
-        let mut word = String::new();
-        for node in std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand)) {
-            match &node.kind {
-                NodeKind::Symbol { name, font: Font::Normal | Font::Italic } if name.len() == 1 => {
-                    word.push_str(name)
-                }
-                _ => return false,
-            }
-        }
-        rest.iter().all(|l| l.op == InfixOp::Juxt) && self.notation.is_word(&word)
+        super::kinds::letter_run(sub).is_some_and(|word| self.notation.is_word(&word))
     }
 
     /// `\ell_{sl}` beside `\ell_{ce}`, `L_{ssim}` beside `L_{mse}`: below a name the formula labels

@@ -278,8 +278,8 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     // Letters read as sets somewhere (`\mathbb{E}_{x \sim X}` beside `x \in X`), which no other
     // use settles as a random variable.
     let mut sets: rustc_hash::FxHashSet<&str> = Default::default();
-    // Capitals with a position below that only a convention called a row (`X_k`), which a
-    // product that makes them a matrix elsewhere settles (`X_k X_k^\top`).
+    // Letters only a convention called vectors (`X_k`, a capital with a position below, read as
+    // a row), which a use as a matrix elsewhere settles (`X_k X_k^\top`).
     let mut conventional_vectors: rustc_hash::FxHashSet<&str> = Default::default();
     let mut stack: Vec<&Term> = vec![term];
     while let Some(term) = stack.pop() {
