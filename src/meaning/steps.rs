@@ -278,6 +278,10 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     // Letters read as sets somewhere (`\mathbb{E}_{x \sim X}` beside `x \in X`), which no other
     // use settles as a random variable.
     let mut sets: rustc_hash::FxHashSet<&str> = Default::default();
+    // Of those, letters a use made sets (`X \cap Y`), which are sets where only a convention
+    // called them matrices (`|X|` of the Dice coefficient is a count, no determinant), unless a
+    // use elsewhere makes them random variables.
+    let mut used_sets: rustc_hash::FxHashSet<&str> = Default::default();
     // Letters only a convention called vectors (`X_k`, a capital with a position below, read as
     // a row), which a use as a matrix elsewhere settles (`X_k X_k^\top`).
     let mut conventional_vectors: rustc_hash::FxHashSet<&str> = Default::default();
@@ -312,6 +316,9 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
                 averaged.insert(o.name.as_str());
             } else if o.kind == SymbolKind::Set {
                 sets.insert(o.name.as_str());
+                if o.evidence == Evidence::Use {
+                    used_sets.insert(o.name.as_str());
+                }
             } else if o.kind == SymbolKind::Scalar && o.evidence == Evidence::Use {
                 // `e^{z_i / T}` beside `\frac{1}{T}`, `\partial T`: a capital a use made a number
                 // (a temperature, what is differentiated) is that number everywhere, below a bar
@@ -343,7 +350,7 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     // `f(X, Y) = \frac{I(X, Y)}{\sqrt{H(X) H(Y)}}`: a plain capital an entropy or a density takes
     // as a random variable is one where only a convention called it a matrix (the parameters of
     // the function defined, read before the right side).
-    for name in averaged {
+    for name in averaged.iter().copied() {
         let capital = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase());
         let settles = capital
             && conventional_arrays.contains(name)
@@ -351,6 +358,13 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
             && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), SymbolKind::RandomVariable));
+        }
+    }
+    for name in used_sets {
+        let settles =
+            conventional_arrays.contains(name) && !averaged.contains(name) && table.recorded(name).is_none();
+        if settles && !out.iter().any(|(n, _)| n == name) {
+            out.push((name.to_string(), SymbolKind::Set));
         }
     }
     out
