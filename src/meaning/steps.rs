@@ -48,10 +48,7 @@ pub(super) fn settled_across_steps(term: &Term, table: &SymbolTable) -> Vec<(Str
         if sharing.is_empty() || kind == o.kind {
             continue;
         }
-        let name = o.name.as_str();
-        if table.recorded(name).is_none() && !out.iter().any(|(n, _)| n == name) {
-            out.push((name.to_string(), kind));
-        }
+        settle(&mut out, table, o.name.as_str(), kind);
     }
     out
 }
@@ -342,9 +339,8 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
             SymbolKind::Matrix => conventional_scalars.contains(name) || conventional_vectors.contains(name),
             _ => conventional_scalars.contains(name),
         };
-        let settles = loose && table.recorded(name).is_none();
-        if settles && !out.iter().any(|(n, _)| n == name) {
-            out.push((name.to_string(), kind));
+        if loose {
+            settle(&mut out, table, name, kind);
         }
     }
     // `f(X, Y) = \frac{I(X, Y)}{\sqrt{H(X) H(Y)}}`: a plain capital an entropy or a density takes
@@ -352,19 +348,13 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
     // the function defined, read before the right side).
     for name in averaged.iter().copied() {
         let capital = name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase());
-        let settles = capital
-            && conventional_arrays.contains(name)
-            && !sets.contains(name)
-            && table.recorded(name).is_none();
-        if settles && !out.iter().any(|(n, _)| n == name) {
-            out.push((name.to_string(), SymbolKind::RandomVariable));
+        if capital && conventional_arrays.contains(name) && !sets.contains(name) {
+            settle(&mut out, table, name, SymbolKind::RandomVariable);
         }
     }
     for name in used_sets {
-        let settles =
-            conventional_arrays.contains(name) && !averaged.contains(name) && table.recorded(name).is_none();
-        if settles && !out.iter().any(|(n, _)| n == name) {
-            out.push((name.to_string(), SymbolKind::Set));
+        if conventional_arrays.contains(name) && !averaged.contains(name) {
+            settle(&mut out, table, name, SymbolKind::Set);
         }
     }
     out
