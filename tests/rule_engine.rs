@@ -379,3 +379,20 @@ examples = ['\log \frac{1}{p}']
     // The log of a mean: the log's operand is the fraction and the sum together.
     assert!(!fires(r"\log \frac{1}{N} \sum_{j} e^{s_j}", &rules));
 }
+
+#[test]
+fn a_power_of_e_matches_only_where_the_meaning_reads_a_power() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "exponential"
+patterns = ['e^{$A}']
+concepts = ["calc.exp-log"]
+examples = ['e^{-x}']
+"#,
+    );
+    assert!(fires(r"e^{-x}", &rules));
+    assert!(fires(r"p = e^{x} + 1", &rules));
+    // The error at step k, and a basis vector transposed: letters with scripts, no powers.
+    assert!(!fires(r"e^{(k)} = x^{(k)} - x^*", &rules));
+    assert!(!fires(r"e_j^T W_j", &rules));
+}

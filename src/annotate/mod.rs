@@ -366,6 +366,9 @@ impl<'a> Walker<'a> {
             if pattern.is_chain() && self.meaning.splits_an_operand(span) {
                 continue;
             }
+            if pattern.raises_e() && !self.meaning.is_power(node) {
+                continue;
+            }
             let found = if pattern.is_chain() {
                 pattern.run_match(&view, offset, span, bindings)
             } else {

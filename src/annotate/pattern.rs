@@ -223,6 +223,18 @@ impl Pattern {
         })
     }
 
+    /// Whether the pattern is a power of Euler's number (`e^{$A}`): its match is one only where
+    /// the meaning layer reads a power, not a letter e with a step above (`e^{(k)}`, the error
+    /// at step k).
+    pub fn raises_e(&self) -> bool {
+        match &self.root.kind {
+            NodeKind::Scripts { base, sup: Some(_), .. } => {
+                matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name.as_str() == "e")
+            }
+            _ => false,
+        }
+    }
+
     /// Whether this pattern is a chain pattern, matched against runs of a chain's operands.
     pub fn is_chain(&self) -> bool {
         !self.operands.is_empty()

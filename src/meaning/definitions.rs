@@ -322,8 +322,12 @@ pub(super) fn defined_as_arg_extreme(lhs: &mut Term, rhs: &Term) {
 /// beside `\boldsymbol{\epsilon} \sim \mathcal{N}(\mathbf{0}, \mathbf{I})`, `z = \mu + \sigma \odot
 /// \epsilon`: what is worked out by adding a random variable (one a declaration or a use made
 /// random, or drawn noise in bold, `\boldsymbol{\epsilon}`) is random too, where only a convention
-/// or the shape of the sum gave it an array's or a number's kind.
+/// or the shape of the sum gave it an array's or a number's kind. So is such a sum divided by
+/// a number (`Z = \frac{X - \mu_X}{\sigma_X}`, a standardised variable).
 pub(super) fn defined_with_noise(lhs: &mut Term, rhs: &mut Term) {
+    if let TermKind::Frac { num, .. } = &mut rhs.kind {
+        return defined_with_noise(lhs, num);
+    }
     let TermKind::Chain { first, rest } = &mut rhs.kind else { return };
     if !rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_))) {
         return;
@@ -339,8 +343,12 @@ pub(super) fn defined_with_noise(lhs: &mut Term, rhs: &mut Term) {
             _ => false,
         });
     let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    // A capital only a convention made a matrix is a random variable too (`Y = \frac{X - \mu_X}{\sigma_X}`).
+    let conventional_matrix =
+        occurrence.kind == super::SymbolKind::Matrix && occurrence.evidence == super::Evidence::Convention;
     let loose = matches!(occurrence.kind, super::SymbolKind::Vector | super::SymbolKind::Scalar)
-        && occurrence.evidence >= super::Evidence::Use;
+        && occurrence.evidence >= super::Evidence::Use
+        || conventional_matrix;
     if noisy && loose {
         occurrence.kind = super::SymbolKind::RandomVariable;
         occurrence.evidence = super::Evidence::Use;

@@ -26,6 +26,7 @@ mod differentials;
 mod expectations;
 mod kinds;
 mod leibniz;
+mod moments;
 mod naming;
 pub mod notation;
 mod outline;
@@ -120,6 +121,7 @@ fn settled_in(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
     defined.extend(steps::arrays_of_their_entries(term, table));
     defined.extend(steps::sizes_named_after_sizes(term, table));
     defined.extend(steps::continuous_variables(term, table));
+    defined.extend(moments::variables_of_moments(term, table));
     defined.extend(differentials::stochastic_processes(term, table));
     defined.extend(curves::numbers_of_a_curve(term, table));
     defined.extend(samples::data_points(term, table, &notation::Notation::shipped().sample_letters));

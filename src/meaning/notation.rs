@@ -115,6 +115,10 @@ pub struct Notation {
     /// Letters whose square names a variance: squared before one input in parentheses, a
     /// variance that depends on it (`\sigma_\theta^2(\mathbf{x})`), no product.
     pub variance_letters: Names,
+    /// Letters papers give a random variable's moments: a capital of `random_capitals` below
+    /// one (`\mu_X`, `\sigma_{XY}`) names that random variable, which is one where it stands
+    /// alone too (`Z = \frac{X - \mu_X}{\sigma_X}`).
+    pub moment_letters: Names,
 }
 
 impl Notation {
@@ -176,6 +180,7 @@ impl Notation {
             small_quantity_letters: Names::default(),
             coefficient_letters: Names::default(),
             variance_letters: Names::default(),
+            moment_letters: Names::default(),
         }
     }
 }

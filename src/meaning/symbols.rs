@@ -481,6 +481,15 @@ impl<'t, 'n> TermIndex<'t, 'n> {
         reach > span.end && !self.reaches.iter().chain(&self.big_reaches).any(|r| inner(&r))
     }
 
+    /// Whether the meaning reads `node` as a power (`e^{x}`), not a letter with a step, a
+    /// transpose or a label above (`e^{(k)}`, `e_j^T`).
+    pub fn is_power(&self, node: &crate::syntax::ast::Node) -> bool {
+        self.by_span.get(&(node.span.start, node.span.end)).is_some_and(|term| {
+            matches!(&term.kind, super::tree::TermKind::Scripted { sup: Some(sup), .. }
+                if sup.role == super::tree::ScriptRole::Power)
+        })
+    }
+
     /// Whether `node` stands for one symbol (a letter with its scripts), not an expression.
     pub fn is_symbol(&self, node: &crate::syntax::ast::Node) -> bool {
         self.by_span.get(&(node.span.start, node.span.end)).is_some_and(|term| term.occurrence().is_some())
