@@ -328,7 +328,16 @@ pub(super) fn complement_weights(factors: &mut [Factor]) {
         return;
     }
     for factor in factors.iter_mut() {
-        let TermKind::Fenced { open: Delim::Paren, body } = &mut factor.term.kind else { continue };
+        // `\theta^9 (1 - \theta)^4`: the complement raised to a power weighs too.
+        let term = match &mut factor.term.kind {
+            TermKind::Scripted { base, sup: Some(sup), sub: None, .. }
+                if sup.role == super::tree::ScriptRole::Power =>
+            {
+                base.as_mut()
+            }
+            _ => &mut factor.term,
+        };
+        let TermKind::Fenced { open: Delim::Paren, body } = &mut term.kind else { continue };
         let TermKind::Chain { first, rest } = &mut body.kind else { continue };
         let [joint] = rest.as_mut_slice() else { continue };
         let one =
