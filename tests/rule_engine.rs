@@ -396,3 +396,22 @@ examples = ['e^{-x}']
     assert!(!fires(r"e^{(k)} = x^{(k)} - x^*", &rules));
     assert!(!fires(r"e_j^T W_j", &rules));
 }
+
+#[test]
+fn unless_refuses_what_a_metavariable_matched_of_those_kinds() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "logarithm"
+patterns = ['\log $X']
+unless = { X = ["dimension", "index"] }
+concepts = ["calc.exp-log"]
+examples = ['\log x']
+"#,
+    );
+    assert!(fires(r"\log p(x)", &rules));
+    assert!(fires(r"\log(1 + x)", &rules));
+    // A size, also in parentheses, and a position.
+    assert!(!fires(r"b = -\log n", &rules));
+    assert!(!fires(r"b = -\log(n)", &rules));
+    assert!(!fires(r"\sum_{i=1}^{n} \log i", &rules));
+}

@@ -225,6 +225,23 @@ impl<'a> Walker<'a> {
         self.firings
     }
 
+    /// The kind of what a metavariable stands for: the term the meaning layer reads there
+    /// when it reaches past the node matched (`\partial` of a whole numerator), else the node.
+    fn bound_kind(&self, bindings: &Bindings, name: &str, node: &Node) -> SymbolKind {
+        let reach = bindings.reach(name).filter(|span| *span != node.span);
+        let kind = reach.and_then(|span| self.meaning.kind_of_span(span));
+        kind.unwrap_or_else(|| self.kind(node))
+    }
+
+    /// [`Walker::bound_kind`], of what parentheses hold when they are what matched (`(n)` of
+    /// `\log(n)` is a size), as [`kind_inside`].
+    fn bound_kind_inside(&self, bindings: &Bindings, name: &str, node: &Node) -> SymbolKind {
+        match &node.kind {
+            NodeKind::Fenced { .. } if pattern::is_parenthesis(node) => kind_inside(self.meaning, node),
+            _ => self.bound_kind(bindings, name, node),
+        }
+    }
+
     /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
     /// A condition on a metavariable the matching pattern does not name holds: a rule's
     /// patterns need not all name the same ones (`$P($A \mid $B)`, `\mathbb{E}[$A \mid $B]`).
@@ -270,13 +287,10 @@ impl<'a> Walker<'a> {
             && rule.numbers.iter().all(number)
             && rule.not_numbers.iter().all(not_number)
             && rule.conditions.iter().all(|(name, kinds)| {
-                bindings.get(name.as_str()).is_none_or(|node| {
-                    // What the metavariable stands for, when the meaning layer reads it as one term
-                    // (`\partial` of a whole numerator); else the node it matched.
-                    let reach = bindings.reach(name).filter(|span| *span != node.span);
-                    let kind = reach.and_then(|span| self.meaning.kind_of_span(span));
-                    kinds.contains(&kind.unwrap_or_else(|| self.kind(node)))
-                })
+                bindings.get(name.as_str()).is_none_or(|node| kinds.contains(&self.bound_kind_inside(bindings, name, node)))
+            })
+            && rule.unless.iter().all(|(name, kinds)| {
+                bindings.get(name.as_str()).is_none_or(|node| !kinds.contains(&self.bound_kind_inside(bindings, name, node)))
             })
             && rule.distinct.iter().all(apart)
             // The searches last: they walk what matched.
@@ -521,7 +535,7 @@ fn run_kinds_hold(
             Some(kind) => kind,
             None => {
                 let Some((_, operand)) = view.links().nth(position) else { continue };
-                let kind = meaning.kind(operand).unwrap_or(SymbolKind::Unknown);
+                let kind = kind_inside(meaning, operand);
                 if let Some(slot) = known.get_mut(position) {
                     *slot = Some(kind);
                 }
@@ -533,6 +547,18 @@ fn run_kinds_hold(
         }
     }
     true
+}
+
+/// The kind the meaning layer reads for `node`, looking into parentheses the meaning does
+/// not keep as a term of their own (`(n)` of `\log(n)`, a function applied to `n`).
+fn kind_inside(meaning: &TermIndex, node: &Node) -> SymbolKind {
+    let kind = meaning.kind(node);
+    match &node.kind {
+        NodeKind::Fenced { body, .. } if kind.is_none() && pattern::is_parenthesis(node) => {
+            meaning.kind(body).unwrap_or(SymbolKind::Unknown)
+        }
+        _ => kind.unwrap_or(SymbolKind::Unknown),
+    }
 }
 
 /// Whether `pattern` matches `node` only through the leniencies (by the base of its scripts

@@ -59,6 +59,8 @@ struct RuleSpec {
     #[serde(default, rename = "where")]
     conditions: BTreeMap<String, OneOrMany>,
     #[serde(default)]
+    unless: BTreeMap<String, OneOrMany>,
+    #[serde(default)]
     symbols: Vec<String>,
     #[serde(default)]
     numbers: Vec<String>,
@@ -138,6 +140,9 @@ pub struct Rule {
     pub matcher: Matcher,
     /// Kinds required of metavariables.
     pub conditions: Vec<(String, Vec<SymbolKind>)>,
+    /// Kinds that what a metavariable matched must not be (`\log $X` unless `$X` is a size or
+    /// a position: `\log n` asks nothing of logarithms).
+    pub unless: Vec<(String, Vec<SymbolKind>)>,
     /// Metavariables that must match one symbol (a letter with its scripts), not a product.
     pub symbols: Vec<String>,
     /// Metavariables that must match a number as written (`0.9`, `1`), not a letter: the
@@ -240,15 +245,21 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
             ))
         }
     };
-    let mut conditions = Vec::new();
-    for (name, kinds) in &spec.conditions {
-        let parsed = kinds
-            .as_slice()
-            .iter()
-            .map(|k| parse_kind(k).ok_or_else(|| error(format!("unknown kind `{k}`"))))
-            .collect::<Result<Vec<_>, _>>()?;
-        conditions.push((name.clone(), parsed));
-    }
+    let kinds_of =
+        |table: &BTreeMap<String, OneOrMany>| -> Result<Vec<(String, Vec<SymbolKind>)>, RuleError> {
+            let mut out = Vec::new();
+            for (name, kinds) in table {
+                let parsed = kinds
+                    .as_slice()
+                    .iter()
+                    .map(|k| parse_kind(k).ok_or_else(|| error(format!("unknown kind `{k}`"))))
+                    .collect::<Result<Vec<_>, _>>()?;
+                out.push((name.clone(), parsed));
+            }
+            Ok(out)
+        };
+    let conditions = kinds_of(&spec.conditions)?;
+    let unless = kinds_of(&spec.unless)?;
     let within = compile_holdings(&spec.within).map_err(&error)?;
     let without = compile_holdings(&spec.without).map_err(&error)?;
     let focus = match spec.focus.as_deref() {
@@ -263,6 +274,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         id: spec.id,
         matcher,
         conditions,
+        unless,
         symbols: spec.symbols,
         numbers: spec.numbers,
         not_numbers: spec.not_numbers,
