@@ -251,6 +251,12 @@ impl Resolver<'_> {
             super::definitions::defined_as_quotient(&mut first, &joint.term);
             super::definitions::defined_as_set(&mut first, &joint.term);
         }
+        if let Some(joint) =
+            joints.first().filter(|j| matches!(j.op, InfixOp::Relation(r) if r == "=" || r == "\\in"))
+        {
+            let member = *joint.op != InfixOp::Relation("=".into());
+            super::definitions::defined_as_tuple(&mut first, &joint.term, member);
+        }
         if let Some(joint) = joints.first_mut().filter(|j| *j.op == InfixOp::Relation("=".into())) {
             super::counts::defined_as_size(&mut first, &mut joint.term);
             super::definitions::factored_matrix(&first, &mut joint.term);

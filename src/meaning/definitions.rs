@@ -45,6 +45,44 @@ pub(super) fn defined_as_set(lhs: &mut Term, rhs: &Term) {
     }
 }
 
+/// `\mathbf{v} = (r, 0)`, `p = (p_1, \ldots, p_K)`: a symbol an equation defines as a tuple (two
+/// entries or more in parentheses) is a vector, where only a convention called it a number or
+/// a size; so is a member of a set of tuples (`y \in \{(1, 0, 0), (0, 1, 0)\}`, one-hot labels).
+/// (`\epsilon \in (0, 1)` is a number in an interval: a member, `member`, of parentheses is not
+/// a tuple.)
+pub(super) fn defined_as_tuple(lhs: &mut Term, rhs: &Term, member: bool) {
+    let tuples = (is_tuple(rhs) && !member)
+        || matches!(&rhs.kind, TermKind::Fenced { open: Delim::Brace, body } if items(body).all(is_tuple));
+    if !tuples {
+        return;
+    }
+    let TermKind::Symbol(occurrence) = &mut lhs.kind else { return };
+    let loose = matches!(occurrence.kind, super::SymbolKind::Scalar | super::SymbolKind::Dimension);
+    if loose && occurrence.evidence == super::Evidence::Convention {
+        occurrence.kind = super::SymbolKind::Vector;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
+
+/// Two entries or more, listed in parentheses: `(r, 0)`.
+fn is_tuple(term: &Term) -> bool {
+    let TermKind::Fenced { open: Delim::Paren, body } = &term.kind else { return false };
+    matches!(&body.kind, TermKind::Chain { rest, .. }
+        if !rest.is_empty() && rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Separator(s) if s == ",")))
+}
+
+/// The items of a list (`a, b, c`), or the one term.
+fn items<'a, 'n>(term: &'a Term<'n>) -> Box<dyn Iterator<Item = &'a Term<'n>> + 'a> {
+    match &term.kind {
+        TermKind::Chain { first, rest }
+            if rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Separator(_))) =>
+        {
+            Box::new(std::iter::once(first.as_ref()).chain(rest.iter().map(|j| &j.term)))
+        }
+        _ => Box::new(std::iter::once(term)),
+    }
+}
+
 /// `W = D_3 R_2 \mathcal{F}^{-1} D_2 \Pi R_1 \mathcal{F} D_1`, `K = Q_1 R_1`: a matrix an equation
 /// gives as a product of capitals side by side is factored into matrices, so each capital
 /// factor that only a convention called something else (a size `D`, a reward `R`, a set
