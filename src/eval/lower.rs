@@ -145,9 +145,11 @@ impl<'a> Lowerer<'a> {
             TermKind::Rows(rows) if term.node.environment().is_some_and(|env| env.ends_with("matrix")) => {
                 self.matrix(rows, span)
             }
-            TermKind::Accent { .. } | TermKind::Binom { .. } | TermKind::Factorial(_) | TermKind::Rows(_) => {
-                Err(unsupported(&node_label(term.node), span))
-            }
+            TermKind::Accent { .. }
+            | TermKind::Binom { .. }
+            | TermKind::Factorial(_)
+            | TermKind::Rows(_)
+            | TermKind::Interval { .. } => Err(unsupported(&node_label(term.node), span)),
             // Words of prose inside a value (`P(X = 1 \textrm{ and } Y = 3)`): the first word is
             // what cannot be computed.
             TermKind::Prose(clauses) => {

@@ -24,6 +24,7 @@ mod curves;
 mod definitions;
 mod differentials;
 mod expectations;
+mod intervals;
 mod kinds;
 mod leibniz;
 mod moments;

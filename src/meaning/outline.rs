@@ -146,6 +146,7 @@ fn write_term(out: &mut String, term: &Term, depth: usize) {
             out.push(')');
         }
         TermKind::Factorial(x) => one(out, "!", x, d),
+        TermKind::Interval { low, high } => pair(out, "interval", low, high, d),
         TermKind::Fenced { open, body } => one(out, &format!("{open:?}").to_lowercase(), body, d),
         TermKind::Accent { accent, body } => one(out, accent, body, d),
         TermKind::Wrapped(body) => write_term(out, body, d),

@@ -203,7 +203,10 @@ impl<'t> Resolver<'t> {
                     .collect(),
             ),
         };
-        Term::of(kind, node)
+        let mut term = Term::of(kind, node);
+        // `[0, 1)`: brackets that do not match bound an interval wherever they stand.
+        super::intervals::make_interval(&mut term, false);
+        term
     }
 
     /// Whether `node` is `1`.

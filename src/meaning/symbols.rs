@@ -243,6 +243,8 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             SymbolKind::Scalar
         }
         TermKind::Frac { num, .. } => child(num),
+        // The numbers between two ends are a set of numbers.
+        TermKind::Interval { .. } => SymbolKind::Set,
         TermKind::Sqrt { .. } | TermKind::Binom { .. } => SymbolKind::Scalar,
         TermKind::Fenced { open, body } => match open {
             crate::syntax::ast::Delim::Paren | crate::syntax::ast::Delim::Bracket => child(body),
@@ -370,7 +372,8 @@ pub struct TermIndex<'t, 'n> {
     /// The kinds of the bases of indexed symbols: the matrix A of the entry `A_{ij}`.
     bases: rustc_hash::FxHashMap<(usize, usize), SymbolKind>,
     callees: rustc_hash::FxHashSet<(usize, usize)>,
-    /// Operators as written (`\mathbb{E}_x`), by span, with the name they were resolved as.
+    /// Operators as written (`\mathbb{E}_x`), by span, with the name they were resolved as, and
+    /// the intervals, named `interval`.
     operators: rustc_hash::FxHashMap<(usize, usize), &'n str>,
     /// Where each operator written in the formula starts and where its operand ends.
     reaches: Vec<(usize, usize)>,
@@ -432,6 +435,9 @@ impl<'t, 'n> TermIndex<'t, 'n> {
                         }
                     }
                 }
+            }
+            if let TermKind::Interval { .. } = &term.kind {
+                index.operators.insert((term.span.start, term.span.end), "interval");
             }
             if let TermKind::Operator(operator) = &term.kind {
                 index.operators.insert((operator.op.span.start, operator.op.span.end), operator.name);
@@ -553,7 +559,8 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     }
 
     /// The name `node` was resolved as when it is an operator applied to an operand: `E` for
-    /// `\mathbb{E}_x`, `\mathrm{E}` and the italic `E` of `E[X]`, `log` for `\log`.
+    /// `\mathbb{E}_x`, `\mathrm{E}` and the italic `E` of `E[X]`, `log` for `\log`; `interval`
+    /// for a pair of ends read as the numbers between them (`[0, T]` of `t \in [0, T]`).
     pub fn operator_named(&self, node: &crate::syntax::ast::Node) -> Option<&'n str> {
         self.operators.get(&(node.span.start, node.span.end)).copied()
     }

@@ -103,6 +103,14 @@ pub enum TermKind<'n> {
     },
     /// A factorial.
     Factorial(Box<Term<'n>>),
+    /// The numbers between two ends: a pair in brackets or parentheses that a member stands in
+    /// (`t \in [0, T]`, `\epsilon \in (0, 1)`), or whose brackets do not match (`[0, 1)`).
+    Interval {
+        /// The lower end.
+        low: Box<Term<'n>>,
+        /// The upper end.
+        high: Box<Term<'n>>,
+    },
     /// A bracketed group that is not an argument list: `(a + b)`, `\|x\|`, `\langle a, b \rangle`.
     Fenced {
         /// The opening delimiter, as it acts: braces that only group an operator's operand
@@ -476,6 +484,10 @@ impl<'n> Term<'n> {
             }
             TermKind::Product(factors) => factors.iter().for_each(|f| visit(&f.term)),
             TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => visit(operand),
+            TermKind::Interval { low, high } => {
+                visit(low);
+                visit(high);
+            }
             TermKind::Chain { first, rest } => {
                 visit(first);
                 rest.iter().for_each(|j| visit(&j.term));
@@ -533,6 +545,10 @@ impl<'n> Term<'n> {
             }
             TermKind::Product(factors) => factors.iter_mut().for_each(|f| visit(&mut f.term)),
             TermKind::Sign { operand, .. } | TermKind::Factorial(operand) => visit(operand),
+            TermKind::Interval { low, high } => {
+                visit(low);
+                visit(high);
+            }
             TermKind::Chain { first, rest } => {
                 visit(first);
                 rest.iter_mut().for_each(|j| visit(&mut j.term));

@@ -136,7 +136,10 @@ impl<'a> Shaper<'a> {
                 body: nested(self.shape(radicand, d)).boxed(),
             },
             TermKind::Factorial(operand) => Phrase::Factorial(self.shape(operand, d).boxed()),
-            TermKind::Fenced { open, body } => self.fenced(*open, term.node, body, d),
+            TermKind::Interval { low, high } => {
+                Phrase::Interval(self.shape(low, d).boxed(), self.shape(high, d).boxed())
+            }
+            TermKind::Fenced { open, body } => self.fenced(*open, body, d),
             TermKind::Accent { accent, body } => {
                 Phrase::Accent { accent: accent.to_string(), body: self.shape(body, d).boxed() }
             }

@@ -230,11 +230,9 @@ impl Shaper<'_> {
     }
 
     /// A bracketed group that is no argument list, by its delimiters.
-    pub(super) fn fenced(&self, open: Delim, node: &Node, body: &Term, d: usize) -> Phrase {
-        let close = match &node.kind {
-            NodeKind::Fenced { close, .. } => *close,
-            _ => Some(open),
-        };
+    pub(super) fn fenced(&self, open: Delim, body: &Term, d: usize) -> Phrase {
+        // An interval (`[0, 1)`, `t \in [0, T]`) is the meaning layer's to find: it is no
+        // fenced group by then.
         let pair = match &body.kind {
             TermKind::Chain { first, rest } => match rest.as_slice() {
                 [joint] if matches!(joint.op, InfixOp::Separator(_)) => Some((first.as_ref(), &joint.term)),
@@ -244,9 +242,6 @@ impl Shaper<'_> {
         };
         let inner = || self.shape(body, d).boxed();
         match (open, pair) {
-            (Delim::Paren | Delim::Bracket, Some((a, b))) if close.is_some_and(|c| c != open) => {
-                Phrase::Interval(self.shape(a, d).boxed(), self.shape(b, d).boxed())
-            }
             (Delim::Paren | Delim::Bracket, _) => {
                 // A group is kept where it is heard: around a sum always, around anything at
                 // full (where brackets are said).
