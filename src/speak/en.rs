@@ -500,7 +500,7 @@ impl Reader<'_> {
     }
 
     fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> String {
-        let key = keys::fence_key(fence);
+        let key = keys::fence_key_of(fence, body);
         // Inside brackets said aloud (full), a sum is said as written: "open paren a plus b
         // close paren".
         match body {

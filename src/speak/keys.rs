@@ -49,7 +49,16 @@ pub fn sign_key(sign: Sign) -> &'static str {
     }
 }
 
-/// The template of a bracket with meaning.
+/// The template of a bracket with meaning, around `body`: two entries in parentheses are a
+/// pair, more a tuple.
+pub fn fence_key_of(fence: Fence, body: &Phrase) -> &'static str {
+    match (fence, body) {
+        (Fence::Tuple, Phrase::List(items)) if items.len() == 2 => "pair",
+        _ => fence_key(fence),
+    }
+}
+
+/// The template of a bracket with meaning, whatever it holds.
 pub fn fence_key(fence: Fence) -> &'static str {
     match fence {
         Fence::Norm => "norm",
@@ -59,6 +68,7 @@ pub fn fence_key(fence: Fence) -> &'static str {
         Fence::Floor => "floor",
         Fence::Ceil => "ceil",
         Fence::Set => "set",
+        Fence::Tuple => "tuple",
         Fence::Group => "paren",
         Fence::Bracket => "bracket",
     }

@@ -655,7 +655,7 @@ impl Reader<'_> {
     }
 
     fn fence(&self, fence: Fence, body: &Phrase, d: usize) -> Ko {
-        let key = keys::fence_key(fence);
+        let key = keys::fence_key_of(fence, body);
         match body {
             Phrase::Ops { first, rest, nested: true } if self.verbosity == Verbosity::Full => {
                 let flat = self.ops(first, rest, false, d).into_noun();

@@ -393,6 +393,9 @@ pub enum Fence {
     Ceil,
     /// `\{ … \}`.
     Set,
+    /// `(r, 0)`: entries listed in parentheses that are neither arguments nor an interval's
+    /// ends (the meaning layer took those apart), a tuple.
+    Tuple,
     /// `(a + b)` inside something larger.
     Group,
     /// `[a + b]`: a square bracket that groups (said apart from a parenthesis only at full).

@@ -110,6 +110,8 @@ pub const PHRASE_KEYS: &[&str] = &[
     "floor",
     "ceil",
     "set",
+    "tuple",
+    "pair",
     "inner",
     "interval",
     "reals",

@@ -208,6 +208,12 @@ impl Shaper<'_> {
         if let Some(word) = letter_run(sub.node) {
             return super::word(&word);
         }
+        // `PE_{(pos, 2i)}`: positions listed in parentheses below a name are the positions, no
+        // tuple.
+        let sub = match &sub.kind {
+            TermKind::Fenced { open: crate::syntax::ast::Delim::Paren, body } => body.as_ref(),
+            _ => sub,
+        };
         match &sub.kind {
             TermKind::Product(factors) if factors.iter().skip(1).all(|f| f.op == Some(&InfixOp::Juxt)) => {
                 Phrase::Seq(factors.iter().map(|f| self.shape(&f.term, d)).collect())
@@ -241,7 +247,10 @@ impl Shaper<'_> {
             _ => None,
         };
         let inner = || self.shape(body, d).boxed();
+        let listed = matches!(&body.kind, TermKind::Chain { rest, .. }
+            if !rest.is_empty() && rest.iter().all(|j| matches!(j.op, InfixOp::Separator(s) if s == ",")));
         match (open, pair) {
+            (Delim::Paren, _) if listed => Phrase::Fence { fence: Fence::Tuple, body: inner() },
             (Delim::Paren | Delim::Bracket, _) => {
                 // A group is kept where it is heard: around a sum always, around anything at
                 // full (where brackets are said).
