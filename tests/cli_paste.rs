@@ -347,3 +347,25 @@ fn the_korean_eval_table_is_in_korean() {
     let (_, _, err) = run(&["eval", "--dim", "n=0", "1"], None);
     assert!(err.starts_with("오류:"), "{err}");
 }
+
+#[test]
+fn two_ascii_bars_are_a_norm_and_a_divergences_separator() {
+    let concepts = |formula: &str| {
+        let map = json(&ok(&["map", "--format", "json", "--lang", "en", "--", formula], None));
+        map["slots"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["concepts"].as_array().cloned().unwrap_or_default())
+            .filter_map(|c| c.as_str().map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    let norm = concepts("k(x, y) = \\exp(-||x - y||^2 / 2)");
+    assert!(norm.iter().any(|c| c == "linalg.norm"), "{norm:?}");
+    assert!(!norm.iter().any(|c| c == "notation.absolute-value"), "{norm:?}");
+    let kl = concepts("D_{KL}(P || Q)");
+    assert!(kl.iter().any(|c| c == "info.kl-divergence"), "{kl:?}");
+    // Two single bars side by side stay two absolute values.
+    let abs = concepts("|a||b|");
+    assert_eq!(abs.iter().filter(|c| *c == "notation.absolute-value").count(), 2, "{abs:?}");
+}

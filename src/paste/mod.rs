@@ -9,7 +9,7 @@
 //! what a PDF's text flattens within a line
 //! (`flat.rs`: `pi` is p_i, `e−λ` is e^{-λ}) and for its lines (`layout.rs`: a display sum
 //! given as `n` / `X` / `i=1`, a fraction as two lines); then the plain text is read as LaTeX
-//! would write it (`plain.rs`); then likely typos are looked for (`typos.rs`). What each
+//! would write it (`plain.rs`, after `double_bars.rs` has read `||` as the norm's `\|`); then likely typos are looked for (`typos.rs`). What each
 //! pass knows is in `data/paste.toml`. Every pass keeps a [`spans::SpanMap`], so a span of the
 //! text the parser read maps back to the input the user gave ([`Pasted::original`]): carets,
 //! slots and warnings point into what was pasted. What a pass did or could not decide is a
@@ -25,6 +25,7 @@ mod baseline_after;
 mod big_delimiters;
 mod cases;
 mod delimiter_powers;
+mod double_bars;
 mod flat;
 mod fraction_rows;
 mod fraction_sums;
@@ -126,6 +127,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         let prose = prose::as_text(&pasted.text);
         pasted.push(prose.text, prose.map, prose.notes);
     }
+    let norms = double_bars::as_norms(&pasted.text);
+    pasted.push(norms.text, norms.map, norms.notes);
     let plain = plain::as_latex(&pasted.text);
     pasted.push(plain.text, plain.map, plain.notes);
     let typos = typos::look(&pasted.text);
