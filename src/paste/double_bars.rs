@@ -1,6 +1,7 @@
-//! Double bars typed as two ASCII bars: `||x - y||^2` is the norm `\|x - y\|^2`, and `D(P || Q)`
+//! Double bars typed as two ASCII bars: `||x - y||^2` is the norm `‖x - y‖^2`, and `D(P || Q)`
 //! sets a divergence's two laws apart as `\|` does, where the parser would read `||` as an
-//! empty pair of single bars. Read left to right with the bars still open: a `||` inside an
+//! empty pair of single bars. Written as the one sign `∥` (U+2225), which the parser reads as
+//! `\|` and the PDF passes read with the scripts a PDF sets after it (`||x||2` is ‖x‖²). Read left to right with the bars still open: a `||` inside an
 //! open single bar closes it and opens the next (`|a||b|` is |a| times |b|); one inside an open
 //! double bar closes the norm; anywhere else it opens one. Bars do not reach across
 //! parentheses or braces, so a conditioning bar left open inside `p(x | y)` ends there. The
@@ -18,7 +19,7 @@ enum Open {
     Group,
 }
 
-/// `text` with its `||` written `\|` where they are double bars.
+/// `text` with its `||` written `∥` where they are double bars.
 pub(super) fn as_norms(text: &str) -> Pass {
     if !text.contains("||") {
         return Pass::unchanged(text);
@@ -49,7 +50,7 @@ pub(super) fn as_norms(text: &str) -> Pass {
                 } else {
                     open.push(Open::Double);
                 }
-                out.replace(at, at + 2, "\\|");
+                out.replace(at, at + 2, "∥");
                 at += 2;
             }
             b'|' => {
@@ -73,9 +74,9 @@ mod tests {
 
     #[test]
     fn two_ascii_bars_are_a_double_bar_where_no_single_bar_is_open() {
-        assert_eq!(as_norms("||x - y||^2").text, "\\|x - y\\|^2");
-        assert_eq!(as_norms("D_{KL}(P || Q)").text, "D_{KL}(P \\| Q)");
-        assert_eq!(as_norms("D(p(x | y) || q(x))").text, "D(p(x | y) \\| q(x))");
+        assert_eq!(as_norms("||x - y||^2").text, "∥x - y∥^2");
+        assert_eq!(as_norms("D_{KL}(P || Q)").text, "D_{KL}(P ∥ Q)");
+        assert_eq!(as_norms("D(p(x | y) || q(x))").text, "D(p(x | y) ∥ q(x))");
         // Two single bars side by side, and a norm already written.
         assert_eq!(as_norms("|a||b|").text, "|a||b|");
         assert_eq!(as_norms("\\|x\\|").text, "\\|x\\|");

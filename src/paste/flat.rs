@@ -217,7 +217,9 @@ impl Scan<'_> {
         {
             return done;
         }
-        if let Some(done) = self.spaced_superscript(at, end, word, after) {
+        if let Some(done) =
+            self.spaced_superscript(at, end, word, after).or_else(|| self.powered_name(at, end, word))
+        {
             return done;
         }
         if let Some(done) = self.distribution(at, end, word, after) {
@@ -685,6 +687,9 @@ mod tests {
         assert_eq!(read("E[X 2 ] = σ2 + (a − 2)2 p"), "E[X^{2} ] = σ^{2} + (a − 2)^{2} p");
         assert_eq!(read("[K + σ 2 I]−1 y = K(x, x∗ )T z"), "[K + σ^{2} I]^{−1} y = K(x, x^{\\ast} )^{T} z");
         assert_eq!(read("A = WΣW−1 ."), "A = WΣW^{−1} .");
+        // A trigonometric name's glued digits are its power; a log's stay its base.
+        assert_eq!(read("r(cos2 (θ) + sin2 (θ))"), "r(cos^{2} (θ) + sin^{2} (θ))");
+        assert_ne!(read("log2 n"), "log^{2} n");
         assert_eq!(read("V π (s) = V ∗ (s′ )"), "V^{π}(s) = V^{∗}(s′ )");
         assert_eq!(read("x ∼ N (0, 1)"), "x ∼ \\mathcal{N}(0, 1)");
         // Not after `∼`: applied to a pair, with a warning; a single argument is left.

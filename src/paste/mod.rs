@@ -3,13 +3,14 @@
 //! What people paste is rarely clean LaTeX: math delimiters come along (`$…$`, `\[…\]`,
 //! `\begin{equation}…\end{equation}`), a PDF gives `softmax(QKᵀ/√dₖ)V` with names as plain
 //! letters, combining accents (`x̂`) and ligatures, and a typo leaves a `(` open. [`prepare`]
-//! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`); text with
+//! runs before the parser, in passes: the wrappers are taken off (`wrappers.rs`) and two
+//! ASCII bars that make a double bar are written `∥` (`double_bars.rs`); text with
 //! no LaTeX in it (no `\`, `^` or `_`) has its literal braces escaped (`literal_signs.rs`) and is read for `cases` and a matrix laid out in rows (`cases.rs`, `matrix.rs`), for a
 //! tall root sign's pieces (`radical.rs`), for
 //! what a PDF's text flattens within a line
 //! (`flat.rs`: `pi` is p_i, `e−λ` is e^{-λ}) and for its lines (`layout.rs`: a display sum
 //! given as `n` / `X` / `i=1`, a fraction as two lines); then the plain text is read as LaTeX
-//! would write it (`plain.rs`, after `double_bars.rs` has read `||` as the norm's `\|`); then likely typos are looked for (`typos.rs`). What each
+//! would write it (`plain.rs`); then likely typos are looked for (`typos.rs`). What each
 //! pass knows is in `data/paste.toml`. Every pass keeps a [`spans::SpanMap`], so a span of the
 //! text the parser read maps back to the input the user gave ([`Pasted::original`]): carets,
 //! slots and warnings point into what was pasted. What a pass did or could not decide is a
@@ -100,6 +101,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         let span = pasted.original(Span::new(0, pasted.text.len()));
         return Err(ParseError::new(ParseErrorKind::Empty, span));
     }
+    let norms = double_bars::as_norms(&pasted.text);
+    pasted.push(norms.text, norms.map, norms.notes);
     if is_plain_text(&pasted.text) && pasted.text.len() <= PDF_TEXT_BYTES {
         let literal = literal_signs::escape(&pasted.text);
         pasted.push(literal.text, literal.map, literal.notes);
@@ -127,8 +130,6 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
         let prose = prose::as_text(&pasted.text);
         pasted.push(prose.text, prose.map, prose.notes);
     }
-    let norms = double_bars::as_norms(&pasted.text);
-    pasted.push(norms.text, norms.map, norms.notes);
     let plain = plain::as_latex(&pasted.text);
     pasted.push(plain.text, plain.map, plain.notes);
     let typos = typos::look(&pasted.text);

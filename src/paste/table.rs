@@ -42,6 +42,9 @@ pub struct Table {
     pub glued_words_kept: Vec<String>,
     /// Letters whose glued `2` is a square.
     pub squared_letters: Vec<String>,
+    /// Names whose glued digits are a power (`cos2` is cos²).
+    #[serde(default)]
+    pub powered_names: Vec<String>,
     /// Greek letters whose glued capitals are a subscript.
     pub subscripted_by_capitals: Vec<String>,
     /// Bases after which a PDF's `−…` is an exponent.

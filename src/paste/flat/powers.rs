@@ -137,6 +137,19 @@ impl Scan<'_> {
         Some(power_end)
     }
 
+    /// `cos2 (θ)`: a name of `powered_names` with digits glued after it, its power.
+    pub(super) fn powered_name(&mut self, at: usize, end: usize, word: &str) -> Option<usize> {
+        let digits = word.len() - word.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let name = word.get(..word.len() - digits)?;
+        if digits == 0 || !self.table.powered_names.iter().any(|n| n == name) {
+            return None;
+        }
+        let read = format!("{name}^{{{}}}", word.get(name.len()..)?);
+        self.note(at, end, read.clone(), PdfWhy::Exponent);
+        self.out.replace(at, end, &read);
+        Some(end)
+    }
+
     /// `σ 2`: a single letter, a space (its italic correction), then digits alone: a power.
     /// An operator sign that starts its line (`Z 1`, an integral up to 1) is left.
     pub(super) fn spaced_power(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
