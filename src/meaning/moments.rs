@@ -5,7 +5,7 @@
 //! for the next reading.
 
 use super::notation::{has, Notation};
-use super::tree::{Evidence, Term};
+use super::tree::{Evidence, Occurrence, Term};
 use super::{SymbolKind, SymbolTable};
 use crate::syntax::ast::{Font, InfixOp, Node, NodeKind};
 
@@ -13,32 +13,42 @@ use crate::syntax::ast::{Font, InfixOp, Node, NodeKind};
 /// alone decided them.
 pub(super) fn variables_of_moments(term: &Term, table: &SymbolTable) -> Vec<(String, SymbolKind)> {
     let notation = Notation::shipped();
+    // Most formulas have no moment with a capital below it: one walk finds that, and only
+    // then a second looks for the capitals standing alone.
     let mut named: Vec<&str> = Vec::new();
-    let mut loose: Vec<(&str, &str)> = Vec::new();
-    let mut stack: Vec<&Term> = vec![term];
-    while let Some(term) = stack.pop() {
-        if let Some(o) = term.occurrence() {
-            if has(&notation.moment_letters, &o.base_name) {
-                for script in o.scripts.iter().filter(|s| !s.above) {
-                    named_capitals(script.term.node, notation, &mut named);
-                }
-            } else if matches!(o.kind, SymbolKind::Matrix | SymbolKind::Vector | SymbolKind::Scalar)
-                && o.evidence == Evidence::Convention
-                && super::roles::font_of(o.base) == Font::Normal
-            {
-                loose.push((o.name.as_str(), o.base_name.as_str()));
+    walk(term, &mut |o| {
+        if has(&notation.moment_letters, &o.base_name) {
+            for script in o.scripts.iter().filter(|s| !s.above) {
+                named_capitals(script.term.node, notation, &mut named);
             }
         }
-        term.for_each_child(|child| stack.push(child));
-    }
+    });
     let mut out: Vec<(String, SymbolKind)> = Vec::new();
-    for (name, base) in loose {
-        let settles = named.contains(&base) && table.recorded(name).is_none();
+    if named.is_empty() {
+        return out;
+    }
+    walk(term, &mut |o| {
+        let loose = matches!(o.kind, SymbolKind::Matrix | SymbolKind::Vector | SymbolKind::Scalar)
+            && o.evidence == Evidence::Convention
+            && super::roles::font_of(o.base) == Font::Normal;
+        let name = o.name.as_str();
+        let settles = loose && named.contains(&o.base_name.as_str()) && table.recorded(name).is_none();
         if settles && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), SymbolKind::RandomVariable));
         }
-    }
+    });
     out
+}
+
+/// Calls `visit` on every occurrence in `term`, without recursion.
+fn walk<'t, 'n>(term: &'t Term<'n>, visit: &mut impl FnMut(&'t Occurrence<'n>)) {
+    let mut stack: Vec<&Term> = vec![term];
+    while let Some(term) = stack.pop() {
+        if let Some(o) = term.occurrence() {
+            visit(o);
+        }
+        term.for_each_child(|child| stack.push(child));
+    }
 }
 
 /// The capitals `node` names: one (`X`, `X^{(n)}`), or several side by side or in a list
