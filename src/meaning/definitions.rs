@@ -51,8 +51,8 @@ pub(super) fn defined_as_set(lhs: &mut Term, rhs: &Term) {
 /// (`\epsilon \in (0, 1)` is a number in an interval: a member, `member`, of parentheses is not
 /// a tuple.)
 pub(super) fn defined_as_tuple(lhs: &mut Term, rhs: &Term, member: bool) {
-    let tuples = (is_tuple(rhs) && !member)
-        || matches!(&rhs.kind, TermKind::Fenced { open: Delim::Brace, body } if items(body).all(is_tuple));
+    let tuples = (rhs.is_tuple() && !member)
+        || matches!(&rhs.kind, TermKind::Fenced { open: Delim::Brace, body } if items(body).all(|t| t.is_tuple()));
     if !tuples {
         return;
     }
@@ -62,13 +62,6 @@ pub(super) fn defined_as_tuple(lhs: &mut Term, rhs: &Term, member: bool) {
         occurrence.kind = super::SymbolKind::Vector;
         occurrence.evidence = super::Evidence::Use;
     }
-}
-
-/// Two entries or more, listed in parentheses: `(r, 0)`.
-fn is_tuple(term: &Term) -> bool {
-    let TermKind::Fenced { open: Delim::Paren, body } = &term.kind else { return false };
-    matches!(&body.kind, TermKind::Chain { rest, .. }
-        if !rest.is_empty() && rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Separator(s) if s == ",")))
 }
 
 /// The items of a list (`a, b, c`), or the one term.

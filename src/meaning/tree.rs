@@ -452,6 +452,14 @@ impl<'n> Term<'n> {
         Box::new(self)
     }
 
+    /// Whether the term is a tuple: two entries or more listed in parentheses (`(r, 0)`), which
+    /// the meaning left a value (no argument list, no interval's ends).
+    pub fn is_tuple(&self) -> bool {
+        let TermKind::Fenced { open: Delim::Paren, body } = &self.kind else { return false };
+        matches!(&body.kind, TermKind::Chain { rest, .. }
+            if !rest.is_empty() && rest.iter().all(|j| matches!(j.op, InfixOp::Separator(s) if s == ",")))
+    }
+
     /// The occurrence, when the term is a symbol.
     pub fn occurrence(&self) -> Option<&Occurrence<'n>> {
         match &self.kind {

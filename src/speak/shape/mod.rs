@@ -139,7 +139,7 @@ impl<'a> Shaper<'a> {
             TermKind::Interval { low, high } => {
                 Phrase::Interval(self.shape(low, d).boxed(), self.shape(high, d).boxed())
             }
-            TermKind::Fenced { open, body } => self.fenced(*open, body, d),
+            TermKind::Fenced { open, body } => self.fenced(term, *open, body, d),
             TermKind::Accent { accent, body } => {
                 Phrase::Accent { accent: accent.to_string(), body: self.shape(body, d).boxed() }
             }

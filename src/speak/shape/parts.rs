@@ -235,8 +235,9 @@ impl Shaper<'_> {
         }
     }
 
-    /// A bracketed group that is no argument list, by its delimiters.
-    pub(super) fn fenced(&self, open: Delim, body: &Term, d: usize) -> Phrase {
+    /// A bracketed group `term` that is no argument list (opened by `open`, holding `body`), by
+    /// its delimiters; a tuple as the meaning reads one ([`Term::is_tuple`]).
+    pub(super) fn fenced(&self, term: &Term, open: Delim, body: &Term, d: usize) -> Phrase {
         // An interval (`[0, 1)`, `t \in [0, T]`) is the meaning layer's to find: it is no
         // fenced group by then.
         let pair = match &body.kind {
@@ -247,10 +248,8 @@ impl Shaper<'_> {
             _ => None,
         };
         let inner = || self.shape(body, d).boxed();
-        let listed = matches!(&body.kind, TermKind::Chain { rest, .. }
-            if !rest.is_empty() && rest.iter().all(|j| matches!(j.op, InfixOp::Separator(s) if s == ",")));
         match (open, pair) {
-            (Delim::Paren, _) if listed => Phrase::Fence { fence: Fence::Tuple, body: inner() },
+            (Delim::Paren, _) if term.is_tuple() => Phrase::Fence { fence: Fence::Tuple, body: inner() },
             (Delim::Paren | Delim::Bracket, _) => {
                 // A group is kept where it is heard: around a sum always, around anything at
                 // full (where brackets are said).
