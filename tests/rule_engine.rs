@@ -392,6 +392,8 @@ examples = ['e^{-x}']
     );
     assert!(fires(r"e^{-x}", &rules));
     assert!(fires(r"p = e^{x} + 1", &rules));
+    // Euler's number to the minus one is a power, no inverse.
+    assert!(fires(r"1 - e^{-1} \approx 0.63", &rules));
     // The error at step k, and a basis vector transposed: letters with scripts, no powers.
     assert!(!fires(r"e^{(k)} = x^{(k)} - x^*", &rules));
     assert!(!fires(r"e_j^T W_j", &rules));

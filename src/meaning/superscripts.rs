@@ -53,6 +53,12 @@ impl Resolver<'_> {
     /// What a superscript on a name is.
     pub(super) fn sup_role(&self, base: &Node, sup: &Node) -> ScriptRole {
         let operation = self.operation_role(sup);
+        // `e^{-1}`, `\pi^{-1}`: a constant's minus first power, no inverse of a matrix.
+        let constant = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if has(&self.notation.constants, name));
+        if operation == ScriptRole::Inverse && constant {
+            return ScriptRole::Power;
+        }
         if operation != ScriptRole::Power {
             return operation;
         }
