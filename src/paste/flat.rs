@@ -217,8 +217,10 @@ impl Scan<'_> {
         {
             return done;
         }
-        if let Some(done) =
-            self.spaced_superscript(at, end, word, after).or_else(|| self.powered_name(at, end, word))
+        if let Some(done) = self
+            .spaced_superscript(at, end, word, after)
+            .or_else(|| self.powered_name(at, end, word))
+            .or_else(|| self.power_before_a_raised_group(at, end, word, after))
         {
             return done;
         }
@@ -690,6 +692,9 @@ mod tests {
         // A trigonometric name's glued digits are its power; a log's stay its base.
         assert_eq!(read("r(cos2 (θ) + sin2 (θ))"), "r(cos^{2} (θ) + sin^{2} (θ))");
         assert_ne!(read("log2 n"), "log^{2} n");
+        // A letter's glued digits before a raised parenthesis are a power like it.
+        assert_eq!(read("θ9 (1 − θ)4"), "θ^{9} (1 − θ)^{4}");
+        assert!(!read("x1 (a + b)").contains('^'), "a parenthesis with no power after it");
         assert_eq!(read("V π (s) = V ∗ (s′ )"), "V^{π}(s) = V^{∗}(s′ )");
         assert_eq!(read("x ∼ N (0, 1)"), "x ∼ \\mathcal{N}(0, 1)");
         // Not after `∼`: applied to a pair, with a warning; a single argument is left.

@@ -150,6 +150,45 @@ impl Scan<'_> {
         Some(end)
     }
 
+    /// `θ9 (1 − θ)4`: a letter with digits glued after it, before a parenthesis whose power the
+    /// text glues after its `)` too, is a power like it (a likelihood's θ^9 (1 − θ)^4), no index.
+    pub(super) fn power_before_a_raised_group(
+        &mut self,
+        at: usize,
+        end: usize,
+        word: &str,
+        after: &str,
+    ) -> Option<usize> {
+        let mut chars = word.chars();
+        let letter = chars.next().filter(|c| c.is_alphabetic())?;
+        let digits = chars.as_str();
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let group = after.strip_prefix(' ').unwrap_or(after);
+        let inside = group.strip_prefix('(')?;
+        let mut depth = 1;
+        let close = inside.char_indices().find_map(|(i, c)| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            (depth == 0).then_some(i)
+        })?;
+        if inside.get(..close)?.contains('\n') {
+            return None;
+        }
+        let raised = inside.get(close + 1..)?.chars().next().is_some_and(|c| c.is_ascii_digit());
+        if !raised {
+            return None;
+        }
+        let read = format!("{letter}^{{{digits}}}");
+        self.note(at, end, read.clone(), PdfWhy::Exponent);
+        self.out.replace(at, end, &read);
+        Some(end)
+    }
+
     /// `σ 2`: a single letter, a space (its italic correction), then digits alone: a power.
     /// An operator sign that starts its line (`Z 1`, an integral up to 1) is left.
     pub(super) fn spaced_power(&mut self, at: usize, end: usize, word: &str, after: &str) -> Option<usize> {
