@@ -225,21 +225,17 @@ impl<'a> Walker<'a> {
         self.firings
     }
 
-    /// The kind of what a metavariable stands for: the term the meaning layer reads there
-    /// when it reaches past the node matched (`\partial` of a whole numerator), else the node.
+    /// The kind of what a metavariable stands for: what parentheses hold when they are what
+    /// matched (`(n)` of `\log(n)` is a size, [`kind_inside`]); the term the meaning layer reads
+    /// there when it reaches past the node matched (`\partial` of a whole numerator); else the
+    /// node's.
     fn bound_kind(&self, bindings: &Bindings, name: &str, node: &Node) -> SymbolKind {
+        if pattern::is_parenthesis(node) {
+            return kind_inside(self.meaning, node);
+        }
         let reach = bindings.reach(name).filter(|span| *span != node.span);
         let kind = reach.and_then(|span| self.meaning.kind_of_span(span));
         kind.unwrap_or_else(|| self.kind(node))
-    }
-
-    /// [`Walker::bound_kind`], of what parentheses hold when they are what matched (`(n)` of
-    /// `\log(n)` is a size), as [`kind_inside`].
-    fn bound_kind_inside(&self, bindings: &Bindings, name: &str, node: &Node) -> SymbolKind {
-        match &node.kind {
-            NodeKind::Fenced { .. } if pattern::is_parenthesis(node) => kind_inside(self.meaning, node),
-            _ => self.bound_kind(bindings, name, node),
-        }
     }
 
     /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
@@ -287,10 +283,10 @@ impl<'a> Walker<'a> {
             && rule.numbers.iter().all(number)
             && rule.not_numbers.iter().all(not_number)
             && rule.conditions.iter().all(|(name, kinds)| {
-                bindings.get(name.as_str()).is_none_or(|node| kinds.contains(&self.bound_kind_inside(bindings, name, node)))
+                bindings.get(name.as_str()).is_none_or(|node| kinds.contains(&self.bound_kind(bindings, name, node)))
             })
             && rule.unless.iter().all(|(name, kinds)| {
-                bindings.get(name.as_str()).is_none_or(|node| !kinds.contains(&self.bound_kind_inside(bindings, name, node)))
+                bindings.get(name.as_str()).is_none_or(|node| !kinds.contains(&self.bound_kind(bindings, name, node)))
             })
             && rule.distinct.iter().all(apart)
             // The searches last: they walk what matched.

@@ -5,7 +5,7 @@
 //! for the next reading.
 
 use super::notation::{has, Notation};
-use super::tree::{Evidence, Occurrence, Term};
+use super::tree::{Evidence, Term};
 use super::{SymbolKind, SymbolTable};
 use crate::syntax::ast::{Font, InfixOp, Node, NodeKind};
 
@@ -16,7 +16,7 @@ pub(super) fn variables_of_moments(term: &Term, table: &SymbolTable) -> Vec<(Str
     // Most formulas have no moment with a capital below it: one walk finds that, and only
     // then a second looks for the capitals standing alone.
     let mut named: Vec<&str> = Vec::new();
-    walk(term, &mut |o| {
+    term.for_each_occurrence(&mut |o| {
         if has(&notation.moment_letters, &o.base_name) {
             for script in o.scripts.iter().filter(|s| !s.above) {
                 named_capitals(script.term.node, notation, &mut named);
@@ -27,7 +27,7 @@ pub(super) fn variables_of_moments(term: &Term, table: &SymbolTable) -> Vec<(Str
     if named.is_empty() {
         return out;
     }
-    walk(term, &mut |o| {
+    term.for_each_occurrence(&mut |o| {
         let loose = matches!(o.kind, SymbolKind::Matrix | SymbolKind::Vector | SymbolKind::Scalar)
             && o.evidence == Evidence::Convention
             && super::roles::font_of(o.base) == Font::Normal;
@@ -38,17 +38,6 @@ pub(super) fn variables_of_moments(term: &Term, table: &SymbolTable) -> Vec<(Str
         }
     });
     out
-}
-
-/// Calls `visit` on every occurrence in `term`, without recursion.
-fn walk<'t, 'n>(term: &'t Term<'n>, visit: &mut impl FnMut(&'t Occurrence<'n>)) {
-    let mut stack: Vec<&Term> = vec![term];
-    while let Some(term) = stack.pop() {
-        if let Some(o) = term.occurrence() {
-            visit(o);
-        }
-        term.for_each_child(|child| stack.push(child));
-    }
 }
 
 /// The capitals `node` names: one (`X`, `X^{(n)}`), or several side by side or in a list

@@ -589,6 +589,18 @@ impl<'n> Term<'n> {
         self.occurrences_outside(None)
     }
 
+    /// Calls `visit` on every occurrence in the term, itself and its parts, without listing them
+    /// (for passes over most formulas that keep little of what they see).
+    pub fn for_each_occurrence<'t>(&'t self, visit: &mut impl FnMut(&'t Occurrence<'n>)) {
+        let mut stack: Vec<&'t Term<'n>> = vec![self];
+        while let Some(term) = stack.pop() {
+            if let Some(o) = term.occurrence() {
+                visit(o);
+            }
+            term.for_each_child(|child| stack.push(child));
+        }
+    }
+
     /// [`Term::occurrences`], leaving out what scripts of the role `left_out` hold (the `T` of a
     /// transpose, which marks an operation and names no symbol).
     pub fn occurrences_outside(&self, left_out: Option<ScriptRole>) -> Vec<(Span, &Occurrence<'n>)> {

@@ -598,6 +598,12 @@ impl Scan<'_> {
             || has(&notation.prose_words, &word.to_lowercase())
     }
 
+    /// Writes `read` for `at..end`, with a warning of `why`.
+    fn rewrite(&mut self, at: usize, end: usize, read: &str, why: PdfWhy) {
+        self.note(at, end, read.to_string(), why);
+        self.out.replace(at, end, read);
+    }
+
     fn note(&mut self, start: usize, end: usize, read: String, why: PdfWhy) {
         let found = self.text.get(start..end).unwrap_or("").to_string();
         self.notes

@@ -145,8 +145,7 @@ impl Scan<'_> {
             return None;
         }
         let read = format!("{name}^{{{}}}", word.get(name.len()..)?);
-        self.note(at, end, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, PdfWhy::Exponent);
         Some(end)
     }
 
@@ -183,9 +182,7 @@ impl Scan<'_> {
         if !raised {
             return None;
         }
-        let read = format!("{letter}^{{{digits}}}");
-        self.note(at, end, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &format!("{letter}^{{{digits}}}"), PdfWhy::Exponent);
         Some(end)
     }
 

@@ -13,12 +13,6 @@ use crate::syntax::error::PdfWhy;
 const INDEX_CHARACTERS: usize = 5;
 
 impl Scan<'_> {
-    /// Writes `read` for `at..end`, with a warning of `why`.
-    fn rewrite(&mut self, at: usize, end: usize, read: &str, why: PdfWhy) {
-        self.note(at, end, read.to_string(), why);
-        self.out.replace(at, end, read);
-    }
-
     /// Whether `c` is an index letter of `glued_index_letters`, in either case (`L`, `N`).
     pub(super) fn index_letter(&self, c: char) -> bool {
         self.table.glued_index_letters.iter().any(|l| l.chars().eq(c.to_lowercase()))
