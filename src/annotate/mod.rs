@@ -54,6 +54,10 @@ pub struct RawSlot<'a> {
     /// Spans of rows dropped because this one, on a part of theirs, asks all they ask
     /// (`\min(\max(x, 0), 1)` beside its `\max(x, 0)`): their notation is explained, not shown.
     pub explains: Vec<Span>,
+    /// Whether the row explains the notation written in its slot; a row that only asks whether
+    /// a letter is applied (`\Omega(\mathrm{W\text{-}MSA})`) leaves the argument's notation to
+    /// be listed as unknown.
+    pub explains_notation: bool,
 }
 
 /// A rule firing, before rows are formed.
@@ -77,7 +81,10 @@ pub fn annotate<'a>(
     keep_off_definitions(root, rules, &mut firings);
     let mut firings = drop_overridden(firings, &rules.rules);
     let fallback = |firing: &Firing| rules.rules.get(firing.rule).is_some_and(|rule| rule.fallback);
-    if firings.iter().any(|firing| !fallback(firing)) {
+    // The question whether a letter is applied says nothing of the formula's other symbols.
+    let asks_of_the_formula =
+        |firing: &Firing| !fallback(firing) && !rules.ambiguity_rules.contains(&firing.rule);
+    if firings.iter().any(asks_of_the_formula) {
         firings.retain(|firing| !fallback(firing));
     }
     named_by_their_body(rows(firings, source, &rules.rules), root, &rules.rules)
@@ -143,13 +150,11 @@ fn named_by_their_body<'a>(rows: Vec<RawSlot<'a>>, root: &Node, rules: &[Rule]) 
     rows.into_iter().zip(drop).filter(|(_, drop)| !drop).map(|(row, _)| row).collect()
 }
 
-/// The rules that fire where the meaning layer found the evidence balanced.
+/// The rules that fire where the meaning layer found the evidence balanced, or a letter of a
+/// number applied.
 fn balanced_firings(meaning: &TermIndex, rules: &RuleSet, firings: &mut Vec<Firing>) {
-    if meaning.balanced().is_empty() {
-        return;
-    }
     for &index in &rules.ambiguity_rules {
-        for &span in meaning.balanced() {
+        for span in meaning.balanced().iter().copied().chain(meaning.unexpected_calls()) {
             firings.push(Firing { rule: index, matched: span, slot: span });
         }
     }
@@ -680,6 +685,7 @@ fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<Raw
                 if !row.rules.contains(&rule.id.as_str()) {
                     row.rules.push(&rule.id);
                 }
+                row.explains_notation |= !matches!(rule.matcher, Matcher::Ambiguity);
                 for concept in &rule.concepts {
                     if !row.concepts.contains(&concept.as_str()) {
                         row.concepts.push(concept);
@@ -704,6 +710,7 @@ fn rows<'a>(firings: Vec<Firing>, source: &'a str, rules: &'a [Rule]) -> Vec<Raw
                     visible: rule.visible,
                     rule_index: firing.rule,
                     explains: Vec::new(),
+                    explains_notation: !matches!(rule.matcher, Matcher::Ambiguity),
                 });
             }
         }

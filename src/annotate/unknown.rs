@@ -20,7 +20,7 @@ pub fn unknown_notation(
     let covered = |span: Span| {
         slots
             .iter()
-            .filter(|s| s.visible)
+            .filter(|s| s.visible && s.explains_notation)
             .flat_map(|s| s.occurrences.iter().chain(&s.explains))
             .any(|s| s.start <= span.start && span.start < s.end.max(s.start + 1))
     };

@@ -99,6 +99,11 @@ impl Resolver<'_> {
         let recorded = recorded
             .filter(|k| !(curly && matches!(k, super::SymbolKind::Dimension | super::SymbolKind::Index)));
         let positions = || super::list_items(body).iter().all(|item| self.is_position(item, 1));
+        // `\hat{M}_c(x) = \frac{1}{n} \sum M_c(x + \delta_i)`: the letter whose decorated form the
+        // formula defines as a function (a smoothed, an estimated one) is a function too.
+        if recorded.is_none() && full.as_deref().is_some_and(|name| self.decorates_a_function(name)) {
+            return true;
+        }
         match recorded {
             Some(super::SymbolKind::Function | super::SymbolKind::Distribution) => return true,
             // `X(i, j)` of a bound matrix: read at positions.
@@ -173,6 +178,14 @@ impl Resolver<'_> {
             return false;
         }
         function_letter && (!capital || !self.holds_matrix(body))
+    }
+
+    /// Whether a decorated form of `name` (`hat_M_c` of `M_c`) is recorded as a function.
+    fn decorates_a_function(&self, name: &str) -> bool {
+        ["hat", "tilde", "bar", "widehat", "widetilde", "overline"].iter().any(|accent| {
+            self.table.recorded(&compact_str::format_compact!("{accent}_{name}"))
+                == Some(super::SymbolKind::Function)
+        })
     }
 
     /// `\mu(s)`, `z_q(x)`, `B_{\mathrm{crit}}(L)`, `m(x^{(1)})`: nobody puts one symbol alone in

@@ -662,6 +662,9 @@ impl<'t> Resolver<'t> {
         };
         let named = distribution
             && callee_term.occurrence().is_some_and(|o| self.table.is_named_distribution(&o.base_name));
+        let unexpected_callee = !distribution
+            && matches!(&group.kind, NodeKind::Fenced { open: Delim::Paren, .. })
+            && callee_term.occurrence().is_some_and(|o| self.is_unexpected_callee(o));
         let application = Application {
             callee: callee_term,
             over,
@@ -672,6 +675,7 @@ impl<'t> Resolver<'t> {
             sub: sub.map(|s| self.group_script(s, false, d)),
             sup: sup.map(|s| self.group_script(s, true, d)),
             named,
+            unexpected_callee,
         };
         let mut application = application;
         if !distribution && place == Place::Random {
@@ -685,6 +689,37 @@ impl<'t> Resolver<'t> {
             super::positions::labels_compared(&mut application.args);
         }
         Term::new(TermKind::Apply(Box::new(application)), callee.span.join(argument.span), callee)
+    }
+
+    /// Whether a callee's letter is one papers use for a number, a vector or a matrix, so that
+    /// applying it may read as a product (`\mu(t)`, `x(\mathbf{p})`, `A(l_i)`): a Latin or Greek
+    /// letter in an upright, italic or bold font, not a function's, a law's, a value's or a
+    /// divergence's letter by convention, nor an order of growth or Kronecker's delta.
+    fn is_unexpected_callee(&self, occurrence: &super::Occurrence<'_>) -> bool {
+        let NodeKind::Symbol { name, font: Font::Normal | Font::Italic | Font::Bold } = &occurrence.base.kind
+        else {
+            return false;
+        };
+        let letter = name.as_str();
+        let latin = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_alphabetic());
+        let conventional = [
+            &self.notation.function_letters,
+            &self.notation.distribution_letters,
+            &self.notation.value_functions,
+            &self.notation.divergences,
+        ]
+        .into_iter()
+        .any(|list| super::notation::has(list, letter));
+        // `e(x)` may be Euler's number times x; `e_\theta(z_t, c)` is a network's output.
+        let constant =
+            occurrence.scripts.is_empty() && super::notation::has(&self.notation.constants, letter);
+        // `O(n^2 d)`, `\Theta(n \log n)`: an order of growth, asked of by its own rule.
+        let order = occurrence.scripts.is_empty() && self.is_order_letter(occurrence.base);
+        (latin || crate::syntax::names::is_greek(letter))
+            && !conventional
+            && !constant
+            && !order
+            && letter != "delta"
     }
 
     /// Whether `body` is one small Latin letter, in any font, that is not a law's letter (`x`,

@@ -380,6 +380,9 @@ pub struct TermIndex<'t, 'n> {
     /// Where each big operator starts and where what it takes ends.
     big_reaches: Vec<(usize, usize)>,
     balanced: Vec<crate::syntax::ast::Span>,
+    /// The first call of each letter papers use for a number, not a function (`\mu(t)`), by
+    /// span, with the callee's name.
+    unexpected_calls: Vec<(crate::syntax::ast::Span, crate::syntax::ast::Text)>,
     /// Neighbours written side by side in a run that an explicit product sign's operand is
     /// (`Q h_i` of `Q h_i \cdot K h_j`), by where each starts.
     runs: rustc_hash::FxHashSet<(usize, usize)>,
@@ -403,6 +406,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             reaches: Vec::new(),
             big_reaches: Vec::new(),
             balanced: Vec::new(),
+            unexpected_calls: Vec::new(),
             runs: Default::default(),
             kinds: std::cell::RefCell::new(rustc_hash::FxHashMap::with_capacity_and_hasher(expected, hasher)),
         };
@@ -449,9 +453,19 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             if let TermKind::Apply(app) = &term.kind {
                 index.callees.insert((term.node.span.start, term.node.span.end));
                 index.callees.insert((app.callee.span.start, app.callee.span.end));
+                if let Some(callee) = app.callee.occurrence().filter(|_| app.unexpected_callee) {
+                    index.unexpected_calls.push((term.span, callee.base_name.clone()));
+                }
             }
             term.for_each_child(|child| stack.push(child));
         }
+        index.unexpected_calls.sort_by_key(|(span, _)| span.start);
+        let mut seen: Vec<crate::syntax::ast::Text> = Vec::new();
+        index.unexpected_calls.retain(|(_, name)| {
+            let first = !seen.contains(name);
+            seen.push(name.clone());
+            first
+        });
         index
     }
 
@@ -556,6 +570,12 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     /// Where a symbol beside a parenthesis could as well be applied to it: `w(a+b)`.
     pub fn balanced(&self) -> &[crate::syntax::ast::Span] {
         &self.balanced
+    }
+
+    /// The first call of each letter papers use for a number, a vector or a matrix, not for a
+    /// function (`\mu(t)` of `\mu(t) = \alpha \mu(t-1)`): applied, where a reader may see a product.
+    pub fn unexpected_calls(&self) -> impl Iterator<Item = crate::syntax::ast::Span> + '_ {
+        self.unexpected_calls.iter().map(|(span, _)| *span)
     }
 
     /// The name `node` was resolved as when it is an operator applied to an operand: `E` for

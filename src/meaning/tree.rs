@@ -202,6 +202,11 @@ pub struct Application<'n> {
     /// Whether the callee is one of several distributions the formula names by letter (`P(x)`
     /// beside `D(P \parallel Q)`): that distribution at a point, not the probability of an event.
     pub named: bool,
+    /// Whether the callee is a letter that papers use for a number, a vector or a matrix, not
+    /// for a function (`\mu(t)`, `\mathbf{x}(\mathbf{p}_0)`, `A(l_i)`): applied here, where a reader
+    /// may see a product. Letters named as functions by convention (`f`, `g`, `\sigma`, `p`, `Q`)
+    /// and fonts of sets and laws are not.
+    pub unexpected_callee: bool,
 }
 
 /// An operator applied to its operand without (or with) brackets.
