@@ -134,7 +134,7 @@ impl<'t> Resolver<'t> {
             NodeKind::Factorial { operand } => TermKind::Factorial(boxed(operand, place)),
             NodeKind::Scripts { .. } => return self.scripts(node, place, d),
             NodeKind::Frac { num, den } => {
-                let den_place = if self.is_one(num) {
+                let den_place = if self.is_one(num) && !super::roles::is_difference_of_products(den) {
                     Place::Count
                 } else if super::roles::is_lone_letter(den) {
                     Place::Divisor
@@ -195,13 +195,17 @@ impl<'t> Resolver<'t> {
                 body: boxed(body, place),
                 label: label.as_deref().map(|l| boxed(l, Place::Count)),
             },
-            NodeKind::Rows(table) => TermKind::Rows(
-                table
+            NodeKind::Rows(table) => {
+                let mut rows: Vec<Vec<Term<'n>>> = table
                     .rows
                     .iter()
                     .map(|row| row.iter().map(|cell| self.term(cell, place, d)).collect())
-                    .collect(),
-            ),
+                    .collect();
+                if table.env.as_deref().is_some_and(|env| env.ends_with("matrix")) {
+                    rows.iter_mut().flatten().for_each(super::sizes::entry_is_a_number);
+                }
+                TermKind::Rows(rows)
+            }
         };
         let mut term = Term::of(kind, node);
         // `[0, 1)`: brackets that do not match bound an interval wherever they stand.

@@ -639,6 +639,25 @@ pub(super) fn is_lone_letter(node: &Node) -> bool {
     }
 }
 
+/// `ad - bc` of `\frac{1}{ad - bc}`: letters multiplied side by side on both sides of a minus,
+/// a determinant's form, not a count as the N of `\frac{1}{N}` or the `n(n - 1)` of a mean over
+/// pairs.
+pub(super) fn is_difference_of_products(node: &Node) -> bool {
+    let NodeKind::Chain { first, rest } = &node.kind else { return false };
+    let product_of_letters = |operand: &Node| match &operand.kind {
+        NodeKind::Chain { first, rest } => {
+            is_lone_letter(first) && rest.iter().all(|l| l.op == InfixOp::Juxt && is_lone_letter(&l.operand))
+        }
+        _ => false,
+    };
+    let minus = rest.iter().any(|link| matches!(&link.op, InfixOp::Additive(op) if op == "-"));
+    let additive = rest.iter().all(|link| matches!(link.op, InfixOp::Additive(_)));
+    minus
+        && additive
+        && product_of_letters(first)
+        && rest.iter().all(|link| product_of_letters(&link.operand))
+}
+
 /// The word a noun phrase is about: the last word before `of` or `per` (`number` of `number of
 /// experts`, `tokens` of `tokens per batch`), else the last word (`factor` of `capacity factor`).
 fn head_word(text: &str) -> &str {

@@ -356,3 +356,23 @@ pub(super) fn complement_weights(factors: &mut [Factor]) {
         }
     }
 }
+
+/// `\begin{bmatrix} a & b \\ c & d \end{bmatrix}`, `\begin{bmatrix} d & -b \\ -c & a \end{bmatrix}`: a
+/// lone small letter (or its negation) written as a cell of a matrix is an entry, a number, where
+/// only its spelling called it a size or a position.
+pub(super) fn entry_is_a_number(cell: &mut Term) {
+    let term = match &mut cell.kind {
+        TermKind::Sign { operand, .. } => operand.as_mut(),
+        _ => cell,
+    };
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    let spelled = matches!(occurrence.kind, super::SymbolKind::Dimension | super::SymbolKind::Index)
+        && occurrence.evidence == super::Evidence::Convention
+        && occurrence.scripts.is_empty();
+    // A capital cell is a block (`\begin{bmatrix} A & B \\ B^T & C \end{bmatrix}`).
+    let small = occurrence.base_name.starts_with(|c: char| !c.is_ascii_uppercase());
+    if spelled && small {
+        occurrence.kind = super::SymbolKind::Scalar;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}
