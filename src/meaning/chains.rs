@@ -251,8 +251,10 @@ impl Resolver<'_> {
             super::definitions::defined_as_quotient(&mut first, &joint.term);
             super::definitions::defined_as_set(&mut first, &joint.term);
         }
-        // `t \in [0, T]`: what a member stands in, a pair of ends, is an interval.
-        for joint in joints.iter_mut().filter(|j| matches!(j.op, InfixOp::Relation(r) if r == "\\in")) {
+        // `t \in [0, T]`, `x \notin [a, b]`: what a member stands in or out of, a pair of ends,
+        // is an interval.
+        let membership = |r: &str| r == "\\in" || r == "\\notin";
+        for joint in joints.iter_mut().filter(|j| matches!(j.op, InfixOp::Relation(r) if membership(r))) {
             super::intervals::make_interval(&mut joint.term, true);
         }
         if let Some(joint) =
