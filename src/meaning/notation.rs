@@ -119,6 +119,9 @@ pub struct Notation {
     /// one (`\mu_X`, `\sigma_{XY}`) names that random variable, which is one where it stands
     /// alone too (`Z = \frac{X - \mu_X}{\sigma_X}`).
     pub moment_letters: Names,
+    /// Capitals papers compare laws by: two of them taken together (`\mathrm{CE}(P, Q)`,
+    /// `W(P, Q)`) are two distributions, no matrices.
+    pub compared_law_capitals: Names,
 }
 
 impl Notation {
@@ -181,6 +184,7 @@ impl Notation {
             coefficient_letters: Names::default(),
             variance_letters: Names::default(),
             moment_letters: Names::default(),
+            compared_law_capitals: Names::default(),
         }
     }
 }
