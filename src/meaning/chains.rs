@@ -243,6 +243,7 @@ impl Resolver<'_> {
             return whole_objective(first, joints, node);
         }
         if let Some(joint) = joints.first().filter(|j| *j.op == InfixOp::Relation("=".into())) {
+            super::moments::takes_its_value(&mut first, &joint.term);
             super::resolve::defined_by(&mut first, &joint.term);
             super::definitions::defined_as_array(&mut first, &joint.term);
             super::definitions::defined_as_inner_product(&mut first, &joint.term);

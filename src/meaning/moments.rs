@@ -2,10 +2,11 @@
 //! random variable's moments (`moment_letters`: `\mu_X`, `\sigma_X`, `\rho_{XY}`) is that random
 //! variable, so where the capital stands alone and only a convention called it a matrix, a
 //! vector or a number (`Z = \frac{X - \mu_X}{\sigma_X}`), it is a random variable too. Settled
-//! for the next reading.
+//! for the next reading. A capital set equal to its own small letter (`X = x`) is one taking a
+//! value.
 
 use super::notation::{has, Notation};
-use super::tree::{Evidence, Term};
+use super::tree::{Evidence, Term, TermKind};
 use super::{SymbolKind, SymbolTable};
 use crate::syntax::ast::{Font, InfixOp, Node, NodeKind};
 
@@ -72,5 +73,22 @@ fn named_capitals<'n>(node: &'n Node, notation: &Notation, out: &mut Vec<&'n str
     let capitals: Vec<&str> = items.iter().filter_map(|n| capital(n)).collect();
     if capitals.len() == items.len() {
         out.extend(capitals);
+    }
+}
+
+/// `X = x` of `P(Y = y \mid do(X = x))`: a capital set equal to its own small letter is a random
+/// variable taking a value, where only the convention for capitals called it a matrix.
+pub(super) fn takes_its_value(first: &mut Term, value: &Term) {
+    let (TermKind::Symbol(variable), TermKind::Symbol(taken)) = (&mut first.kind, &value.kind) else {
+        return;
+    };
+    let capital = variable.scripts.is_empty()
+        && variable.base_name.len() == 1
+        && variable.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+    let own =
+        taken.base_name.eq_ignore_ascii_case(&variable.base_name) && taken.base_name != variable.base_name;
+    if capital && own && variable.evidence >= Evidence::Known && variable.kind == SymbolKind::Matrix {
+        variable.kind = SymbolKind::RandomVariable;
+        variable.evidence = Evidence::Use;
     }
 }
