@@ -254,7 +254,9 @@ impl Resolver<'_> {
         }
         // `t \in [0, T]`, `x \notin [a, b]`: what a member stands in or out of, a pair of ends,
         // is an interval.
-        let membership = |r: &str| r == "\\in" || r == "\\notin";
+        // `[a - r, a + r] = [8.1, 9.9]`: what an interval equals is one too.
+        let interval = matches!(first.kind, TermKind::Interval { .. });
+        let membership = |r: &str| r == "\\in" || r == "\\notin" || (interval && r == "=");
         for joint in joints.iter_mut().filter(|j| matches!(j.op, InfixOp::Relation(r) if membership(r))) {
             super::intervals::make_interval(&mut joint.term, true);
         }
