@@ -41,6 +41,45 @@ impl Resolver<'_> {
         }
     }
 
+    /// `\mathrm{CE}(P, Q)`, `W(P, Q)`, `d(P, M)`: two capitals papers compare laws by
+    /// (`compared_law_capitals`), one a law's letter (`P`), are two laws compared, where only a
+    /// convention (a capital a matrix) or a use elsewhere as a function called the other
+    /// something else.
+    fn laws_beside_laws(&self, application: &mut Application) {
+        let [first, second] = application.args.as_mut_slice() else { return };
+        if !application.given.is_empty() {
+            return;
+        }
+        let capital = |term: &super::Term| match &term.kind {
+            TermKind::Symbol(o) if o.scripts.is_empty() => {
+                matches!(&o.base.kind, NodeKind::Symbol { name, font: Font::Normal }
+                    if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
+            }
+            _ => false,
+        };
+        let compared = |term: &super::Term| {
+            term.occurrence()
+                .is_some_and(|o| super::notation::has(&self.notation.compared_law_capitals, &o.base_name))
+        };
+        let law_letter = |term: &super::Term| {
+            term.occurrence()
+                .is_some_and(|o| super::notation::has(&self.notation.distribution_letters, &o.base_name))
+        };
+        let pair = capital(first) && capital(second) && compared(first) && compared(second);
+        if !pair || !(law_letter(first) || law_letter(second)) {
+            return;
+        }
+        for arg in [first, second] {
+            let TermKind::Symbol(o) = &mut arg.kind else { continue };
+            let loose = o.evidence >= super::Evidence::Known
+                || (o.evidence == super::Evidence::Use && o.kind == super::SymbolKind::Function);
+            if loose && matches!(o.kind, super::SymbolKind::Matrix | super::SymbolKind::Function) {
+                o.kind = super::SymbolKind::Distribution;
+                o.evidence = super::Evidence::Use;
+            }
+        }
+    }
+
     /// Settles the kinds of what an operator written without parentheses takes: what `\partial`
     /// differentiates is no size, where `\nabla f(x)` is taken a vector, what `\cos` takes an angle.
     pub(super) fn settle_operand(&self, name: &str, operand: &mut super::Term) {
@@ -393,46 +432,6 @@ fn neighbourhood(application: &mut Application) {
     if calligraphic_n && one_letter && application.given.is_empty() {
         callee.kind = super::SymbolKind::Set;
         callee.evidence = super::Evidence::Use;
-    }
-}
-
-impl Resolver<'_> {
-    /// `\mathrm{CE}(P, Q)`, `W(P, Q)`, `d(P, M)`: two capitals papers compare laws by
-    /// (`compared_law_capitals`), one a law's letter (`P`), are two laws compared, where only a convention (a capital a matrix) or a use
-    /// elsewhere as a function called the other something else.
-    fn laws_beside_laws(&self, application: &mut Application) {
-        let [first, second] = application.args.as_mut_slice() else { return };
-        if !application.given.is_empty() {
-            return;
-        }
-        let capital = |term: &super::Term| match &term.kind {
-            TermKind::Symbol(o) if o.scripts.is_empty() => {
-                matches!(&o.base.kind, NodeKind::Symbol { name, font: Font::Normal }
-                    if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
-            }
-            _ => false,
-        };
-        let compared = |term: &super::Term| {
-            term.occurrence()
-                .is_some_and(|o| super::notation::has(&self.notation.compared_law_capitals, &o.base_name))
-        };
-        let law_letter = |term: &super::Term| {
-            term.occurrence()
-                .is_some_and(|o| super::notation::has(&self.notation.distribution_letters, &o.base_name))
-        };
-        let pair = capital(first) && capital(second) && compared(first) && compared(second);
-        if !pair || !(law_letter(first) || law_letter(second)) {
-            return;
-        }
-        for arg in [first, second] {
-            let TermKind::Symbol(o) = &mut arg.kind else { continue };
-            let loose = o.evidence >= super::Evidence::Known
-                || (o.evidence == super::Evidence::Use && o.kind == super::SymbolKind::Function);
-            if loose && matches!(o.kind, super::SymbolKind::Matrix | super::SymbolKind::Function) {
-                o.kind = super::SymbolKind::Distribution;
-                o.evidence = super::Evidence::Use;
-            }
-        }
     }
 }
 

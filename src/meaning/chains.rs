@@ -253,8 +253,7 @@ impl Resolver<'_> {
             super::definitions::defined_as_set(&mut first, &joint.term);
         }
         // `t \in [0, T]`, `x \notin [a, b]`: what a member stands in or out of, a pair of ends,
-        // is an interval.
-        // `[a - r, a + r] = [8.1, 9.9]`: what an interval equals is one too.
+        // is an interval; so is what an interval equals (`[a - r, a + r] = [8.1, 9.9]`).
         let interval = matches!(first.kind, TermKind::Interval { .. });
         let membership = |r: &str| r == "\\in" || r == "\\notin" || (interval && r == "=");
         for joint in joints.iter_mut().filter(|j| matches!(j.op, InfixOp::Relation(r) if membership(r))) {

@@ -1,8 +1,8 @@
 //! Intervals: a pair of numbers in brackets or parentheses is the numbers between them where a
 //! member stands in it (`t \in [0, T]`, `\epsilon \in (0, 1)`, `\int_{t \in [0, 1]}`), where its
 //! brackets do not match (`[0, 1)`, `(0, T]`) or where square brackets hold a centre less and
-//! plus one half-width (`[\hat\mu - 1.96 s, \hat\mu + 1.96 s]`); elsewhere the same pair is a tuple (`v = (r, 0)`)
-//! or two arguments. Decided here once, so that the reading says "the interval from 0 to 1"
+//! plus one half-width (`[\hat\mu - 1.96 s, \hat\mu + 1.96 s]`); elsewhere the same pair is a
+//! tuple (`v = (r, 0)`) or two arguments. Decided here once, so that the reading says "the interval from 0 to 1"
 //! and the ends are read as numbers.
 
 use super::tree::{Evidence, Term, TermKind};
@@ -35,9 +35,9 @@ pub(super) fn make_interval(term: &mut Term, member: bool) {
     term.kind = TermKind::Interval { low, high };
 }
 
-/// `[\hat\mu_n - 1.96 \frac{\hat\sigma_n}{\sqrt{n}}, \hat\mu_n + 1.96 \frac{\hat\sigma_n}{\sqrt{n}}]`, `[a - r,
-/// a + r]`: square brackets around one centre less and plus one half-width are an interval (a
-/// confidence interval), with no member written.
+/// `[\hat\mu_n - 1.96 \frac{\hat\sigma_n}{\sqrt{n}}, \hat\mu_n + 1.96 \frac{\hat\sigma_n}{\sqrt{n}}]`,
+/// `[a - r, a + r]`: square brackets around one centre less and plus one half-width are an
+/// interval (a confidence interval), with no member written.
 fn is_centred_pair(body: &Term) -> bool {
     let TermKind::Chain { first, rest } = &body.kind else { return false };
     let [joint] = rest.as_slice() else { return false };
