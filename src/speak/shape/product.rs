@@ -21,9 +21,6 @@ enum Join {
     Word(String),
 }
 
-/// Letters that name sizes, for `n \times d` read as "n by d".
-const SIZE_LETTERS: &[&str] = &["n", "m", "d", "N", "M", "T", "H", "B"];
-
 /// Large operators whose subscript is a lower limit, not a variable.
 const INTEGRALS: &[&str] = &["int", "iint", "iiint", "oint"];
 
@@ -349,13 +346,12 @@ impl Shaper<'_> {
         }
     }
 
-    /// Whether a factor is a size, for `n \times d_k` read as "n by d k".
+    /// Whether a factor is a size, for `n \times d_k` read as "n by d k": a number, or a symbol
+    /// the meaning layer calls a dimension (no letter list of its own).
     fn size_like(&self, term: &Term) -> bool {
         match &term.kind {
             TermKind::Number => true,
-            TermKind::Symbol(occurrence) => {
-                occurrence.kind == SymbolKind::Dimension || SIZE_LETTERS.contains(&occurrence.name.as_str())
-            }
+            TermKind::Symbol(occurrence) => occurrence.kind == SymbolKind::Dimension,
             _ => false,
         }
     }
