@@ -122,6 +122,9 @@ pub struct Notation {
     /// Capitals papers compare laws by: two of them taken together (`\mathrm{CE}(P, Q)`,
     /// `W(P, Q)`) are two distributions, no matrices.
     pub compared_law_capitals: Names,
+    /// Letters that name a layer above a symbol (`h^l`, `h^{(l+1)}`); others there name a
+    /// sample or a step (`x^{(i)}`).
+    pub layer_letters: Names,
 }
 
 impl Notation {
@@ -185,6 +188,7 @@ impl Notation {
             variance_letters: Names::default(),
             moment_letters: Names::default(),
             compared_law_capitals: Names::default(),
+            layer_letters: Names::default(),
         }
     }
 }

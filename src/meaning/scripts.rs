@@ -772,3 +772,10 @@ fn spelled(nodes: &[&Node]) -> Option<String> {
         })
         .collect()
 }
+
+/// Whether a script above in parentheses names a layer (`h^{(l+1)}`, `W^{(\ell)}`): it holds a
+/// letter of `layer_letters`; otherwise it names a sample or a step (`x^{(i)}`, `m^{(t)}`).
+pub fn names_a_layer(script: &super::Term) -> bool {
+    let letters = &super::notation::Notation::shipped().layer_letters;
+    script.occurrences().iter().any(|(_, o)| super::notation::has(letters, &o.base_name))
+}

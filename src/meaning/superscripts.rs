@@ -63,7 +63,8 @@ impl Resolver<'_> {
             return operation;
         }
         let capital_base = base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()));
-        let layer_letter = matches!(&sup.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "l" || name == "ell");
+        let layer_letter = matches!(&sup.kind, NodeKind::Symbol { name, font: Font::Normal }
+            if has(&self.notation.layer_letters, name));
         if layer_letter {
             return ScriptRole::Layer;
         }

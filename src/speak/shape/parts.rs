@@ -15,9 +15,6 @@ const CONDITION_WORDS: &[&str] = &["if", "when", "for", "where", "if:"];
 /// Words that stand for "in every other case".
 const OTHERWISE_WORDS: &[&str] = &["otherwise", "else", "elsewhere"];
 
-/// Letters that name a layer when written above in parentheses: `h^{(l)}`, `W^{(\ell)}`.
-const LAYER_LETTERS: &[&str] = &["l", "ell"];
-
 impl Shaper<'_> {
     /// A symbol with the scripts that are part of it: `x_i`, `W_Q`, `d_k`, `W_i^Q`, `h^{(l)}`.
     pub(super) fn occurrence(&self, term: &Term, occurrence: &Occurrence, d: usize) -> Phrase {
@@ -82,7 +79,7 @@ impl Shaper<'_> {
                     _ => unparenthesised(&script.term),
                 };
                 let layer = self.shape(inner, d).boxed();
-                if mentions_layer_letter(inner) {
+                if crate::meaning::names_a_layer(inner) {
                     Phrase::Layer { base, layer }
                 } else {
                     Phrase::Super { base, sup: layer }
@@ -403,11 +400,6 @@ fn unparenthesised<'t, 'n>(script: &'t Term<'n>) -> &'t Term<'n> {
         TermKind::Fenced { open: Delim::Paren, body } => body,
         _ => script,
     }
-}
-
-/// Whether a layer script names a layer (`l`, `l+1`, `\ell`) rather than a sample or a step.
-fn mentions_layer_letter(term: &Term) -> bool {
-    term.occurrences().iter().any(|(_, o)| LAYER_LETTERS.contains(&o.base_name.as_str()))
 }
 
 /// The condition of a case without its leading "if"; `None` for "otherwise".
