@@ -58,6 +58,8 @@ fn collect_notation(
         NodeKind::Word { style: crate::syntax::ast::WordStyle::Text, .. } => {}
         // `\stackrel{\mathrm{def}}{=}`: the word marks a definition; it is no notation to learn.
         NodeKind::Word { text, .. } if text == "def" => {}
+        // `k^{\mathrm{th}}`: an ordinal's ending, part of the number it follows.
+        NodeKind::Word { text, .. } if crate::meaning::is_ordinal_ending(text) => {}
         // `\mathit{keep\_prob}`: a quantity named by a word is a symbol, no notation to learn (a
         // word applied as a function, `\mathrm{spline}(x)`, may be).
         NodeKind::Word { .. } if names_a_value(meaning, node) => {}

@@ -125,6 +125,8 @@ pub struct Notation {
     /// Letters that name a layer above a symbol (`h^l`, `h^{(l+1)}`); others there name a
     /// sample or a step (`x^{(i)}`).
     pub layer_letters: Names,
+    /// Endings an ordinal is written with above (`i^{\text{th}}`, `2^{nd}`): which one in order.
+    pub ordinal_endings: Names,
 }
 
 impl Notation {
@@ -189,6 +191,7 @@ impl Notation {
             moment_letters: Names::default(),
             compared_law_capitals: Names::default(),
             layer_letters: Names::default(),
+            ordinal_endings: Names::default(),
         }
     }
 }

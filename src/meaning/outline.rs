@@ -238,5 +238,6 @@ fn role_word(role: ScriptRole) -> &'static str {
         ScriptRole::Layer => "layer",
         ScriptRole::Mark => "mark",
         ScriptRole::Over => "over",
+        ScriptRole::Ordinal => "ordinal",
     }
 }

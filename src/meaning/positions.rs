@@ -323,3 +323,13 @@ fn ordered_number(term: &mut Term, depth: usize) {
         _ => {}
     }
 }
+
+/// `k^{\text{th}}`, `n^{th}`: a letter an ordinal's ending follows says which one in order, a
+/// position, where only its spelling called it a size or a number.
+pub(super) fn ordinal_is_a_position(term: &mut Term) {
+    let TermKind::Symbol(occurrence) = &mut term.kind else { return };
+    if occurrence.evidence >= super::Evidence::Known && occurrence.scripts.is_empty() {
+        occurrence.kind = super::SymbolKind::Index;
+        occurrence.evidence = super::Evidence::Use;
+    }
+}

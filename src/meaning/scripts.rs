@@ -184,6 +184,10 @@ impl Resolver<'_> {
         if operation.role == ScriptRole::Inverse {
             inverted(&mut symbol);
         }
+        if operation.role == ScriptRole::Ordinal {
+            // `k^{\text{th}}`: the letter counts which one, a position.
+            super::positions::ordinal_is_a_position(&mut symbol);
+        }
         if operation.role == ScriptRole::Power {
             // `t^2`, `k^2`: a letter squared is a value, not a position.
             super::positions::position_used_as_number(&mut symbol);
@@ -247,8 +251,9 @@ impl Resolver<'_> {
     }
 
     fn script<'n>(&self, node: &'n Node, role: ScriptRole, above: bool, d: usize) -> Script<'n> {
-        if role == ScriptRole::Label && is_label_text(node) {
-            // A label is part of the name (`p_{\mathrm{data}}`, `W_Q`): no symbol of its own.
+        if (role == ScriptRole::Label && is_label_text(node)) || role == ScriptRole::Ordinal {
+            // A label is part of the name (`p_{\mathrm{data}}`, `W_Q`), an ordinal's ending part
+            // of the number (`i^{\text{th}}`): no symbol of its own.
             return Script { role, above, term: Term::of(TermKind::Leaf, node).boxed() };
         }
         if role == ScriptRole::Label {
@@ -778,4 +783,10 @@ fn spelled(nodes: &[&Node]) -> Option<String> {
 pub fn names_a_layer(script: &super::Term) -> bool {
     let letters = &super::notation::Notation::shipped().layer_letters;
     script.occurrences().iter().any(|(_, o)| super::notation::has(letters, &o.base_name))
+}
+
+/// Whether `text` is an ending an ordinal is written with above (`th` of `k^{\mathrm{th}}`),
+/// by `ordinal_endings`.
+pub fn is_ordinal_ending(text: &str) -> bool {
+    super::notation::has(&super::notation::Notation::shipped().ordinal_endings, text)
 }

@@ -32,6 +32,10 @@ impl Resolver<'_> {
         if is_transpose_mark(sup) && !declared_t {
             return ScriptRole::Transpose;
         }
+        // `i^{\text{th}}`, `9^{\textrm{th}}`: an ordinal's ending in a word says which one in order.
+        if matches!(&sup.kind, NodeKind::Word { text, .. } if has(&self.notation.ordinal_endings, text)) {
+            return ScriptRole::Ordinal;
+        }
         match &sup.kind {
             NodeKind::Prefix { op: PrefixOp::Minus, operand } if matches!(&operand.kind, NodeKind::Number { text, .. } if text == "1") => {
                 ScriptRole::Inverse
@@ -52,6 +56,13 @@ impl Resolver<'_> {
 
     /// What a superscript on a name is.
     pub(super) fn sup_role(&self, base: &Node, sup: &Node) -> ScriptRole {
+        // `k^{th}`: an ordinal's ending in italic letters, above a letter other than e (`e^{th}`
+        // raises e to t times h).
+        let not_e =
+            !matches!(&base.kind, NodeKind::Symbol { name, .. } if has(&self.notation.constants, name));
+        if not_e && super::kinds::letter_run(sup).is_some_and(|e| has(&self.notation.ordinal_endings, &e)) {
+            return ScriptRole::Ordinal;
+        }
         let operation = self.operation_role(sup);
         // `e^{-1}`, `\pi^{-1}`: a constant's minus first power, no inverse of a matrix.
         let constant = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal }

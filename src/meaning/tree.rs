@@ -365,6 +365,8 @@ pub enum ScriptRole {
     Mark,
     /// What a function's subscript ranges over: `\mathrm{softmax}_j`.
     Over,
+    /// An ordinal's ending above: `i^{\text{th}}`, `k^{th}`, the i-th one in order.
+    Ordinal,
 }
 
 /// One occurrence of a symbol, with what it is and why.

@@ -154,6 +154,11 @@ impl Reader<'_> {
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
             Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
+            Phrase::Ordinal(x) => {
+                // "the i-th", not "the the sum of 2 j and 1-th".
+                let said = self.say(x, d);
+                self.phrase("ordinal", &[("x", said.strip_prefix("the ").unwrap_or(&said))])
+            }
             Phrase::Inverse { base, matrix } => self.one(keys::inverse_key(*matrix, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),

@@ -67,6 +67,8 @@ pub enum Phrase {
     },
     /// `K^\top`.
     Transpose(Box<Phrase>),
+    /// The i-th: `i^{\text{th}}`.
+    Ordinal(Box<Phrase>),
     /// `A^{-1}`: the inverse matrix or the reciprocal.
     Inverse {
         /// What the script is on.

@@ -49,6 +49,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "probability",
     "probability_plain",
     "transpose",
+    "ordinal",
     "transpose_of",
     "inverse",
     "reciprocal",

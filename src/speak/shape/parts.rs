@@ -169,6 +169,7 @@ impl Shaper<'_> {
             ScriptRole::Power => {
                 Phrase::Power { base: base_phrase, exponent: self.shape(&sup.term, d).boxed() }
             }
+            ScriptRole::Ordinal => Phrase::Ordinal(base_phrase),
             _ => Phrase::Super { base: base_phrase, sup: self.shape(&sup.term, d).boxed() },
         }
     }
