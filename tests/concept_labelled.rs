@@ -117,8 +117,10 @@ fn the_broad_set_holds_its_floor() {
     // papers as it remembered them, never read before scoring) at 42.5%, precision 94.4%, with
     // this session's start rules; 42.8% with those written before it joined, 44.1% (95.4%) after
     // rules over its misses. All twelve: 51.8%, 98.4% (97.8%) with the start's rules; 52.3%,
-    // 98.5% (97.9%).
-    holds_floor("broad.jsonl", 0.52, 0.98, 0.975);
+    // 98.5% (97.9%). A thirteenth (85, labelled by a helper during the session, its misses never
+    // read): 37.7%, 97.3% with the start's rules, 37.9%, 97.2% with the end's. All thirteen:
+    // 51.1%, 98.4% (97.7%).
+    holds_floor("broad.jsonl", 0.505, 0.98, 0.975);
 }
 
 /// The concepts of `data/concepts.toml`, by id.
