@@ -52,6 +52,7 @@ pub use bigops::is_large_operator;
 pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
 pub use resolve::Resolver;
+pub use runs::otimes_gates;
 pub use scripts::{is_indicator_one, is_ordinal_ending, names_a_layer};
 pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};

@@ -127,6 +127,8 @@ pub struct Notation {
     pub layer_letters: Names,
     /// Endings an ordinal is written with above (`i^{\text{th}}`, `2^{nd}`): which one in order.
     pub ordinal_endings: Names,
+    /// Functions that gate (any case): `\otimes` beside one applied is element-wise.
+    pub gate_functions: Names,
 }
 
 impl Notation {
@@ -192,6 +194,7 @@ impl Notation {
             compared_law_capitals: Names::default(),
             layer_letters: Names::default(),
             ordinal_endings: Names::default(),
+            gate_functions: Names::default(),
         }
     }
 }

@@ -12,7 +12,7 @@
 //! [`super::resolve`]'s reading of a row, nests each run of side-by-side factors as one
 //! [`TermKind::Product`], so that the annotation rules (through
 //! [`super::TermIndex::in_one_run`]), the reading aloud and the evaluator all see the same
-//! operands.
+//! operands. Also whether a row's `\otimes` is element-wise ([`otimes_gates`]).
 
 use super::tree::{Factor, Term, TermKind};
 use crate::syntax::ast::{InfixOp, Node};
@@ -107,4 +107,37 @@ fn is_lone(factor: &Factor) -> bool {
 /// Whether the factor comes after `/`.
 fn is_slash(factor: &Factor) -> bool {
     matches!(factor.op, Some(InfixOp::Multiplicative(op)) if op == "/")
+}
+
+/// Which factors of a row a `\otimes` before them joins element-wise: where the factors a run of
+/// `\otimes` joins include a gating function applied (`\mathrm{Swish}(xW) \otimes xV`, as GLU
+/// and SwiGLU write it; `gate_functions`), the run is no Kronecker product. One flag a factor.
+pub fn otimes_gates(factors: &[Factor]) -> Vec<bool> {
+    let otimes = |f: &Factor| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\otimes");
+    let mut gated = vec![false; factors.len()];
+    let mut start = 0;
+    while start < factors.len() {
+        let mut end = start + 1;
+        while factors.get(end).is_some_and(otimes) {
+            end += 1;
+        }
+        let run = factors.get(start..end).unwrap_or(&[]);
+        if run.len() > 1 && run.iter().any(|f| is_gate(&f.term)) {
+            gated.iter_mut().take(end).skip(start + 1).for_each(|g| *g = true);
+        }
+        start = end;
+    }
+    gated
+}
+
+/// A gating function applied, possibly in parentheses.
+fn is_gate(term: &Term) -> bool {
+    let gates = &super::notation::Notation::shipped().gate_functions;
+    let named = |name: &str| gates.iter().any(|g| g.eq_ignore_ascii_case(name));
+    match &term.kind {
+        TermKind::Apply(app) => app.callee.occurrence().is_some_and(|o| named(&o.base_name)),
+        TermKind::Operator(op) => named(op.name),
+        TermKind::Fenced { open: crate::syntax::ast::Delim::Paren, body } => is_gate(body),
+        _ => false,
+    }
 }

@@ -353,7 +353,7 @@ impl Reader<'_> {
     }
 
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> String {
-        if let Some(key) = keys::whole_product(first, rest) {
+        if let Some(key) = keys::whole_product(rest) {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let said = items.map(|p| self.say(p, d)).collect();
             return self.phrase(key, &[("x", &self.and_list(said))]);

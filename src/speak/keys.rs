@@ -92,32 +92,15 @@ pub fn inverse_key(matrix: bool, base: &Phrase) -> &'static str {
     }
 }
 
-/// Functions that gate: a `\otimes` beside one of them applied is the gated linear units'
-/// element-wise product (`\mathrm{Swish}(xW) \otimes xV`, as GLU and SwiGLU write it), not a
-/// Kronecker product — the gating rule of `data/rules.toml` reads it so too.
-const GATES: &[&str] = &["sigma", "sigmoid", "swish", "silu", "gelu", "relu", "tanh"];
-
-/// The template of a row joined by one product operator throughout (`a \otimes b`).
-pub fn whole_product(first: &Phrase, rest: &[(String, Phrase)]) -> Option<&'static str> {
+/// The template of a row joined by one product operator throughout (`a \otimes b`); a gated
+/// `\otimes` reaches here as `\odot`, as the meaning layer reads it ([`crate::meaning::otimes_gates`]).
+pub fn whole_product(rest: &[(String, Phrase)]) -> Option<&'static str> {
     let (op, _) = rest.first()?;
     let (_, key) = WHOLE_PRODUCTS.iter().find(|(o, _)| o == op)?;
     if !rest.iter().all(|(o, _)| o == op) {
         return None;
     }
-    let mut operands = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
-    let gated = op == "\\otimes" && operands.any(is_gate);
-    Some(if gated { "hadamard" } else { *key })
-}
-
-/// A gate function applied (`\sigma(z)`, `\mathrm{Swish}(xW)`).
-fn is_gate(phrase: &Phrase) -> bool {
-    match phrase {
-        Phrase::Apply(apply) => {
-            apply.key.as_deref().is_some_and(|k| GATES.iter().any(|g| g.eq_ignore_ascii_case(k)))
-        }
-        Phrase::Fence { fence: Fence::Group, body } => is_gate(body),
-        _ => false,
-    }
+    Some(*key)
 }
 
 /// The template of a large operator, from which of its parts are said (`var`, `from`, `to`,

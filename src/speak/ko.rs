@@ -341,7 +341,7 @@ impl Reader<'_> {
             Phrase::Fence { fence: Fence::Group | Fence::Bracket, body } => self.says_as_steps(body),
             Phrase::Ops { first, rest, nested: true } => {
                 self.verbosity != Verbosity::Full
-                    && keys::whole_product(first, rest).is_none()
+                    && keys::whole_product(rest).is_none()
                     && rest.iter().all(|(op, _)| op == "+" || op == "-")
                     && std::iter::once(first.as_ref()).chain(rest.iter().map(|(_, p)| p)).any(has_parts)
             }
@@ -351,7 +351,7 @@ impl Reader<'_> {
 
     /// Operator words (`a 더하기 b`); inside brackets, "A와 B의 합" or "A에서 B를 뺀 것".
     fn ops(&self, first: &Phrase, rest: &[(String, Phrase)], nested: bool, d: usize) -> Ko {
-        if let Some(key) = keys::whole_product(first, rest) {
+        if let Some(key) = keys::whole_product(rest) {
             let items = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
             let nouns = items.map(|p| self.noun(p, d)).collect();
             return self.phrase(key, &[("x", &self.and_list(nouns))]);

@@ -60,14 +60,17 @@ impl Shaper<'_> {
             let plain = factors.iter().all(|f| self.is_plain_scalar(&f.term));
             return self.product(factors.iter().map(|f| self.shape(&f.term, d)).collect(), plain);
         }
-        let mut iter = factors.iter();
-        let Some(first) = iter.next() else { return Phrase::Empty };
+        // `\mathrm{Swish}(xW) \otimes xV`: the meaning layer says this ⊗ is element-wise.
+        let gated = crate::meaning::otimes_gates(factors);
+        let mut iter = factors.iter().zip(gated);
+        let Some((first, _)) = iter.next() else { return Phrase::Empty };
         let mut left = self.shape(&first.term, d);
         // Whether `left` is a product the signs made (more factors join it) or one operand.
         let mut by_signs = false;
         let mut previous = &first.term;
-        for factor in iter {
+        for (factor, gated) in iter {
             let op = match factor.op {
+                Some(InfixOp::Multiplicative(_)) if gated => "\\odot",
                 Some(InfixOp::Multiplicative(op)) => op.as_str(),
                 _ => "\\cdot",
             };
