@@ -158,8 +158,7 @@ impl Scan<'_> {
         let glued = self.text.get(..at).is_some_and(|b| b.ends_with(char::is_alphabetic));
         if let Some((index, end)) = self.index_below(next).filter(|_| glued) {
             let read = format!("^{{{latex}}}_{{{index}}}");
-            self.note(at, end, read.clone(), PdfWhy::IndexBelow);
-            self.out.replace(at, end, &read);
+            self.rewrite(at, end, &read, PdfWhy::IndexBelow);
             return end;
         }
         self.out.replace(at, next, &format!("^{{{latex}}}"));
@@ -350,8 +349,7 @@ impl Scan<'_> {
         }
         let (base, script) = (self.text.get(base_at..script_at)?, self.text.get(script_at..at + length)?);
         let read = format!("{base}_{{{script}}}");
-        self.note(base_at, at + length, read.clone(), PdfWhy::Subscript);
-        self.out.replace(base_at, at + length, &read);
+        self.rewrite(base_at, at + length, &read, PdfWhy::Subscript);
         Some(at + length)
     }
 
@@ -387,8 +385,7 @@ impl Scan<'_> {
             return false;
         };
         let why = if read.contains('^') { PdfWhy::Exponent } else { PdfWhy::Subscript };
-        self.note(at, end, read.clone(), why);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, why);
         true
     }
 
@@ -539,8 +536,7 @@ impl Scan<'_> {
             None => return,
         };
         let read = format!("{base}_{{{script}}}");
-        self.note(at, end, read.clone(), PdfWhy::Subscript);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, PdfWhy::Subscript);
     }
 
     /// `log2` → (`log`, `2`): a known name with something after it.

@@ -63,8 +63,7 @@ impl Scan<'_> {
             format!("{sign}_{{{base}^{{{group}}}}}")
         };
         let why = if power { PdfWhy::Exponent } else { PdfWhy::Subscript };
-        self.note(at, next + end, read.clone(), why);
-        self.out.replace(at, next + end, &read);
+        self.rewrite(at, next + end, &read, why);
         next + end
     }
 
@@ -95,8 +94,7 @@ impl Scan<'_> {
                 return None;
             }
             let read = format!("d^{{{rest}}}");
-            self.note(at, end, read.clone(), PdfWhy::Exponent);
-            self.out.replace(at, end, &read);
+            self.rewrite(at, end, &read, PdfWhy::Exponent);
             return Some(end);
         }
         let variable = rest.chars().next().filter(|c| c.is_alphabetic())?;
@@ -110,8 +108,7 @@ impl Scan<'_> {
         } else {
             (format!("d{variable}_{{{index}}}"), PdfWhy::Subscript)
         };
-        self.note(at, end, read.clone(), why);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, why);
         Some(end)
     }
 

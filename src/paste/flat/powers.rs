@@ -54,8 +54,7 @@ impl Scan<'_> {
             return None;
         }
         let read = format!("]_{{{script}}}");
-        self.note(at, end, read.clone(), PdfWhy::Subscript);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, PdfWhy::Subscript);
         Some(end)
     }
 
@@ -85,8 +84,7 @@ impl Scan<'_> {
             [one] => (format!("{bar}^{{{one}}}"), PdfWhy::NormPower),
             _ => return next,
         };
-        self.note(at, end, read.clone(), why);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, why);
         end
     }
 
@@ -132,8 +130,7 @@ impl Scan<'_> {
         };
         let at = end - base_len;
         let read = format!("{}^{{{power}}}", self.text.get(at..end).unwrap_or(""));
-        self.note(at, power_end, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, power_end, &read);
+        self.rewrite(at, power_end, &read, PdfWhy::Exponent);
         Some(power_end)
     }
 
@@ -202,8 +199,7 @@ impl Scan<'_> {
             return None;
         }
         let read = format!("{word}^{{{}}}", self.text.get(end + 1..power_end).unwrap_or(""));
-        self.note(at, power_end, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, power_end, &read);
+        self.rewrite(at, power_end, &read, PdfWhy::Exponent);
         Some(power_end)
     }
 

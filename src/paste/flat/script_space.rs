@@ -93,8 +93,7 @@ impl Scan<'_> {
             return false;
         }
         let read = format!("{base}_{{{index}}}");
-        self.note(at, end, read.clone(), PdfWhy::Subscript);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, PdfWhy::Subscript);
         true
     }
 
@@ -120,8 +119,7 @@ impl Scan<'_> {
             return false;
         }
         let read = format!("{factor}{base}_{{{script}}}");
-        self.note(at, end, read.clone(), PdfWhy::Subscript);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, PdfWhy::Subscript);
         true
     }
 }

@@ -35,8 +35,7 @@ impl Scan<'_> {
         }
         let end = script_at + script.len();
         let read = format!("\\mathbb{{{base}}}^{{{script}}}");
-        self.note(at, end, read.clone(), PdfWhy::Exponent);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, PdfWhy::Exponent);
         Some(end)
     }
 
@@ -60,8 +59,7 @@ impl Scan<'_> {
             _ if length == 0 => (next, "^{\\ast}".to_string(), PdfWhy::Exponent),
             _ => return next,
         };
-        self.note(at, end, read.clone(), why);
-        self.out.replace(at, end, &read);
+        self.rewrite(at, end, &read, why);
         end
     }
 
@@ -85,8 +83,7 @@ impl Scan<'_> {
         }
         let group_end = end + 2 + close + 1;
         let read = format!("{base}_{{{capital}^{{({index})}}}}");
-        self.note(at, group_end, read.clone(), PdfWhy::Superscript);
-        self.out.replace(at, group_end, &read);
+        self.rewrite(at, group_end, &read, PdfWhy::Superscript);
         Some(group_end)
     }
 
