@@ -235,6 +235,7 @@ impl<'a> Walker<'a> {
     /// there when it reaches past the node matched (`\partial` of a whole numerator); else the
     /// node's.
     fn bound_kind(&self, bindings: &Bindings, name: &str, node: &Node) -> SymbolKind {
+        let node = without_sign(node);
         if pattern::is_parenthesis(node) {
             return kind_inside(self.meaning, node);
         }
@@ -247,8 +248,9 @@ impl<'a> Walker<'a> {
     /// A condition on a metavariable the matching pattern does not name holds: a rule's
     /// patterns need not all name the same ones (`$P($A \mid $B)`, `\mathbb{E}[$A \mid $B]`).
     fn conditions_hold(&self, rule: &Rule, bindings: &Bindings) -> bool {
-        let one_symbol =
-            |name: &String| bindings.get(name.as_str()).is_none_or(|node| self.meaning.is_symbol(node));
+        let one_symbol = |name: &String| {
+            bindings.get(name.as_str()).is_none_or(|node| self.meaning.is_symbol(without_sign(node)))
+        };
         let stepped = |(holder, later): &(String, String)| match (bindings.get(holder), bindings.get(later)) {
             (Some(holder_node), Some(later_node)) => {
                 steps::holds_earlier(holder_node, later_node)
@@ -548,6 +550,15 @@ fn run_kinds_hold(
         }
     }
     true
+}
+
+/// What a metavariable matched without the sign in front of it: `-D` of `-D(p \| q)` is the
+/// letter D, its kind the letter's (a sign is minus the whole call, not a part of its name).
+fn without_sign(node: &Node) -> &Node {
+    match &node.kind {
+        NodeKind::Prefix { operand, .. } => without_sign(operand),
+        _ => node,
+    }
 }
 
 /// The kind the meaning layer reads for `node`, looking into parentheses the meaning does

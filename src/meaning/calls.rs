@@ -335,6 +335,10 @@ impl Resolver<'_> {
         if !word && self.table.is_set_valued(&name) {
             return Place::Plain;
         }
+        let spectral = sub.is_some() && has(&self.notation.spectral_letters, &name);
+        if spectral || (word && has(&self.notation.matrix_functions, &name)) {
+            return Place::MatrixOperand;
+        }
         match name.as_str() {
             "P" | "Pr" if plain_letter || word => Place::Event,
             // `E(\mathbf{w})`: an italic E with parentheses is an error or energy function (an

@@ -89,7 +89,25 @@ pub(super) fn is_probability_of_event(item: &Node, next: &Node) -> bool {
         _ => item,
     };
     let blackboard_p = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Blackboard } if name == "P");
-    blackboard_p && matches!(next.kind, NodeKind::Fenced { open: Delim::Bracket, .. })
+    // `P\{X > s + t \mid X > t\}`, `\mathbb{P}\{f(X) \geq t\}`: a P before braces that state an
+    // event (a comparison, an equation, a membership or a condition) is its probability, as
+    // probability textbooks write it; braces around a list stay a set.
+    let p = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Blackboard | Font::Normal | Font::Roman } if name == "P");
+    let event_in_braces =
+        matches!(&next.kind, NodeKind::Fenced { open: Delim::Brace, body, .. } if states_an_event(body));
+    (blackboard_p && matches!(next.kind, NodeKind::Fenced { open: Delim::Bracket, .. }))
+        || (p && event_in_braces)
+}
+
+/// Whether a group's body states an event: its chain compares, equates, places in a set or
+/// conditions (`X > s`, `Y = 1 \mid A = 0`, `x \in A`).
+fn states_an_event(body: &Node) -> bool {
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    rest.iter().any(|link| {
+        super::chains::is_comparing(&link.op)
+            || super::calls::is_conditioning_bar(&link.op)
+            || matches!(&link.op, InfixOp::Relation(r) if r == "=" || r == "\\in")
+    })
 }
 
 /// `\mathbb{H}[y \mid x]`, `\mathbb{I}[y, \omega \mid x]`, `\mathbb{I}(X; Y)`: whether a blackboard H or

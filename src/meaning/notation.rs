@@ -100,6 +100,12 @@ pub struct Notation {
     /// Letters that are mathematical constants where nothing declares, applies or indexes them
     /// (`e`, `\pi`): no symbol of the formula.
     pub constants: Names,
+    /// Letters that with a script below and one matrix in parentheses name a value of its
+    /// spectrum (`\lambda_i(A)`, `\sigma_{\max}(W)`): applied, never a product.
+    pub spectral_letters: Names,
+    /// Operator names of functions of a matrix (`\det`, `\mathrm{tr}`): a capital they take
+    /// is a matrix.
+    pub matrix_functions: Names,
     /// Letters papers give a data point (`x`): one a sum runs over as a member of a named
     /// collection (`\sum_{x \in \mathcal{B}}`) is a vector, when nothing else decides it.
     pub sample_letters: Names,
@@ -185,6 +191,8 @@ impl Notation {
             count_words: Names::default(),
             prose_words: Names::default(),
             constants: Names::default(),
+            spectral_letters: Names::default(),
+            matrix_functions: Names::default(),
             sample_letters: Names::default(),
             noise_letters: Names::default(),
             small_quantity_letters: Names::default(),

@@ -668,7 +668,9 @@ impl<'t> Resolver<'t> {
             && callee_term.occurrence().is_some_and(|o| self.table.is_named_distribution(&o.base_name));
         let unexpected_callee = !distribution
             && matches!(&group.kind, NodeKind::Fenced { open: Delim::Paren, .. })
-            && callee_term.occurrence().is_some_and(|o| self.is_unexpected_callee(o));
+            && callee_term
+                .occurrence()
+                .is_some_and(|o| self.is_unexpected_callee(o) && !self.is_spectral_call(o, body));
         let application = Application {
             callee: callee_term,
             over,
@@ -724,6 +726,15 @@ impl<'t> Resolver<'t> {
             && !constant
             && !order
             && letter != "delta"
+    }
+
+    /// `\lambda_i(A)`, `\sigma_{\max}(\mathbf{W})`: a spectral letter with a script below applied
+    /// to one capital is a value of that matrix's spectrum, not a number times it.
+    fn is_spectral_call(&self, occurrence: &super::Occurrence<'_>, body: &Node) -> bool {
+        let NodeKind::Symbol { name, .. } = &occurrence.base.kind else { return false };
+        super::notation::has(&self.notation.spectral_letters, name)
+            && !occurrence.scripts.is_empty()
+            && is_one_capital(body)
     }
 
     /// Whether `body` is one small Latin letter, in any font, that is not a law's letter (`x`,
@@ -914,4 +925,15 @@ fn is_bold_capital(node: &Node) -> bool {
     };
     super::scripts::font_of_name(base) == crate::syntax::ast::Font::Bold
         && super::scripts::base_letter(base).is_some_and(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// Whether `node` is one capital letter, in any font, with at most a script below (`A`,
+/// `\mathbf{W}_l`, `\Sigma`).
+fn is_one_capital(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Scripts { base, sup: None, primes: 0, .. } => is_one_capital(base),
+        NodeKind::Styled { body, .. } => is_one_capital(body),
+        NodeKind::Symbol { name, .. } => name.starts_with(|c: char| c.is_uppercase()),
+        _ => false,
+    }
 }

@@ -43,6 +43,9 @@ pub enum Place {
     Container,
     /// Inside an order of growth, `O(n^2 d)`: the letters are sizes.
     Order,
+    /// What a trace, a determinant or a spectral letter takes (`\det(B)`, `\lambda_i(B)`): a
+    /// capital there is a matrix, whatever size papers give its letter elsewhere.
+    MatrixOperand,
 }
 
 impl Resolver<'_> {
@@ -201,6 +204,9 @@ impl Resolver<'_> {
                 Some(SymbolKind::Index)
             }
             Place::Random | Place::Outcome => Some(SymbolKind::RandomVariable),
+            Place::MatrixOperand if capital && font_of(occurrence.base) != Font::Calligraphic => {
+                Some(SymbolKind::Matrix)
+            }
             Place::Event if capital && plain => Some(SymbolKind::Set),
             Place::Container if capital && plain && font_of(occurrence.base) == Font::Normal => {
                 Some(SymbolKind::Set)

@@ -144,9 +144,14 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 .occurrence()
                 .is_some_and(|o| super::notation::has(&notation.number_valued, &o.base_name));
             let transposed = app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose);
+            // `\lambda_i(A)`, `\sigma_{\max}(W)`: a value of a matrix's spectrum is a number.
+            let spectral = app.callee.occurrence().is_some_and(|o| {
+                !o.scripts.is_empty() && super::notation::has(&notation.spectral_letters, &o.base_name)
+            });
             match app.args.first() {
                 _ if gives_set => SymbolKind::Set,
                 _ if measure => SymbolKind::Scalar,
+                Some(arg) if spectral && child(arg) == SymbolKind::Matrix => SymbolKind::Scalar,
                 // `\phi(x)^\top`: the value of a function named by a small letter, transposed,
                 // is a row vector (`J(x)^\top`, a capital's, may be a matrix).
                 _ if transposed && !elementwise && name.starts_with(|c: char| c.is_lowercase()) => {
