@@ -79,7 +79,7 @@ pub fn annotate<'a>(
     let mut firings = Walker::new(source, meaning, rules).run(root);
     balanced_firings(meaning, rules, &mut firings);
     keep_off_definitions(root, rules, &mut firings);
-    let mut firings = drop_overridden(firings, &rules.rules);
+    let mut firings = drop_overridden(firings, &rules.rules, source);
     let fallback = |firing: &Firing| rules.rules.get(firing.rule).is_some_and(|rule| rule.fallback);
     // The question whether a letter is applied says nothing of the formula's other symbols.
     let asks_of_the_formula =
@@ -646,8 +646,8 @@ fn sign_span(node: &Node, source: &str) -> Option<Span> {
 
 /// Drops firings that a rule overriding theirs replaces: on the same match (`softmax(…)V` as
 /// weights times values, not as a bare matrix product), or within its slot (`\log` of a
-/// log-probability).
-fn drop_overridden(mut firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
+/// log-probability), or where its slot is written again when the rule says so.
+fn drop_overridden(mut firings: Vec<Firing>, rules: &[Rule], source: &str) -> Vec<Firing> {
     // Only firings of rules that override others can drop one: few, so the check stays linear.
     let overriders: Vec<Firing> = firings
         .iter()
@@ -660,8 +660,14 @@ fn drop_overridden(mut firings: Vec<Firing>, rules: &[Rule]) -> Vec<Firing> {
     let overridden = |f: &Firing| {
         let id = rules.get(f.rule).map(|r| r.id.as_str()).unwrap_or("");
         overriders.iter().any(|other| {
-            rules.get(other.rule).is_some_and(|r| r.overrides.iter().any(|o| o == id))
-                && (other.matched == f.matched || other.slot == f.slot || f.matched.lies_within(other.slot))
+            let Some(rule) = rules.get(other.rule).filter(|r| r.overrides.iter().any(|o| o == id)) else {
+                return false;
+            };
+            let rewritten = rule.overrides_where_written && other.slot.text(source) == f.slot.text(source);
+            other.matched == f.matched
+                || other.slot == f.slot
+                || f.matched.lies_within(other.slot)
+                || rewritten
         })
     };
     firings.retain(|f| !overridden(f));

@@ -91,6 +91,8 @@ struct RuleSpec {
     #[serde(default)]
     overrides: Vec<String>,
     #[serde(default)]
+    overrides_where_written: bool,
+    #[serde(default)]
     examples: Vec<String>,
 }
 
@@ -185,6 +187,9 @@ pub struct Rule {
     pub fallback: bool,
     /// Rules whose match on the same slot this one replaces.
     pub overrides: Vec<String>,
+    /// Whether it replaces them also wherever its slot's text is written again (a hat the
+    /// formula defines as normalised is that in every place).
+    pub overrides_where_written: bool,
     /// Formulas this rule must fire on.
     pub examples: Vec<String>,
 }
@@ -292,6 +297,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         on_definition: spec.on_definition,
         fallback: spec.fallback,
         overrides: spec.overrides,
+        overrides_where_written: spec.overrides_where_written,
         examples: spec.examples,
     })
 }
