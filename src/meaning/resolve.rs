@@ -666,7 +666,11 @@ impl<'t> Resolver<'t> {
         };
         let named = distribution
             && callee_term.occurrence().is_some_and(|o| self.table.is_named_distribution(&o.base_name));
+        // `N(\mathbf{y} \mid \mathbf{0}, \Sigma)`: nothing multiplies a conditioning bar, so a letter
+        // applied to a condition asks no question.
         let unexpected_callee = !distribution
+            && given.is_empty()
+            && bar.is_none()
             && matches!(&group.kind, NodeKind::Fenced { open: Delim::Paren, .. })
             && callee_term
                 .occurrence()
