@@ -47,7 +47,16 @@ pub(super) fn is_italic_expectation(item: &Node, next: &Node, notation: &super::
     // `E(\log f(x \mid \phi') \mid y, \phi)`: what is averaged given a condition.
     let conditioned =
         matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren, body, .. } if is_conditioned(body));
-    italic_e && (bracketed || drawn || of_capitals || conditioned)
+    // `E_\theta W(\mathbf{X})`, `E_\theta \log f(X \mid \theta)`: below it the parameter the law is
+    // indexed by, and no parenthesis after it (`E_\theta(\mathbf{x})` is an energy).
+    let under_a_parameter =
+        sub.is_some_and(is_greek_letter) && !matches!(bracket.kind, NodeKind::Fenced { .. });
+    italic_e && (bracketed || drawn || of_capitals || conditioned || under_a_parameter)
+}
+
+/// Whether a node is one Greek letter (`\theta`), as a subscript naming a parameter.
+fn is_greek_letter(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, .. } if crate::syntax::names::is_greek(name))
 }
 
 /// Whether a group's content is conditioned at its top level: `a \mid b` (not inside a call).
