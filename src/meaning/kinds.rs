@@ -47,6 +47,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
     if let NodeKind::Scripts { base, sub, sup: Some(sup), .. } = &node.kind {
         note_superscript(table, base, sub.is_some(), sup);
     }
+    note_conditioned_callees(table, node);
     if let NodeKind::Scripts { base, sub: Some(sub), .. } = &node.kind {
         note_stepped_capital(table, base, sub);
         note_worded_base(table, base, sub);
@@ -153,6 +154,23 @@ fn count_letter(node: &Node) -> Option<&str> {
 
 /// The letter of `P(i)`, `\mathcal{N}(v)`: a plain or calligraphic letter side by side with a
 /// parenthesised group, and nothing else.
+/// Records the letters a chain applies to a parenthesis that holds a conditioning bar
+/// (`H(y \mid x)`, `p(z \mid x)`).
+fn note_conditioned_callees(table: &mut SymbolTable, node: &Node) {
+    let NodeKind::Chain { first, rest } = &node.kind else { return };
+    let mut before = first.as_ref();
+    for link in rest {
+        let conditioned = matches!(&link.operand.kind, NodeKind::Fenced { open: crate::syntax::ast::Delim::Paren, body, .. }
+            if super::calls::holds_condition(body));
+        if link.op == InfixOp::Juxt && conditioned {
+            if let NodeKind::Symbol { name, font: Font::Normal } = &before.kind {
+                table.note_conditioned_callee(name);
+            }
+        }
+        before = &link.operand;
+    }
+}
+
 fn applied_letter(node: &Node) -> Option<&str> {
     let NodeKind::Chain { first, rest } = &node.kind else { return None };
     let [link] = rest.as_slice() else { return None };

@@ -198,6 +198,9 @@ pub struct SymbolTable {
     /// Letters set against each other by a double bar (`D(P \parallel Q)`): distributions the
     /// formula names, one among others.
     named_distributions: rustc_hash::FxHashSet<String>,
+    /// Letters applied to a condition somewhere (`H` of `H(y \mid x)`): measures of random
+    /// things, wherever else they are applied.
+    conditioned_callees: rustc_hash::FxHashSet<String>,
     /// Small letters written alone above names: the names each stands above, whether one of
     /// them is a bold small letter (a vector, which papers do not raise to a power), and whether
     /// one is a name indexed below (`\alpha_k^c`).
@@ -424,6 +427,19 @@ impl SymbolTable {
     /// gives a set (the positives `P(i)`, the neighbours `\mathcal{N}(v)`, the actions `A(s)`).
     pub fn is_set_valued(&self, letter: &str) -> bool {
         self.set_valued.contains(letter)
+    }
+
+    /// Records that a letter is applied to a condition (`H` of `H(y \mid x)`).
+    pub(crate) fn note_conditioned_callee(&mut self, letter: &str) {
+        if !self.conditioned_callees.contains(letter) {
+            self.conditioned_callees.insert(letter.to_string());
+        }
+    }
+
+    /// Whether a letter is applied to a condition somewhere in the document: `H(y)` beside
+    /// `H(y \mid \mathcal{D})` is an entropy too, of the same variable unconditioned.
+    pub fn is_conditioned_callee(&self, letter: &str) -> bool {
+        self.conditioned_callees.contains(letter)
     }
 
     /// Records that a letter stands bare beside a double bar (`P` of `D(P \parallel Q)`).

@@ -641,7 +641,10 @@ impl<'t> Resolver<'t> {
         let weights = super::list_items(body).iter().any(|item| is_bold_capital(item));
         // `H(x)` of one small Latin letter (MoE's gating logits, a highway's transform): a function of a
         // data point; an entropy is of a random variable `H(X)`, of a law `H(p)`, or conditioned.
-        let of_a_point = letter && self.is_small_sample_letter(body);
+        // `H(y)` beside `H(y \mid \mathcal{D})`: the letter measures random things there too.
+        let conditioned_elsewhere =
+            matches!(&callee.kind, NodeKind::Symbol { name, .. } if self.table.is_conditioned_callee(name));
+        let of_a_point = letter && self.is_small_sample_letter(body) && !conditioned_elsewhere;
         if own_place == Place::Random
             && ((letter && sub.is_some())
                 || super::chains::is_comparison(body)
