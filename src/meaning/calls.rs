@@ -379,7 +379,6 @@ fn is_parameter_argument(body: &Node) -> bool {
     }
 }
 
-/// Whether a group's content holds a condition `a \mid b` at its top level.
 /// Whether a group's body holds a conditioning bar at its top level (`y \mid x`, `y \mid x, z`).
 pub(super) fn holds_condition(body: &Node) -> bool {
     let NodeKind::Chain { first, rest } = &body.kind else { return false };
@@ -387,6 +386,7 @@ pub(super) fn holds_condition(body: &Node) -> bool {
         || matches!(&first.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| is_conditioning_bar(&l.op)))
 }
 
+/// Whether a group's content holds a condition `a \mid b` at its top level.
 fn condition_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
     rest.iter().any(|l| {

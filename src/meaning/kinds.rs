@@ -152,8 +152,6 @@ fn count_letter(node: &Node) -> Option<&str> {
     }
 }
 
-/// The letter of `P(i)`, `\mathcal{N}(v)`: a plain or calligraphic letter side by side with a
-/// parenthesised group, and nothing else.
 /// Records the letters a chain applies to a parenthesis that holds a conditioning bar
 /// (`H(y \mid x)`, `p(z \mid x)`).
 fn note_conditioned_callees(table: &mut SymbolTable, node: &Node) {
@@ -171,6 +169,8 @@ fn note_conditioned_callees(table: &mut SymbolTable, node: &Node) {
     }
 }
 
+/// The letter of `P(i)`, `\mathcal{N}(v)`: a plain or calligraphic letter side by side with a
+/// parenthesised group, and nothing else.
 fn applied_letter(node: &Node) -> Option<&str> {
     let NodeKind::Chain { first, rest } = &node.kind else { return None };
     let [link] = rest.as_slice() else { return None };
