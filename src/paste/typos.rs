@@ -1,5 +1,5 @@
-//! Likely typos the parser accepts, as warnings with a place: a `(` or `[` never closed, a
-//! `)` or `]` that closes nothing, a `|` without its partner outside brackets and scripts (inside
+//! Likely typos the parser accepts, as warnings with a place: a `(`, `[` or `\{` never closed, a
+//! `)`, `]` or `\}` that closes nothing, a `|` without its partner outside brackets and scripts (inside
 //! them one may be a condition's bar, `p(x|z)`, `\hat{u}_{j|i}`), an operator with nothing after it
 //! at the end (`x +`, `L =`; a sign as a script, `\mathbb{R}^+`, `0^-`, is no operator). TeX lets brackets mismatch
 //! (`[0, 1)` is an interval), so any closer closes any opener; only a count that does not come
@@ -15,7 +15,11 @@ use crate::syntax::error::{Warning, WarningKind};
 /// bar is the script's own: capsules' `\hat{\mathbf{u}}_{j|i}`) or any other group.
 enum Frame {
     Bracket(usize, char),
-    Brace { script: bool },
+    Brace {
+        script: bool,
+    },
+    /// A set's brace written `\{`, closed only by `\}`.
+    SetBrace(usize),
 }
 
 /// The likely typos of `text`.
@@ -28,6 +32,17 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
     while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
         match c {
             '\\' => {
+                match text.get(at..at + 2) {
+                    Some("\\{") => open.push(Frame::SetBrace(at)),
+                    Some("\\}") => match open.iter().rposition(|f| matches!(f, Frame::SetBrace(..))) {
+                        Some(i) => drop(open.remove(i)),
+                        None => notes.push(set_brace_note(
+                            WarningKind::UnopenedBracket { delimiter: "\\}".into() },
+                            at,
+                        )),
+                    },
+                    _ => {}
+                }
                 at = past_command(text, at);
                 continue;
             }
@@ -46,18 +61,25 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
                     open.remove(i);
                 }
             }
-            '|' if open.iter().any(|f| matches!(f, Frame::Bracket(..) | Frame::Brace { script: true })) => {}
+            // `\{x \mid |x| < 1\}`: a set-builder's bar is the set's own.
+            '|' if open.iter().any(|f| {
+                matches!(f, Frame::Bracket(..) | Frame::SetBrace(..) | Frame::Brace { script: true })
+            }) => {}
             '|' => top.push(at),
             _ => {}
         }
         at += c.len_utf8();
     }
-    let unclosed = open.into_iter().filter_map(|f| match f {
-        Frame::Bracket(at, c) => Some((at, c)),
-        Frame::Brace { .. } => None,
-    });
-    for (at, c) in unclosed {
-        notes.push(note(WarningKind::UnclosedBracket { delimiter: c.to_string() }, at, c));
+    for frame in open {
+        match frame {
+            Frame::Bracket(at, c) => {
+                notes.push(note(WarningKind::UnclosedBracket { delimiter: c.to_string() }, at, c))
+            }
+            Frame::SetBrace(at) => {
+                notes.push(set_brace_note(WarningKind::UnclosedBracket { delimiter: "\\{".into() }, at))
+            }
+            Frame::Brace { .. } => {}
+        }
     }
     if top.len() % 2 == 1 {
         if let Some(last) = top.last() {
@@ -92,6 +114,11 @@ fn trailing_operator(text: &str) -> Option<Warning> {
 
 fn note(kind: WarningKind, at: usize, c: char) -> Warning {
     Warning { kind, span: Span::new(at, at + c.len_utf8()) }
+}
+
+/// A warning on the two characters of `\{` or `\}` at `at`.
+fn set_brace_note(kind: WarningKind, at: usize) -> Warning {
+    Warning { kind, span: Span::new(at, at + 2) }
 }
 
 /// The offset past the command at `at`: past the delimiter it sizes, or past its text
@@ -160,13 +187,27 @@ mod tests {
     }
 
     #[test]
+    fn a_set_brace_is_closed_by_its_own_partner() {
+        for text in ["\\{x \\mid |x| < 1\\}", "\\left\\{ x \\right.", "\\{0, 1\\}^n", "\\text{\\{a\\}}"] {
+            assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
+        }
+        let notes = look("P\\{X > s");
+        assert_eq!(
+            notes.iter().map(|w| w.kind.clone()).collect::<Vec<_>>(),
+            vec![WarningKind::UnclosedBracket { delimiter: "\\{".into() }]
+        );
+        assert_eq!(notes.first().map(|w| w.span), Some(Span::new(1, 3)));
+        assert_eq!(kinds("x \\}"), vec![WarningKind::UnopenedBracket { delimiter: "\\}".into() }]);
+    }
+
+    #[test]
     fn an_operator_that_ends_the_formula_is_noted_but_not_a_sign_as_a_script() {
         let trailing = |op: &str| vec![WarningKind::TrailingOperator { operator: op.into() }];
         assert_eq!(kinds("x +"), trailing("+"));
         assert_eq!(kinds("L(\\theta) = "), trailing("="));
         assert_eq!(kinds("a \\cdot"), trailing("\\cdot"));
         for text in
-            ["\\mathbb{R}^+", "x \\to 0^-", "x_+", "-", "f(+)", "\\{+, -\\}", "a \\cdots", "x \\{ y \\+"]
+            ["\\mathbb{R}^+", "x \\to 0^-", "x_+", "-", "f(+)", "\\{+, -\\}", "a \\cdots", "x \\{ y \\} \\+"]
         {
             assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
         }
