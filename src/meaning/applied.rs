@@ -96,7 +96,7 @@ impl Resolver<'_> {
         if super::notation::has(&self.notation.angle_functions, name) {
             super::agree::angles(operand);
         }
-        braces_that_group(operand);
+        braces_that_group(operand, name == "Pr");
     }
 
     /// Whether a named function's subscript says what it ranges over (`\mathrm{softmax}_j`); a
@@ -478,9 +478,15 @@ fn positions_are_indices(term: &mut super::Term) {
 
 /// `\exp\{-t_n f_m(\mathbf{x}_n)\}`: braces around an operator's operand that hold one
 /// expression (no list, no set builder's bar) group it, as parentheses would; they make no set.
-fn braces_that_group(operand: &mut super::Term) {
+/// A probability's braces hold its event, a condition's bar included (`P\{X > s \mid X > t\}`).
+fn braces_that_group(operand: &mut super::Term, event: bool) {
     let TermKind::Fenced { open, body } = &mut operand.kind else { return };
     if *open != Delim::Brace {
+        return;
+    }
+    if event {
+        *open = Delim::Paren;
+        super::chains::condition_takes_the_relation(body);
         return;
     }
     let set_like = matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| match &j.op {

@@ -487,6 +487,44 @@ pub(super) fn condition_takes_the_list(body: &mut Term) {
     *body = Term { span: whole, ..condition };
 }
 
+/// `[X \mid Y = y]`, `[X = x \mid Y > s]`: the syntax reads relations in one row, so a bar
+/// between comparisons would be one relation among others; what stands before the bar is what
+/// is asked of, what stands after it is the whole condition (`X` given `Y = y`).
+pub(super) fn condition_takes_the_relation(body: &mut Term) {
+    let TermKind::Chain { first, rest } = &mut body.kind else { return };
+    let is_bar =
+        |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
+    let Some(bar) = rest.iter().position(|j| is_bar(j.op)) else { return };
+    let relation = |j: &super::tree::Joint| matches!(j.op, InfixOp::Relation(_)) && !is_bar(j.op);
+    if rest.iter().filter(|j| is_bar(j.op)).count() != 1 || !rest.iter().all(|j| is_bar(j.op) || relation(j))
+    {
+        return;
+    }
+    let after = rest.split_off(bar + 1);
+    let before = rest.split_off(bar);
+    let Some(mut joint) = before.into_iter().next() else { return };
+    if after.is_empty() && rest.is_empty() {
+        rest.push(joint);
+        return;
+    }
+    if !after.is_empty() {
+        let end = after.last().map_or(joint.term.span, |j| j.term.span);
+        let placeholder = Term::new(TermKind::Leaf, joint.term.span, joint.term.node);
+        let given = std::mem::replace(&mut joint.term, placeholder);
+        let span = given.span.join(end);
+        joint.term = Term::new(TermKind::Chain { first: given.boxed(), rest: after }, span, body.node);
+    }
+    if !rest.is_empty() {
+        let asked = std::mem::take(rest);
+        let end = asked.last().map_or(first.span, |j| j.term.span);
+        let placeholder = Term::new(TermKind::Leaf, first.span, first.node);
+        let head = std::mem::replace(first.as_mut(), placeholder);
+        let span = head.span.join(end);
+        **first = Term::new(TermKind::Chain { first: head.boxed(), rest: asked }, span, body.node);
+    }
+    rest.push(joint);
+}
+
 /// Whether a relation gives its left side a value: `=`, or an update's `\leftarrow` and `:=`
 /// (`\theta_t \leftarrow \theta_{t-1} - \alpha \hat{m}_t`).
 fn assigns(op: &InfixOp) -> bool {

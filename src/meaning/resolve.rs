@@ -175,6 +175,9 @@ impl<'t> Resolver<'t> {
                 let inner = if *open == Delim::Bar && counted { Place::Plain } else { place };
                 let mut body = boxed(body, inner);
                 super::chains::condition_takes_the_list(&mut body);
+                if matches!(open, Delim::Paren | Delim::Bracket) {
+                    super::chains::condition_takes_the_relation(&mut body);
+                }
                 if *open == Delim::Bar && counted {
                     counted_is_a_set(&mut body);
                 }
