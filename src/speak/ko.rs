@@ -459,8 +459,9 @@ impl Reader<'_> {
             } else {
                 self.phrase("given", &[("given", &self.noun(given, d)), ("x", &x), ("f", &f)])
             }
-        } else if apply.probability && apply.args.len() == 1 {
-            self.probability("probability_plain", &[("x", &x)], &f)
+        } else if let (true, [event]) = (apply.probability, apply.args.as_slice()) {
+            // `P(X > s)`: the event as a noun phrase too ("에스보다 큰 엑스").
+            self.probability("probability_plain", &[("x", &self.event(event, d))], &f)
         } else if let Some(verb) = entry.and_then(|e| e.ko_verb.as_deref()) {
             self.phrase("apply_verb", &[("x", &x), ("f", verb)])
         } else {

@@ -315,6 +315,9 @@ impl Shaper<'_> {
         match op.name {
             "nabla" => Phrase::Gradient { second: op.is_second_order(), over, body },
             "E" => Phrase::Expectation { over, body },
+            // `\Pr(X > s)`, `P\{T > s + t \mid T > t\}`: the probability of the event its
+            // parentheses hold, given what follows a bar, said as a call of a probability is.
+            "Pr" => probability_of_event(body, over),
             "partial" | "d" => {
                 let second = op.sup.as_ref().is_some_and(|s| s.node.span.text(self.source).trim() == "2");
                 Phrase::Differential { partial: op.name == "partial", second, x: body }
@@ -501,4 +504,30 @@ fn operand(phrase: Phrase) -> Phrase {
 /// A number node as said.
 fn number(node: &crate::syntax::ast::Node) -> Phrase {
     Phrase::Number(crate::syntax::print::to_latex(node))
+}
+
+/// The probability of the event a group holds (its bracket taken off), given what follows its
+/// bar.
+fn probability_of_event(body: Box<Phrase>, over: Option<Box<Phrase>>) -> Phrase {
+    let inner = match *body {
+        Phrase::Fence { body, .. } => *body,
+        other => other,
+    };
+    let (event, given) = match inner {
+        Phrase::Relation { first, mut rest }
+            if rest.len() == 1 && rest.first().is_some_and(|(op, _)| op == "\\mid") =>
+        {
+            let given = rest.pop().map(|(_, g)| g.boxed());
+            (*first, given)
+        }
+        other => (other, None),
+    };
+    Phrase::Apply(Apply {
+        func: super::word("Pr").boxed(),
+        key: Some("Pr".to_string()),
+        probability: true,
+        args: vec![event],
+        over,
+        given,
+    })
 }
