@@ -317,7 +317,7 @@ impl Shaper<'_> {
             "E" => Phrase::Expectation { over, body },
             // `\Pr(X > s)`, `P\{T > s + t \mid T > t\}`: the probability of the event its
             // parentheses hold, given what follows a bar, said as a call of a probability is.
-            "Pr" => probability_of_event(body, over),
+            "Pr" => probability_of_event(*body, over),
             "partial" | "d" => {
                 let second = op.sup.as_ref().is_some_and(|s| s.node.span.text(self.source).trim() == "2");
                 Phrase::Differential { partial: op.name == "partial", second, x: body }
@@ -508,8 +508,8 @@ fn number(node: &crate::syntax::ast::Node) -> Phrase {
 
 /// The probability of the event a group holds (its bracket taken off), given what follows its
 /// bar.
-fn probability_of_event(body: Box<Phrase>, over: Option<Box<Phrase>>) -> Phrase {
-    let inner = match *body {
+fn probability_of_event(body: Phrase, over: Option<Box<Phrase>>) -> Phrase {
+    let inner = match body {
         Phrase::Fence { body, .. } => *body,
         other => other,
     };
