@@ -565,8 +565,12 @@ impl Reader<'_> {
         let again = self.phrase("again", &[]).into_noun();
         let mut sentences = Vec::new();
         for (k, (relation, rhs)) in rest.iter().enumerate() {
-            let a = if k == 0 { self.noun(first, d) } else { again.clone() };
-            let b = self.noun(rhs, d);
+            // `X \mid Y = y`: what is asked of and what is given are events, said as noun phrases
+            // ("와이인 대문자 와이가 주어졌을 때"), not sentences.
+            let bar = relation == "\\mid";
+            let said = |p: &Phrase| if bar { self.event(p, d) } else { self.noun(p, d) };
+            let a = if k == 0 { said(first) } else { again.clone() };
+            let b = said(rhs);
             let mut template = self.vocab.relations.get(relation).map_or_else(
                 || format!("{{a}} {} {{b}}", relation.trim_start_matches('\\')),
                 |w| w.ko.clone(),
