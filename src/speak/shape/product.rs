@@ -261,6 +261,9 @@ impl Shaper<'_> {
             _ => Some(Phrase::List(given).boxed()),
         };
         let over = app.over.as_ref().map(|o| self.shape(o, d).boxed());
+        if probability {
+            args = args.into_iter().map(stated).collect();
+        }
         let mut call = Phrase::Apply(Apply { func: func.boxed(), key, probability, args, over, given });
         if let Some(sub) = &app.sub {
             let style = crate::speak::phrase::SubStyle::Entry;
@@ -526,8 +529,27 @@ fn probability_of_event(body: Phrase, over: Option<Box<Phrase>>) -> Phrase {
         func: super::word("Pr").boxed(),
         key: Some("Pr".to_string()),
         probability: true,
-        args: vec![event],
+        args: vec![stated(event)],
         over,
         given,
     })
+}
+
+/// `\Pr(N(t) = n)`: an equation in an event states what happens; it defines no function.
+fn stated(event: Phrase) -> Phrase {
+    match event {
+        Phrase::Definition { name, params, body } => Phrase::Relation {
+            first: Phrase::Apply(Apply {
+                func: name,
+                key: None,
+                probability: false,
+                args: params,
+                over: None,
+                given: None,
+            })
+            .boxed(),
+            rest: vec![("=".to_string(), *body)],
+        },
+        other => other,
+    }
 }
