@@ -140,8 +140,10 @@ impl Resolver<'_> {
         d: usize,
     ) -> Option<(Term<'n>, &'n str, Term<'n>)> {
         let NodeKind::Chain { first, rest } = &node.kind else { return None };
-        let bar = |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
-        let at = rest.iter().position(|l| bar(&l.op)).filter(|&at| at > 0 || rest.len() > 1)?;
+        let at = rest
+            .iter()
+            .position(|l| super::calls::is_conditioning_bar(&l.op))
+            .filter(|&at| at > 0 || rest.len() > 1)?;
         let (before, after) = rest.split_at(at);
         let (bar_link, after) = after.split_first()?;
         let InfixOp::Relation(relation) = &bar_link.op else { return None };
@@ -174,9 +176,7 @@ impl Resolver<'_> {
             op if is_sim(op) => Place::Distribution,
             Some((InfixOp::Relation(r), _)) if event && r == "\\in" => Place::Event,
             // `P(Y = 1 \mid X = x)`: after the bar another comparison begins, of a random variable.
-            Some((InfixOp::Relation(r), _)) if event && matches!(r.as_str(), "\\mid" | "|" | "\\vert") => {
-                Place::Random
-            }
+            Some((op, _)) if event && super::calls::is_conditioning_bar(op) => Place::Random,
             _ if event => Place::Plain,
             Some((InfixOp::Relation(r), _)) if MEMBERSHIP.contains(&r.as_str()) => Place::Container,
             _ => place,
@@ -472,7 +472,7 @@ pub(super) fn condition_takes_the_list(body: &mut Term) {
     }
     let TermKind::Chain { rest: inner, .. } = &mut first.kind else { return };
     let Some(last) = inner.last_mut() else { return };
-    if !matches!(last.op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert")) {
+    if !super::calls::is_conditioning_bar(last.op) {
         return;
     }
     let items = std::mem::take(rest);
@@ -492,8 +492,7 @@ pub(super) fn condition_takes_the_list(body: &mut Term) {
 /// is asked of, what stands after it is the whole condition (`X` given `Y = y`).
 pub(super) fn condition_takes_the_relation(body: &mut Term) {
     let TermKind::Chain { first, rest } = &mut body.kind else { return };
-    let is_bar =
-        |op: &InfixOp| matches!(op, InfixOp::Relation(r) if matches!(r.as_str(), "\\mid" | "|" | "\\vert"));
+    let is_bar = super::calls::is_conditioning_bar;
     let Some(bar) = rest.iter().position(|j| is_bar(j.op)) else { return };
     let relation = |j: &super::tree::Joint| matches!(j.op, InfixOp::Relation(_)) && !is_bar(j.op);
     if rest.iter().filter(|j| is_bar(j.op)).count() != 1 || !rest.iter().all(|j| is_bar(j.op) || relation(j))
