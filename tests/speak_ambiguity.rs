@@ -51,6 +51,17 @@ fn a_reciprocal_before_a_factor_is_spelled_at_full() {
     }
 }
 
+/// `x_{(t-a)}` and `x_{t-a}` name the same entry; at full the brackets are said, so the two
+/// read apart (found by the property test below), and by default they read alike.
+#[test]
+fn parentheses_around_a_subscript_are_heard_at_full() {
+    for lang in [Lang::Ko, Lang::En] {
+        let (a, b) = ("x_{(t - a)}", "x_{t - a}");
+        assert_ne!(reading(a, lang, Verbosity::Full), reading(b, lang, Verbosity::Full), "{lang:?}");
+        assert_eq!(reading(a, lang, Verbosity::Default), reading(b, lang, Verbosity::Default), "{lang:?}");
+    }
+}
+
 #[test]
 fn case_is_heard_at_full() {
     for lang in [Lang::Ko, Lang::En] {

@@ -207,9 +207,12 @@ impl Shaper<'_> {
             return super::word(&word);
         }
         // `PE_{(pos, 2i)}`: positions listed in parentheses below a name are the positions, no
-        // tuple.
+        // tuple. At full, where brackets are said, they are kept (`x_{(t-a)}` reads apart from
+        // `x_{t-a}`).
         let sub = match &sub.kind {
-            TermKind::Fenced { open: crate::syntax::ast::Delim::Paren, body } => body.as_ref(),
+            TermKind::Fenced { open: Delim::Paren, body } if self.verbosity != Verbosity::Full => {
+                body.as_ref()
+            }
             _ => sub,
         };
         match &sub.kind {
