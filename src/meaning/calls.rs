@@ -311,8 +311,9 @@ impl Resolver<'_> {
 
     /// Where the arguments of `callee` stand: under an expectation or entropy (random
     /// variables), in a probability (events), in a divergence (distributions), in an order of
-    /// growth (sizes).
-    pub(super) fn argument_place(&self, callee: &Node) -> Place {
+    /// growth (sizes). `body`, what the parentheses hold, tells a divergence's letter applied to
+    /// two distributions (`D(P \| Q)`) from the same letter applied to anything else.
+    pub(super) fn argument_place(&self, callee: &Node, body: &Node) -> Place {
         let (base, sub) = match &callee.kind {
             NodeKind::Scripts { base, sub, .. } => (base.as_ref(), sub.as_deref()),
             _ => (callee, None),
@@ -323,7 +324,11 @@ impl Resolver<'_> {
         let name = super::binding_name(base).unwrap_or_default();
         let divergence_sub =
             sub.and_then(super::subscript_name).is_some_and(|s| has(&self.notation.divergences, &s));
+        let divergence_letter = matches!(base.kind, NodeKind::Symbol { font: Font::Normal, .. })
+            && has(&self.notation.divergence_letters, &name)
+            && double_bar_inside(body);
         if divergence_sub
+            || divergence_letter
             || (matches!(base.kind, NodeKind::Word { .. }) && has(&self.notation.divergences, &name))
         {
             return Place::Distribution;
@@ -395,7 +400,7 @@ fn condition_inside(body: &Node) -> bool {
 }
 
 /// Whether a relation is the conditioning bar, however it is written (`\mid`, `|`, `\vert`).
-pub(super) fn is_conditioning_bar(op: &InfixOp) -> bool {
+pub fn is_conditioning_bar(op: &InfixOp) -> bool {
     matches!(op, InfixOp::Relation(r) if r == "\\mid" || r == "|" || r == "\\vert")
 }
 
@@ -467,6 +472,17 @@ impl Resolver<'_> {
                 let mut term = self.term(item, place, d);
                 count_index(&mut term);
                 args.push(term);
+                continue;
+            }
+            // `D(P_{Y|X} \| Q_{Y|X} | P_X)`: a conditional divergence, averaged over the law after
+            // the bar.
+            if let Some((p, q, relation, law)) =
+                conditional_divergence(item).filter(|_| place == Place::Distribution)
+            {
+                args.push(self.term(p, place, d));
+                args.push(self.term(q, place, d));
+                given.push(self.term(law, place, d));
+                bar = Some(relation);
                 continue;
             }
             if let Some((p, q)) = divergence_pair(item, place == Place::Distribution) {
@@ -577,6 +593,23 @@ fn condition(item: &Node) -> Option<(&Node, &str, &Node)> {
             }
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// `P_{Y|X} \| Q_{Y|X} | P_X`: the two conditional laws of a conditional divergence, and the law
+/// of what they are conditioned on, after the bar.
+fn conditional_divergence(item: &Node) -> Option<(&Node, &Node, &str, &Node)> {
+    let NodeKind::Chain { first, rest } = &item.kind else { return None };
+    match rest.as_slice() {
+        [pair, given] if matches!(&pair.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|") => {
+            match &given.op {
+                InfixOp::Relation(r) if is_conditioning_bar(&given.op) => {
+                    Some((first.as_ref(), &pair.operand, r.as_str(), &given.operand))
+                }
+                _ => None,
+            }
+        }
         _ => None,
     }
 }

@@ -49,6 +49,7 @@ mod symbols;
 pub mod tree;
 
 pub use bigops::is_large_operator;
+pub use calls::is_conditioning_bar;
 pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
 pub use resolve::Resolver;

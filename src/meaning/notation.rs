@@ -81,6 +81,9 @@ pub struct Notation {
     pub random_variable_operators: Names,
     /// Divergences, whose arguments are distributions.
     pub divergences: Names,
+    /// Letters that name a divergence when applied to two things set apart by a double bar
+    /// (`D(P \| Q)`), whose sides are then distributions.
+    pub divergence_letters: Names,
     /// Functions of vectors (normalisations, softmax, layers), whose arguments are arrays.
     pub vector_functions: Names,
     /// Parts of a compound name that make it a function of vectors (`MultiHeadAtt`,
@@ -184,6 +187,7 @@ impl Notation {
             action_letters: Names::default(),
             random_variable_operators: Names::default(),
             divergences: Names::default(),
+            divergence_letters: Names::default(),
             vector_functions: Names::default(),
             vector_function_stems: Vec::new(),
             ranging_functions: Names::default(),

@@ -629,7 +629,7 @@ impl<'t> Resolver<'t> {
         let distribution =
             callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
         let family = callee_term.occurrence().is_some_and(|o| self.is_distribution_family(o));
-        let mut own_place = self.argument_place(callee);
+        let mut own_place = self.argument_place(callee, body);
         // `\mathcal{H}[Z \mid S]`: a calligraphic H read as an entropy takes random variables.
         let calligraphic = matches!(callee.kind, NodeKind::Symbol { font: Font::Calligraphic, .. });
         if calligraphic && super::expectations::is_information_measure(callee, group) {

@@ -145,6 +145,12 @@ impl Resolver<'_> {
         named && (occurrence.scripts.is_empty() || latin) && has(&self.notation.distribution_letters, letter)
     }
 
+    /// `P_{Y|X}`, `p_{z \mid x}`: a letter papers use for laws with a condition below it.
+    fn is_conditional_law(&self, occurrence: &Occurrence) -> bool {
+        let conditioned = occurrence.scripts.iter().any(|s| !s.above && self.names_a_condition(s.term.node));
+        conditioned && has(&self.notation.distribution_letters, occurrence.base_name.as_str())
+    }
+
     fn kind_at_place(&self, occurrence: &Occurrence, place: Place) -> Option<SymbolKind> {
         let letter = occurrence.base_name.as_str();
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
@@ -153,6 +159,9 @@ impl Resolver<'_> {
         let below_only = occurrence.scripts.iter().all(|s| !s.above) && index_count(occurrence) <= 1;
         match place {
             Place::Callee => Some(self.callee_kind(occurrence)),
+            // `W = P_{Y|X}`: a letter papers use for laws, named by a condition below it, is a
+            // conditional law wherever it stands.
+            _ if self.is_conditional_law(occurrence) => Some(SymbolKind::Distribution),
             // `\hat{s}_n = \frac{1}{n} \sum_{i=1}^{n} …`: a letter a sum counts up to is the
             // count in a subscript too (the estimate from n samples), not a position.
             Place::Index if plain && self.counted_to(occurrence) => Some(SymbolKind::Dimension),
@@ -507,7 +516,7 @@ impl Resolver<'_> {
             .any(|n| self.table.recorded(n) == Some(SymbolKind::Index) || self.table.is_subscript_letter(n))
     }
 
-    fn is_index_letter(&self, node: &Node) -> bool {
+    pub(super) fn is_index_letter(&self, node: &Node) -> bool {
         matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal } if has(&self.notation.index_letters, name))
     }
 

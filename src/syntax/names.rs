@@ -159,6 +159,8 @@ const SYMBOLS: &[&str] = &[
     "setminus",
     "smallsetminus",
     "bmod",
+    "mod",
+    "pmod",
     "in",
     "notin",
     "ni",

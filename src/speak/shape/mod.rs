@@ -442,6 +442,8 @@ fn op_name(op: &InfixOp) -> String {
             NodeKind::Word { text, .. } if text == "def" => ":=".to_string(),
             _ => stacked.relation.to_string(),
         },
+        // `P_{Y|X}`: the bar however written is the conditioning bar the meaning layer reads.
+        op if crate::meaning::is_conditioning_bar(op) => "\\mid".to_string(),
         other => infix_name(other).to_string(),
     }
 }
