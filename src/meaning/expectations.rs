@@ -32,6 +32,12 @@ pub(super) fn draws_by_sampling(op: &Node) -> bool {
 pub(super) fn is_italic_expectation(item: &Node, next: &Node, notation: &super::notation::Notation) -> bool {
     let (base, sub) = match &item.kind {
         NodeKind::Scripts { base, sub, sup: None, .. } => (base.as_ref(), sub.as_deref()),
+        // `E_s^{\pi}\{…\}`: a policy above, the start below.
+        NodeKind::Scripts { base, sub, sup: Some(sup), .. }
+            if super::resolve::names_a_law_above(base, sup) =>
+        {
+            (base.as_ref(), sub.as_deref())
+        }
         _ => (item, None),
     };
     let italic_e = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal } if name == "E");

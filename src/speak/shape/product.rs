@@ -317,7 +317,11 @@ impl Shaper<'_> {
         let body = self.shape(&op.operand, d).boxed();
         match op.name {
             "nabla" => Phrase::Gradient { second: op.is_second_order(), over, body },
-            "E" => Phrase::Expectation { over, body },
+            // `\mathbb{E}^{\pi}[G_t]`: with nothing below, the law named above is what it is over.
+            "E" => {
+                let over = over.or_else(|| op.sup.as_ref().map(|s| self.shape(s, d).boxed()));
+                Phrase::Expectation { over, body }
+            }
             // `\Pr(X > s)`, `P\{T > s + t \mid T > t\}`: the probability of the event its
             // parentheses hold, given what follows a bar, said as a call of a probability is.
             "Pr" => probability_of_event(*body, over),
