@@ -109,6 +109,8 @@ pub struct Notation {
     /// Operator names of functions of a matrix (`\det`, `\mathrm{tr}`): a capital they take
     /// is a matrix.
     pub matrix_functions: Names,
+    /// Functions of a space or a set (`\dim V`), whose argument is a set.
+    pub space_functions: Names,
     /// Letters papers give a data point (`x`): one a sum runs over as a member of a named
     /// collection (`\sum_{x \in \mathcal{B}}`) is a vector, when nothing else decides it.
     pub sample_letters: Names,
@@ -197,6 +199,7 @@ impl Notation {
             constants: Names::default(),
             spectral_letters: Names::default(),
             matrix_functions: Names::default(),
+            space_functions: Names::default(),
             sample_letters: Names::default(),
             noise_letters: Names::default(),
             small_quantity_letters: Names::default(),

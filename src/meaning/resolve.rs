@@ -520,7 +520,19 @@ impl<'t> Resolver<'t> {
         // `\mathbb{E}_{x \sim p}[(D(x) - b)^2]`: an expectation that says below it what it draws
         // averages over that; the other letters inside keep their own kinds (b a constant).
         let drawn_below = name == "E" && draws_by_sampling(op);
-        let operand_place = if random && !drawn_below { Place::Random } else { place };
+        let lone_letter = items.get(i + 1).is_some_and(|(_, _, n)| super::roles::is_lone_letter(n));
+        let operand_place = if random && !drawn_below {
+            Place::Random
+        } else if lone_letter && super::notation::has(&self.notation.matrix_functions, name) {
+            // `\det A`, `\operatorname{null} T`: the letter a matrix function takes is a matrix,
+            // with parentheses or without.
+            Place::MatrixOperand
+        } else if lone_letter && super::notation::has(&self.notation.space_functions, name) {
+            // `\dim V`: what a space's measure takes is a space.
+            Place::Container
+        } else {
+            place
+        };
         let (mut operand, used) = if (name == "E" && !next_is_bracket) || self.scales_a_big_operator(items, i)
         {
             let rest = items.get(i + 1..).unwrap_or(&[]);
