@@ -318,7 +318,9 @@ impl Resolver<'_> {
             NodeKind::Scripts { base, sub, .. } => (base.as_ref(), sub.as_deref()),
             _ => (callee, None),
         };
-        if self.is_order_letter(callee) {
+        // `O(o \mid s)`: a letter applied to a condition is a law (an observation model), no
+        // order of growth.
+        if self.is_order_letter(callee) && !holds_condition(body) {
             return Place::Order;
         }
         let name = super::binding_name(base).unwrap_or_default();
@@ -340,7 +342,7 @@ impl Resolver<'_> {
         if !word && self.table.is_set_valued(&name) {
             return Place::Plain;
         }
-        let spectral = sub.is_some() && has(&self.notation.spectral_letters, &name);
+        let spectral = self.notation.names_a_spectral_value(&name, sub.is_some());
         if spectral || (word && has(&self.notation.matrix_functions, &name)) {
             return Place::MatrixOperand;
         }

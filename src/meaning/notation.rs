@@ -106,6 +106,8 @@ pub struct Notation {
     /// Letters that with a script below and one matrix in parentheses name a value of its
     /// spectrum (`\lambda_i(A)`, `\sigma_{\max}(W)`): applied, never a product.
     pub spectral_letters: Names,
+    /// Spectral letters that name a matrix's spectrum with no script (`\lambda(A)`).
+    pub spectrum_letters: Names,
     /// Operator names of functions of a matrix (`\det`, `\mathrm{tr}`): a capital they take
     /// is a matrix.
     pub matrix_functions: Names,
@@ -198,6 +200,7 @@ impl Notation {
             prose_words: Names::default(),
             constants: Names::default(),
             spectral_letters: Names::default(),
+            spectrum_letters: Names::default(),
             matrix_functions: Names::default(),
             space_functions: Names::default(),
             sample_letters: Names::default(),
@@ -222,6 +225,13 @@ impl Notation {
         let spelled =
             letters.len() >= 3 && letters.chars().any(|c| has(&self.word_vowels, c.encode_utf8(&mut [0; 4])));
         has(&self.label_words, letters) || capitals || spelled
+    }
+
+    /// Whether a letter applied to one matrix names a value of its spectrum: a spectral letter
+    /// with a script (`\lambda_i(A)`, `\sigma_{\max}(W)`), or one that names the spectrum bare
+    /// (`\lambda(A)`). The one place this is decided.
+    pub fn names_a_spectral_value(&self, letter: &str, scripted: bool) -> bool {
+        has(&self.spectral_letters, letter) && (scripted || has(&self.spectrum_letters, letter))
     }
 
     /// Whether a function named `name` takes vectors: listed, or a compound of a listed stem.

@@ -755,9 +755,7 @@ impl<'t> Resolver<'t> {
     /// to one capital is a value of that matrix's spectrum, not a number times it.
     fn is_spectral_call(&self, occurrence: &super::Occurrence<'_>, body: &Node) -> bool {
         let NodeKind::Symbol { name, .. } = &occurrence.base.kind else { return false };
-        super::notation::has(&self.notation.spectral_letters, name)
-            && !occurrence.scripts.is_empty()
-            && is_one_capital(body)
+        self.notation.names_a_spectral_value(name, !occurrence.scripts.is_empty()) && is_one_capital(body)
     }
 
     /// Whether `body` is one small Latin letter, in any font, that is not a law's letter (`x`,

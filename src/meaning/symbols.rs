@@ -145,9 +145,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 .is_some_and(|o| super::notation::has(&notation.number_valued, &o.base_name));
             let transposed = app.sup.as_ref().is_some_and(|s| s.role == ScriptRole::Transpose);
             // `\lambda_i(A)`, `\sigma_{\max}(W)`: a value of a matrix's spectrum is a number.
-            let spectral = app.callee.occurrence().is_some_and(|o| {
-                !o.scripts.is_empty() && super::notation::has(&notation.spectral_letters, &o.base_name)
-            });
+            let spectral = app
+                .callee
+                .occurrence()
+                .is_some_and(|o| notation.names_a_spectral_value(&o.base_name, !o.scripts.is_empty()));
             match app.args.first() {
                 _ if gives_set => SymbolKind::Set,
                 _ if measure => SymbolKind::Scalar,

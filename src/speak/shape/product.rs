@@ -285,7 +285,7 @@ impl Shaper<'_> {
         match occurrence {
             // `P(x)` beside `D(P \parallel Q)`: the distribution P, said by its letter.
             Some(_) if app.named => self.shape(&app.callee, d),
-            Some(o) if self.letter_function(&app.callee, o) => word(&o.base_name),
+            Some(o) if self.letter_function(&app.callee, o, !app.given.is_empty()) => word(&o.base_name),
             Some(o) if is_made_name(o) => word(&o.base_name),
             _ => self.shape(&app.callee, d),
         }
@@ -294,7 +294,12 @@ impl Shaper<'_> {
     /// Capital letters that the vocabulary reads as functions (`O(n^2)`, `P(A)`), a loss letter
     /// (`L(\theta)`) and a calligraphic letter (`\mathcal{N}(0, I)`): said as their word, unless
     /// the document declared what they are.
-    fn letter_function(&self, callee: &Term, occurrence: &crate::meaning::Occurrence) -> bool {
+    fn letter_function(
+        &self,
+        callee: &Term,
+        occurrence: &crate::meaning::Occurrence,
+        conditioned: bool,
+    ) -> bool {
         let gives_set = occurrence.kind == crate::meaning::SymbolKind::Set;
         if occurrence.evidence == crate::meaning::Evidence::Declared
             || !occurrence.scripts.is_empty()
@@ -306,6 +311,11 @@ impl Shaper<'_> {
         let letter = name.len() == 1;
         let calligraphic =
             matches!(&callee.node.kind, NodeKind::Symbol { font: Font::Calligraphic | Font::Script, .. });
+        // `O(o \mid s)`: a plain letter the meaning layer found applied to a condition is a law,
+        // said by its letter, unless the letter is a probability's.
+        if conditioned && !calligraphic && !self.vocab.is_probability(name) {
+            return false;
+        }
         (letter && (self.vocab.functions.contains_key(name) || self.vocab.roles.contains_key(name)))
             || calligraphic
     }
