@@ -12,7 +12,8 @@
 //! [`super::resolve`]'s reading of a row, nests each run of side-by-side factors as one
 //! [`TermKind::Product`], so that the annotation rules (through
 //! [`super::TermIndex::in_one_run`]), the reading aloud and the evaluator all see the same
-//! operands. Also whether a row's `\otimes` is element-wise ([`otimes_gates`]).
+//! operands. Also whether a row's `\otimes` is element-wise ([`otimes_gates`]), and what a
+//! row of compositions joins ([`maps_in_a_composition`]).
 
 use super::tree::{Factor, Term, TermKind};
 use crate::syntax::ast::{InfixOp, Node};
@@ -139,5 +140,28 @@ fn is_gate(term: &Term) -> bool {
         TermKind::Operator(op) => named(op.name),
         TermKind::Fenced { open: crate::syntax::ast::Delim::Paren, body } => is_gate(body),
         _ => false,
+    }
+}
+
+/// `f = A \circ \boldsymbol{\sigma}_J \circ B_J \circ \cdots \circ B_1`, `f_K \circ \cdots \circ f_1`:
+/// a row joined by `\circ` alone, three long or more or with dots, composes maps, so the
+/// letters it joins are functions (layers), whatever their font made them; two letters alone
+/// (`A \circ B`) may still be a Hadamard product.
+pub(super) fn maps_in_a_composition(factors: &mut [Factor]) {
+    let composed = |f: &Factor| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\circ");
+    if factors.len() < 2 || !factors.iter().skip(1).all(composed) {
+        return;
+    }
+    let dots = factors.iter().any(|f| matches!(f.term.node.kind, crate::syntax::ast::NodeKind::Dots { .. }));
+    if factors.len() < 3 && !dots {
+        return;
+    }
+    for factor in factors.iter_mut() {
+        if let TermKind::Symbol(occurrence) = &mut factor.term.kind {
+            if occurrence.evidence >= super::Evidence::Convention {
+                occurrence.kind = super::SymbolKind::Function;
+                occurrence.evidence = super::Evidence::Use;
+            }
+        }
     }
 }

@@ -69,8 +69,17 @@ impl Shaper<'_> {
         let mut by_signs = false;
         let mut previous = &first.term;
         for (factor, gated) in iter {
+            // `\mathbf{X} \circ \mathbf{Y}`, `(1 - z_i) \circ s_{i-1}`: a ring is composition where a
+            // map stands beside it, else the entrywise product (as the map reads it).
+            let arrays = ![previous, &factor.term].iter().any(|t| {
+                matches!(
+                    kind_of_term(t),
+                    SymbolKind::Function | SymbolKind::Distribution | SymbolKind::Unknown
+                )
+            });
             let op = match factor.op {
                 Some(InfixOp::Multiplicative(_)) if gated => "\\odot",
+                Some(InfixOp::Multiplicative(op)) if op == "\\circ" && arrays => "\\odot",
                 Some(InfixOp::Multiplicative(op)) => op.as_str(),
                 _ => "\\cdot",
             };
