@@ -447,6 +447,14 @@ fn double_bar_inside(body: &Node) -> bool {
 }
 
 impl Resolver<'_> {
+    /// `Y|X` of `P_{Y|X}`, `z \mid x`: a script holding a condition between things other than
+    /// positions (DeBERTa's `P_{i|j}` is the position of i relative to j, no condition).
+    pub(super) fn names_a_condition(&self, node: &Node) -> bool {
+        let NodeKind::Chain { first, rest } = &node.kind else { return false };
+        let sides = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
+        super::calls::holds_condition(node) && !sides.into_iter().all(|side| self.is_index_letter(side))
+    }
+
     /// The arguments of a call, and the condition after `\mid` (or `|`); `outcomes` when the
     /// callee is a density or a variance, whose arguments are its outcomes.
     pub(super) fn arguments<'n>(

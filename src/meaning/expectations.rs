@@ -33,9 +33,7 @@ pub(super) fn is_italic_expectation(item: &Node, next: &Node, notation: &super::
     let (base, sub) = match &item.kind {
         NodeKind::Scripts { base, sub, sup: None, .. } => (base.as_ref(), sub.as_deref()),
         // `E_s^{\pi}\{…\}`: a policy above, the start below.
-        NodeKind::Scripts { base, sub, sup: Some(sup), .. }
-            if super::resolve::names_a_law_above(base, sup) =>
-        {
+        NodeKind::Scripts { base, sub, sup: Some(sup), .. } if names_a_law_above(base, sup) => {
             (base.as_ref(), sub.as_deref())
         }
         _ => (item, None),
@@ -58,6 +56,18 @@ pub(super) fn is_italic_expectation(item: &Node, next: &Node, notation: &super::
     let under_a_parameter =
         sub.is_some_and(is_greek_letter) && !matches!(bracket.kind, NodeKind::Fenced { .. });
     italic_e && (bracketed || drawn || of_capitals || conditioned || under_a_parameter)
+}
+
+/// `\mathbb{E}^{\pi}`, `E^{\pi_\theta}`: an expectation's letter with a letter above it (a policy,
+/// a law), not a number (`\mathbb{E}^2` would be a power).
+pub(super) fn names_a_law_above(base: &Node, sup: &Node) -> bool {
+    let expectation = matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "E");
+    let letter = match &sup.kind {
+        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
+        _ => sup,
+    };
+    expectation
+        && matches!(&letter.kind, NodeKind::Symbol { name, .. } if crate::syntax::names::is_greek(name) || name.len() == 1)
 }
 
 /// Whether a node is one Greek letter (`\theta`), as a subscript naming a parameter.

@@ -843,7 +843,11 @@ impl<'t> Resolver<'t> {
             NodeKind::Scripts { base, .. } if matches!(base.kind, NodeKind::Word { .. }) => base.as_ref(),
             // `\mathbb{E}^{\pi}[G_t]`, `\mathbb{E}_s^{\pi}`: the law named above an expectation is the
             // one it averages under (a policy), no power.
-            NodeKind::Scripts { base, sup: Some(sup), .. } if names_a_law_above(base, sup) => base.as_ref(),
+            NodeKind::Scripts { base, sup: Some(sup), .. }
+                if super::expectations::names_a_law_above(base, sup) =>
+            {
+                base.as_ref()
+            }
             // `\nabla^2 f(x)`, `\nabla_\theta^2 L`, `\partial^2 f`: a derivative of higher order.
             NodeKind::Scripts { base, sup: Some(sup), .. }
                 if matches!(sup.kind, NodeKind::Number { .. })
@@ -879,18 +883,6 @@ impl<'t> Resolver<'t> {
             _ => None,
         }
     }
-}
-
-/// `\mathbb{E}^{\pi}`, `E^{\pi_\theta}`: an expectation's letter with a letter above it (a policy,
-/// a law), not a number (`\mathbb{E}^2` would be a power).
-pub(super) fn names_a_law_above(base: &Node, sup: &Node) -> bool {
-    let expectation = matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "E");
-    let letter = match &sup.kind {
-        NodeKind::Scripts { base, sup: None, .. } => base.as_ref(),
-        _ => sup,
-    };
-    expectation
-        && matches!(&letter.kind, NodeKind::Symbol { name, .. } if crate::syntax::names::is_greek(name) || name.len() == 1)
 }
 
 /// A name written as a word (`\mathrm{head}_i`) that an equation gives a value: its kind is

@@ -250,14 +250,6 @@ impl Resolver<'_> {
         Term::of(TermKind::Symbol(Box::new(occurrence)), node)
     }
 
-    /// `Y|X` of `P_{Y|X}`, `z \mid x`: a script holding a condition between things other than
-    /// positions (DeBERTa's `P_{i|j}` is the position of i relative to j, no condition).
-    pub(super) fn names_a_condition(&self, node: &Node) -> bool {
-        let NodeKind::Chain { first, rest } = &node.kind else { return false };
-        let sides = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
-        super::calls::holds_condition(node) && !sides.into_iter().all(|side| self.is_index_letter(side))
-    }
-
     fn script<'n>(&self, node: &'n Node, role: ScriptRole, above: bool, d: usize) -> Script<'n> {
         if (role == ScriptRole::Label && is_label_text(node)) || role == ScriptRole::Ordinal {
             // A label is part of the name (`p_{\mathrm{data}}`, `W_Q`), an ordinal's ending part
