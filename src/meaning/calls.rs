@@ -65,6 +65,12 @@ impl Resolver<'_> {
             {
                 body
             }
+            // `\mathrm{f}[x, \boldsymbol{\phi}]`, `\mathrm{a}[z]`: a letter set upright (no unit
+            // nor constant: not d, e, i) before square brackets is a function applied to them, as
+            // books that write every call in brackets (Prince) set their functions.
+            NodeKind::Fenced { open: Delim::Bracket, .. } if is_upright_function_letter(callee) => {
+                return true
+            }
             _ => return false,
         };
         let base = match &callee.kind {
@@ -418,6 +424,17 @@ fn named_in_text(base: &Node, body: &Node, notation: &super::notation::Notation)
         && text.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
         && !super::prose::is_connectives(text, notation);
     name && (text.chars().count() >= 2 || is_argument_list(body))
+}
+
+/// `\mathrm{f}`, `\mathrm{a}`, `\mathbf{ReLU}`'s single-letter kin: one Latin letter set upright, other
+/// than the differential's d, Euler's e, the imaginary i and an expectation's E.
+fn is_upright_function_letter(callee: &Node) -> bool {
+    let base = match &callee.kind {
+        NodeKind::Scripts { base, .. } => base.as_ref(),
+        _ => callee,
+    };
+    matches!(&base.kind, NodeKind::Symbol { name, font: Font::Roman }
+        if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_alphabetic()) && !matches!(name.as_str(), "d" | "e" | "i" | "E"))
 }
 
 /// `\sigma^2`: a letter of `variance_letters` squared.
