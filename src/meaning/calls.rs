@@ -402,9 +402,13 @@ pub(super) fn holds_condition(body: &Node) -> bool {
 /// Whether a group's content holds a condition `a \mid b` at its top level.
 fn condition_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
-    rest.iter().any(|l| {
-        is_conditioning_bar(&l.op) || matches!(&l.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|")
-    })
+    rest.iter().any(|l| is_conditioning_bar(&l.op) || is_double_bar(&l.op))
+}
+
+/// Whether a relation is the double bar that sets two laws against each other (`P \parallel Q`,
+/// `P \| Q`).
+pub(super) fn is_double_bar(op: &InfixOp) -> bool {
+    matches!(op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|")
 }
 
 /// Whether a relation is the conditioning bar, however it is written (`\mid`, `|`, `\vert`).
@@ -460,7 +464,7 @@ fn is_argument_list(body: &Node) -> bool {
 /// Whether a group's content sets two things apart with a double bar (`P \| Q`).
 fn double_bar_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
-    rest.iter().any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|"))
+    rest.iter().any(|l| is_double_bar(&l.op))
 }
 
 impl Resolver<'_> {
@@ -629,14 +633,12 @@ fn condition(item: &Node) -> Option<(&Node, &str, &Node)> {
 fn conditional_divergence(item: &Node) -> Option<(&Node, &Node, &str, &Node)> {
     let NodeKind::Chain { first, rest } = &item.kind else { return None };
     match rest.as_slice() {
-        [pair, given] if matches!(&pair.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|") => {
-            match &given.op {
-                InfixOp::Relation(r) if is_conditioning_bar(&given.op) => {
-                    Some((first.as_ref(), &pair.operand, r.as_str(), &given.operand))
-                }
-                _ => None,
+        [pair, given] if is_double_bar(&pair.op) => match &given.op {
+            InfixOp::Relation(r) if is_conditioning_bar(&given.op) => {
+                Some((first.as_ref(), &pair.operand, r.as_str(), &given.operand))
             }
-        }
+            _ => None,
+        },
         _ => None,
     }
 }

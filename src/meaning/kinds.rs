@@ -66,11 +66,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
             }
         }
         // `D_{\mathrm{KL}}(P \parallel Q)`: letters set against each other are named distributions.
-        NodeKind::Chain { first, rest }
-            if rest
-                .iter()
-                .any(|l| matches!(&l.op, InfixOp::Relation(r) if r == "\\parallel" || r == "\\|")) =>
-        {
+        NodeKind::Chain { first, rest } if rest.iter().any(|l| super::calls::is_double_bar(&l.op)) => {
             let sides = std::iter::once(first.as_ref()).chain(rest.iter().map(|l| &l.operand));
             for side in sides {
                 if let NodeKind::Symbol { name, font: Font::Normal } = &side.kind {
