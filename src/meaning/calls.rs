@@ -183,7 +183,7 @@ impl Resolver<'_> {
         if capital && font_of_name(base) == Font::Bold && summed {
             return false;
         }
-        function_letter && (!capital || !self.holds_matrix(body))
+        function_letter && (!capital || !self.holds_matrix(body)) && !adds_itself(callee, body)
     }
 
     /// Whether a decorated form of `name` (`hat_M_c` of `M_c`) is recorded as a function.
@@ -381,6 +381,20 @@ fn names_a_variant(sub: &Node) -> bool {
 }
 
 /// Whether an argument is the parameters alone: `\theta`, `\theta_{\mathrm{old}}`, `\phi'`.
+/// `\phi_t (\phi_t - \gamma \phi_{t+1})^\top`: parentheses that add or subtract the letter
+/// itself, with the same scripts, hold a value of it, so the letter before them is that value
+/// multiplying, not a function applied to its own output.
+fn adds_itself(callee: &Node, body: &Node) -> bool {
+    let Some(name) = super::binding_name(callee) else { return false };
+    let NodeKind::Chain { first, rest } = &body.kind else { return false };
+    if !rest.iter().all(|link| matches!(link.op, InfixOp::Additive(_))) {
+        return false;
+    }
+    std::iter::once(first.as_ref())
+        .chain(rest.iter().map(|link| &link.operand))
+        .any(|operand| super::binding_name(operand).as_deref() == Some(name.as_str()))
+}
+
 fn is_parameter_argument(body: &Node) -> bool {
     match &body.kind {
         NodeKind::Symbol { .. } => is_parameter(body),
