@@ -417,3 +417,46 @@ examples = ['\log x']
     assert!(!fires(r"b = -\log(n)", &rules));
     assert!(!fires(r"\sum_{i=1}^{n} \log i", &rules));
 }
+
+#[test]
+fn a_metavariable_below_a_big_operator_stands_for_the_variable_it_runs_over() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "weighted-values"
+patterns = ['\sum_{$J} $W_{$J} v_{$J}']
+concepts = ["linalg.linear-combination"]
+examples = ['\sum_{j} w_j v_j']
+"#,
+    );
+    assert!(fires(r"\sum_{j=1}^{n} a_j v_j", &rules));
+    assert!(fires(r"\sum_{k} a_k v_k", &rules));
+    // The values read at another index than the one summed over: no match.
+    assert!(!fires(r"\sum_{j=1}^{n} a_j v_i", &rules));
+}
+
+#[test]
+fn a_metavariable_on_a_big_operator_takes_its_body_and_within_searches_it() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "second-loss"
+patterns = ['$A - \lambda $B']
+within = { A = ['L_{$X}'], B = ['L_{$Y}'] }
+concepts = ["opt.auxiliary-loss"]
+examples = ['L_y - \lambda L_d']
+"#,
+    );
+    assert!(fires(r"E = \sum_{i} L_y(\theta) - \lambda \sum_{i} L_d(\theta)", &rules));
+    // The sum's body holds no loss after the sign: no match.
+    assert!(!fires(r"E = \sum_{i} L_y(\theta) - \lambda \sum_{i} r_i", &rules));
+    // Before a product sign inside a sum's body, the sum is not taken back with the metavariable.
+    let dotted = rule_set(
+        r#"[[rule]]
+id = "dotted-sum"
+patterns = ['$A \cdot $B']
+within = { A = ['\sum'] }
+concepts = ["linalg.dot-product"]
+examples = ['\sum a \cdot b']
+"#,
+    );
+    assert!(!fires(r"\sum_{p} w(p) \cdot x(p)", &dotted));
+}

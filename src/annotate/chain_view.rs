@@ -15,6 +15,10 @@ pub enum Tie {
     /// Neighbours in a run side by side that a product sign takes whole (`Q` and `h_i` of
     /// `Q h_i \cdot K h_j`): a metavariable at a pattern's end takes the whole run.
     Run,
+    /// A big operator and the first operand of the body it takes (`\sum_i` and `L_i` of `\sum_i
+    /// L_i - \lambda R`): a metavariable that ends a pattern on the operator takes its body, and
+    /// one before a sign takes the operator with it.
+    Body,
 }
 
 /// A chain's operands with the operator before each, and how each neighbouring pair is tied

@@ -247,7 +247,7 @@ impl<'a> Walker<'a> {
     /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
     /// A condition on a metavariable the matching pattern does not name holds: a rule's
     /// patterns need not all name the same ones (`$P($A \mid $B)`, `\mathbb{E}[$A \mid $B]`).
-    fn conditions_hold(&self, rule: &Rule, bindings: &Bindings) -> bool {
+    fn conditions_hold(&self, rule: &Rule, bindings: &Bindings, view: &ChainView) -> bool {
         let one_symbol = |name: &String| {
             bindings.get(name.as_str()).is_none_or(|node| self.meaning.is_symbol(without_sign(node)))
         };
@@ -265,11 +265,33 @@ impl<'a> Walker<'a> {
         let holds = |node: &Node, patterns: &[pattern::Pattern]| {
             patterns.iter().any(|p| self.present.covers(p.needs()) && p.find_in(node, bindings, 0).is_some())
         };
+        // What a metavariable stands for may reach past its node over a chain's operands (a
+        // call's argument, a big operator's body): the search walks them too.
+        let holds_reach = |name: &str, node: &Node, patterns: &[pattern::Pattern]| {
+            holds(node, patterns)
+                || bindings.reach(name).filter(|reach| *reach != node.span).is_some_and(|reach| {
+                    let mut stack: Vec<&Node> = view.links().map(|(_, operand)| operand).collect();
+                    while let Some(next) = stack.pop() {
+                        let overlaps = next.span.start < reach.end && reach.start < next.span.end;
+                        if !overlaps || next.span.lies_within(node.span) || node.span.lies_within(next.span) && next.span == node.span {
+                            continue;
+                        }
+                        if next.span.lies_within(reach) {
+                            if holds(next, patterns) {
+                                return true;
+                            }
+                        } else {
+                            next.for_each_child(|child| stack.push(child));
+                        }
+                    }
+                    false
+                })
+        };
         let within = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
-            bindings.get(name).is_none_or(|node| holds(node, patterns))
+            bindings.get(name).is_none_or(|node| holds_reach(name, node, patterns))
         };
         let without = |(name, patterns): &(String, Vec<pattern::Pattern>)| {
-            bindings.get(name).is_none_or(|node| !holds(node, patterns))
+            bindings.get(name).is_none_or(|node| !holds_reach(name, node, patterns))
         };
         let apart = |(a, b): &(String, String)| match (bindings.get(a), bindings.get(b)) {
             (Some(a), Some(b)) => a != b,
@@ -323,6 +345,8 @@ impl<'a> Walker<'a> {
         let tie = |left: &Node, right: &Node| {
             if meaning.is_callee(left) {
                 pattern::Tie::Call
+            } else if meaning.takes_as_body(left, right) {
+                pattern::Tie::Body
             } else if meaning.in_one_run(left, right) || meaning.operator_named(left).is_some() {
                 // An operator name and its operand (`\nabla_{\mathbf{w}} L`) are one term, as a
                 // run is: a metavariable takes both, a written end may stand between them.
@@ -376,7 +400,7 @@ impl<'a> Walker<'a> {
             } else {
                 pattern.whole_bindings(node, &mut bindings).then(|| pattern.unsigned_span(node))
             };
-            let Some(span) = span.filter(|_| self.conditions_hold(rule, &bindings)) else { continue };
+            let Some(span) = span.filter(|_| self.conditions_hold(rule, &bindings, &view)) else { continue };
             if pattern.conditions_in_parenthesis() && self.meaning.is_call_without_condition(span) {
                 continue;
             }

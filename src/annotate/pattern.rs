@@ -328,12 +328,29 @@ impl Pattern {
         let (runs_before, runs_after) = (signed(offset + 1), signed(end - 1));
         let tied = |left: usize, runs: bool| match view.tie(left) {
             Tie::Call => true,
-            Tie::Run => runs,
+            Tie::Run | Tie::Body => runs,
             Tie::Apart => false,
         };
-        let first_joined = (0..offset).rev().take_while(|&left| tied(left, runs_before)).last();
+        // Back, a big operator is taken with its body only before a sign that ends the body (`+`,
+        // `-`, a relation), not before one inside it (`\sum_p w(p) \cdot x(p)`).
+        let ends_a_body = matches!(
+            view.operands.get(offset + 1),
+            Some((Some(InfixOp::Additive(_) | InfixOp::Relation(_)), _))
+        );
+        let tied_back = |left: usize| match view.tie(left) {
+            Tie::Body => runs_before && ends_a_body,
+            _ => tied(left, runs_before),
+        };
+        let first_joined = (0..offset).rev().take_while(|&left| tied_back(left)).last();
         let callee_before = first_joined.and_then(|at| view.operands.get(at).map(|(_, callee)| *callee));
-        let last_joined = (end - 1..).take_while(|&left| tied(left, runs_after)).last();
+        // Forward, a big operator's body is taken whole, the runs inside it too.
+        let mut in_body = false;
+        let last_joined = (end - 1..)
+            .take_while(|&left| {
+                in_body |= view.tie(left) == Tie::Body;
+                tied(left, runs_after || in_body)
+            })
+            .last();
         let argument_after = last_joined.and_then(|left| view.operands.get(left + 1).map(|(_, arg)| *arg));
         let first_name = pattern.first().and_then(|(_, node)| metavariable(node));
         let last_name = pattern.last().and_then(|(_, node)| metavariable(node));
@@ -522,7 +539,7 @@ fn same_shape<'t>(pattern: &'t Node, target: &'t Node, bindings: &mut Bindings<'
         ) => {
             (*pq == 0 || pq == tq)
                 && (matches(pb, tb, bindings) || bound_with_subscript(pb, ps, tb, ts, bindings))
-                && optional(ps, ts, bindings)
+                && (summed_variable(pb, ps, ts, bindings) || optional(ps, ts, bindings))
                 && optional(pp, tp, bindings)
         }
         (Frac { num: pn, den: pd }, Frac { num: tn, den: td }) => {
@@ -822,6 +839,34 @@ fn same_dots(a: &str, b: &str) -> bool {
 }
 
 /// A pattern's absent part matches anything; a present one must match.
+/// `\sum_{$J}` of a pattern against `\sum_{j=1}^{n}`: a lone metavariable below a big operator
+/// stands for the variable it runs over, so that `\sum_{$J} \exp($S) $V_{$J}` finds the sum
+/// written with its lower end too.
+fn summed_variable<'t>(
+    base: &'t Node,
+    pattern: &'t Option<Box<Node>>,
+    target: &'t Option<Box<Node>>,
+    bindings: &mut Bindings<'t>,
+) -> bool {
+    let (Some(pattern), Some(target)) = (pattern, target) else { return false };
+    if !matches!(base.kind, NodeKind::LargeOp { .. }) {
+        return false;
+    }
+    let Some(name) = metavariable(pattern) else { return false };
+    let NodeKind::Chain { first, rest } = &target.kind else { return false };
+    let [link] = rest.as_slice() else { return false };
+    if !matches!(&link.op, InfixOp::Relation(r) if r.as_str() == "=") {
+        return false;
+    }
+    if !matches!(first.kind, NodeKind::Symbol { .. } | NodeKind::Scripts { .. }) {
+        return false;
+    }
+    match bindings.get(name) {
+        Some(bound) => equal(bound, first),
+        None => bindings.insert(name, first),
+    }
+}
+
 fn optional<'t>(
     pattern: &'t Option<Box<Node>>,
     target: &'t Option<Box<Node>>,

@@ -123,6 +123,11 @@ pub(super) fn defined_as_number(lhs: &mut Term, rhs: &Term) {
         if let Some(o) = term.occurrence() {
             symbols += 1;
             counted |= matches!(o.kind, super::SymbolKind::Dimension | super::SymbolKind::Index);
+            // `x_i` of `\max_i |x_i|`: the position an entry is read at is no size it is worked
+            // out from.
+            if o.indexed && o.kind == super::SymbolKind::Scalar {
+                continue;
+            }
         }
         match &term.kind {
             // `m = \max_{1 \le i \le n} |x_i|`: what a large operator runs over is no part of

@@ -161,6 +161,11 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 // The argument's kind is asked once: a tower `\sigma(\sigma(…)_i)_i` stays linear.
                 Some(arg) if elementwise => match child(arg) {
                     SymbolKind::Vector if picked => SymbolKind::Scalar,
+                    // `\exp(z_j - m)`, `\tanh(n)`: a squashed or exponentiated count is a
+                    // number (the log of a size keeps counting it: bits, digits).
+                    SymbolKind::Dimension | SymbolKind::Index if !matches!(name, "log" | "ln") => {
+                        SymbolKind::Scalar
+                    }
                     kind => kind,
                 },
                 _ => SymbolKind::Unknown,
@@ -186,7 +191,12 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 },
             },
             // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.
-            "Delta" | "exp" | "log" | "E" => child(&op.operand),
+            // `\exp(z_j - m)`: an exponential is a number, whatever counts its exponent holds.
+            "exp" => match child(&op.operand) {
+                SymbolKind::Dimension | SymbolKind::Index => SymbolKind::Scalar,
+                kind => kind,
+            },
+            "Delta" | "log" | "E" => child(&op.operand),
             // `\max\{0, \boldsymbol{W}^\top \boldsymbol{x} + \boldsymbol{c}\}`: the larger of listed
             // values, taken entry by entry, has the shape of what it compares.
             "max" | "min" if op.sub.is_none() => match &op.operand.kind {
@@ -589,6 +599,11 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     /// for a pair of ends read as the numbers between them (`[0, T]` of `t \in [0, T]`).
     pub fn operator_named(&self, node: &crate::syntax::ast::Node) -> Option<&'n str> {
         self.operators.get(&(node.span.start, node.span.end)).copied()
+    }
+
+    /// Whether `left` is a big operator whose body begins with `right` (`\sum_i` and `x_i`).
+    pub fn takes_as_body(&self, left: &crate::syntax::ast::Node, right: &crate::syntax::ast::Node) -> bool {
+        self.big_reaches.iter().any(|&(start, end)| start == left.span.start && end >= right.span.end)
     }
 
     /// Whether `node` is applied to what follows it.
