@@ -459,6 +459,9 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             if let TermKind::Interval { .. } = &term.kind {
                 index.operators.insert((term.span.start, term.span.end), "interval");
             }
+            if is_matrix_power(term) {
+                index.operators.insert((term.span.start, term.span.end), "matrix-power");
+            }
             if let TermKind::Operator(operator) = &term.kind {
                 index.operators.insert((operator.op.span.start, operator.op.span.end), operator.name);
                 index.reaches.push((operator.op.span.start, operator.operand.span.end));
@@ -609,6 +612,31 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     /// Whether `node` is applied to what follows it.
     pub fn is_callee(&self, node: &crate::syntax::ast::Node) -> bool {
         self.callees.contains(&(node.span.start, node.span.end))
+    }
+}
+
+/// `A^k`, `P^{n+m}`, `M^2`: a matrix raised to a whole power, the meaning layer reading the
+/// script as a power (not `W^l` of a layer, `A^{(k)}` of a step, `W^0` of a start, `A^{-1}`,
+/// `A^\top`, nor a root `\Sigma^{1/2}`).
+fn is_matrix_power(term: &Term) -> bool {
+    let TermKind::Scripted { base, sup: Some(sup), .. } = &term.kind else { return false };
+    if sup.role != ScriptRole::Power || kind_of_term(base) != SymbolKind::Matrix {
+        return false;
+    }
+    let whole = |t: &Term| match &t.kind {
+        // `W^0`, `W^1`: an initial or first value's label, hardly a power.
+        TermKind::Number => matches!(&t.node.kind, crate::syntax::ast::NodeKind::Number { text, .. }
+            if text.bytes().all(|b| b.is_ascii_digit()) && !matches!(text.as_str(), "0" | "1")),
+        TermKind::Symbol(o) => matches!(o.kind, SymbolKind::Dimension | SymbolKind::Index),
+        _ => false,
+    };
+    match &sup.term.kind {
+        // `P^{n+m}`, `A^{k-1}`: a sum of counts.
+        TermKind::Chain { first, rest } => {
+            whole(first)
+                && rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_)) && whole(&j.term))
+        }
+        _ => whole(&sup.term),
     }
 }
 
