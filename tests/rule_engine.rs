@@ -460,3 +460,20 @@ examples = ['\sum a \cdot b']
     );
     assert!(!fires(r"\sum_{p} w(p) \cdot x(p)", &dotted));
 }
+
+#[test]
+fn a_metavariable_ending_on_an_operator_name_takes_its_operand() {
+    let rules = rule_set(
+        r#"[[rule]]
+id = "row-against-a-gradient"
+patterns = ['$A^\top $B']
+where = { A = "vector", B = "vector" }
+concepts = ["linalg.dot-product"]
+examples = ['a^\top b']
+"#,
+    );
+    // The gradient of a function of a vector is a vector: the row meets all of it.
+    assert!(fires(r"h^\top \nabla_\theta g(\theta, \delta)", &rules));
+    // A lone name with no operand after it is no vector.
+    assert!(!fires(r"h^\top \nabla", &rules));
+}

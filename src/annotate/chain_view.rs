@@ -19,6 +19,10 @@ pub enum Tie {
     /// L_i - \lambda R`): a metavariable that ends a pattern on the operator takes its body, and
     /// one before a sign takes the operator with it.
     Body,
+    /// An operator name and its operand (`\nabla_\theta` and `g` of `h^\top \nabla_\theta
+    /// g(\theta)`): one term as a run is, and, as a body is, taken whole by a metavariable that
+    /// ends a pattern on the operator.
+    Operand,
 }
 
 /// A chain's operands with the operator before each, and how each neighbouring pair is tied

@@ -248,8 +248,12 @@ impl<'a> Walker<'a> {
     /// A condition on a metavariable the matching pattern does not name holds: a rule's
     /// patterns need not all name the same ones (`$P($A \mid $B)`, `\mathbb{E}[$A \mid $B]`).
     fn conditions_hold(&self, rule: &Rule, bindings: &Bindings, view: &ChainView) -> bool {
+        // One symbol, not an operator name that takes its operand with it (`\log` of `\log q_k`).
         let one_symbol = |name: &String| {
-            bindings.get(name.as_str()).is_none_or(|node| self.meaning.is_symbol(without_sign(node)))
+            bindings.get(name.as_str()).is_none_or(|node| {
+                let node = without_sign(node);
+                self.meaning.is_symbol(node) && self.meaning.operator_named(node).is_none()
+            })
         };
         let stepped = |(holder, later): &(String, String)| match (bindings.get(holder), bindings.get(later)) {
             (Some(holder_node), Some(later_node)) => {
@@ -347,9 +351,11 @@ impl<'a> Walker<'a> {
                 pattern::Tie::Call
             } else if meaning.takes_as_body(left, right) {
                 pattern::Tie::Body
-            } else if meaning.in_one_run(left, right) || meaning.operator_named(left).is_some() {
+            } else if meaning.operator_named(left).is_some() {
                 // An operator name and its operand (`\nabla_{\mathbf{w}} L`) are one term, as a
                 // run is: a metavariable takes both, a written end may stand between them.
+                pattern::Tie::Operand
+            } else if meaning.in_one_run(left, right) {
                 pattern::Tie::Run
             } else {
                 pattern::Tie::Apart

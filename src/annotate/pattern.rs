@@ -328,7 +328,7 @@ impl Pattern {
         let (runs_before, runs_after) = (signed(offset + 1), signed(end - 1));
         let tied = |left: usize, runs: bool| match view.tie(left) {
             Tie::Call => true,
-            Tie::Run | Tie::Body => runs,
+            Tie::Run | Tie::Body | Tie::Operand => runs,
             Tie::Apart => false,
         };
         // Back, a big operator is taken with its body only before a sign that ends the body (`+`,
@@ -347,7 +347,7 @@ impl Pattern {
         let mut in_body = false;
         let last_joined = (end - 1..)
             .take_while(|&left| {
-                in_body |= view.tie(left) == Tie::Body;
+                in_body |= matches!(view.tie(left), Tie::Body | Tie::Operand);
                 tied(left, runs_after || in_body)
             })
             .last();

@@ -176,9 +176,8 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
             "nabla" => match op.sub.as_ref().map(child) {
                 Some(kind @ (SymbolKind::Vector | SymbolKind::Matrix)) => kind,
                 // `\nabla^2 f(x)`: the Hessian of a function is a matrix, its gradient a vector.
-                None if matches!(op.operand.kind, TermKind::Apply(_)) && op.is_second_order() => {
-                    SymbolKind::Matrix
-                }
+                // `p^T \nabla^2 f_k p`: the Hessian of a value written bare too.
+                None if op.is_second_order() => SymbolKind::Matrix,
                 // The operand's kind is asked once: a tower `\nabla \nabla …` must stay linear.
                 sub => match (sub, child(&op.operand)) {
                     (None, SymbolKind::Matrix) if matches!(op.operand.kind, TermKind::Apply(_)) => {
