@@ -277,7 +277,10 @@ impl<'a> Walker<'a> {
                     let mut stack: Vec<&Node> = view.links().map(|(_, operand)| operand).collect();
                     while let Some(next) = stack.pop() {
                         let overlaps = next.span.start < reach.end && reach.start < next.span.end;
-                        if !overlaps || next.span.lies_within(node.span) || node.span.lies_within(next.span) && next.span == node.span {
+                        if !overlaps
+                            || next.span.lies_within(node.span)
+                            || node.span.lies_within(next.span) && next.span == node.span
+                        {
                             continue;
                         }
                         if next.span.lies_within(reach) {

@@ -15,6 +15,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod agree;
+mod application;
 mod applied;
 mod bigops;
 mod calls;

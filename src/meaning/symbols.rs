@@ -633,7 +633,9 @@ fn is_matrix_power(term: &Term) -> bool {
         // `P^{n+m}`, `A^{k-1}`: a sum of counts.
         TermKind::Chain { first, rest } => {
             whole(first)
-                && rest.iter().all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_)) && whole(&j.term))
+                && rest
+                    .iter()
+                    .all(|j| matches!(j.op, crate::syntax::ast::InfixOp::Additive(_)) && whole(&j.term))
         }
         _ => whole(&sup.term),
     }
