@@ -619,7 +619,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
 /// `A^\top`, nor a root `\Sigma^{1/2}`).
 fn is_matrix_power(term: &Term) -> bool {
     let TermKind::Scripted { base, sup: Some(sup), .. } = &term.kind else { return false };
-    if sup.role != ScriptRole::Power || kind_of_term(base) != SymbolKind::Matrix {
+    if sup.role != ScriptRole::Power || kind_of_term(base) != SymbolKind::Matrix || picks_an_entry(base) {
         return false;
     }
     let whole = |t: &Term| match &t.kind {
@@ -639,6 +639,22 @@ fn is_matrix_power(term: &Term) -> bool {
         }
         _ => whole(&sup.term),
     }
+}
+
+/// `(\mathbf{R}_{ui} - \hat{\mathbf{R}}_{ui})^2`: what holds an entry read at a position is a
+/// number, whatever its letter's kind.
+fn picks_an_entry(term: &Term) -> bool {
+    let mut stack = vec![term];
+    while let Some(next) = stack.pop() {
+        if next.occurrence().is_some_and(|o| o.indexed) {
+            return true;
+        }
+        if stack.len() > 4_096 {
+            break;
+        }
+        next.for_each_child(|child| stack.push(child));
+    }
+    false
 }
 
 /// Whether a function of that name keeps the shape of what it takes (`\tanh`, `\mathrm{softmax}`,

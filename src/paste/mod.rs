@@ -25,6 +25,7 @@ mod applied_derivatives;
 mod baseline_after;
 mod big_delimiters;
 mod cases;
+mod closing_bang;
 mod delimiter_powers;
 mod double_bars;
 mod flat;
@@ -106,6 +107,8 @@ pub fn prepare(input: &str) -> Result<Pasted, ParseError> {
     if is_plain_text(&pasted.text) && pasted.text.len() <= PDF_TEXT_BYTES {
         let literal = literal_signs::escape(&pasted.text);
         pasted.push(literal.text, literal.map, literal.notes);
+        let bangs = closing_bang::read(&pasted.text);
+        pasted.push(bangs.text, bangs.map, bangs.notes);
         let labels = relation_labels::take_off(&pasted.text);
         pasted.push(labels.text, labels.map, labels.notes);
         let cases = cases::read(&pasted.text);

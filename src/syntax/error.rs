@@ -421,6 +421,9 @@ pub enum PdfWhy {
     LimitBesideDenominator,
     /// Words of prose between the formula's parts, which a LaTeX source writes in `\text{…}`.
     Prose,
+    /// A `!` at the start of a line: TeX's big closing parenthesis (cmex10 gives its largest
+    /// sizes as `!`), no factorial, which TeX sets on its number's line.
+    ClosingBang,
 }
 
 impl Warning {
@@ -553,6 +556,12 @@ fn pdf_message(found: &str, read: &str, why: PdfWhy, lang: Lang) -> String {
         ),
         (PdfWhy::Prose, Lang::En) => format!(
             "`{found}` read as words of prose, `{read}`: the text of a PDF does not tell words from letters set side by side; if these are letters multiplied, write the product with a sign"
+        ),
+        (PdfWhy::ClosingBang, Lang::Ko) => format!(
+            "줄 첫머리의 `{found}` 기호를 큰 닫는 괄호 `{read}` 꼴로 읽습니다: PDF의 텍스트는 TeX의 가장 큰 오른쪽 괄호를 느낌표로 주며, 계승의 느낌표는 그 수와 같은 줄에 붙습니다"
+        ),
+        (PdfWhy::ClosingBang, Lang::En) => format!(
+            "`{found}` at the start of a line read as a big closing parenthesis, `{read}`: the text of a PDF gives TeX's tallest right parenthesis as an exclamation mark, while a factorial's sits on its number's line"
         ),
         (PdfWhy::BigDelimiter, Lang::Ko) => format!(
             "따로 된 줄의 큰 괄호를 그 아래 줄 뒤에 두어 `{read}` 꼴로 읽습니다: PDF의 텍스트는 키가 큰 괄호를 옆의 글자보다 먼저 줍니다. 괄호가 놓인 자리는 추측입니다"
@@ -705,6 +714,7 @@ mod tests {
             PdfWhy::RootSign,
             PdfWhy::LimitBesideDenominator,
             PdfWhy::Prose,
+            PdfWhy::ClosingBang,
         ] {
             warnings.push(WarningKind::PdfText { found: "X".into(), read: "\\sum".into(), why });
         }
