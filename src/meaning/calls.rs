@@ -395,7 +395,8 @@ fn adds_itself(callee: &Node, body: &Node) -> bool {
         .any(|operand| super::binding_name(operand).as_deref() == Some(name.as_str()))
 }
 
-fn is_parameter_argument(body: &Node) -> bool {
+/// `(\theta)`, `(\phi^*)`: what parentheses hold is the parameters alone.
+pub(super) fn is_parameter_argument(body: &Node) -> bool {
     match &body.kind {
         NodeKind::Symbol { .. } => is_parameter(body),
         NodeKind::Scripts { base, sup: None, .. } => is_parameter_argument(base),
