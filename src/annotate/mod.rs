@@ -493,7 +493,9 @@ impl<'a> Walker<'a> {
             let kind = self.kind(node);
             for (index, matcher) in rules.symbol_rules.iter().filter_map(|&index| rule(index)) {
                 if matches!(matcher, Matcher::Symbol(wanted) if *wanted == kind) {
-                    self.firings.push(Firing { rule: index, matched: node.span, slot: node.span });
+                    // A name of letters side by side (`PE`) is the whole symbol, not its first letter.
+                    let slot = self.meaning.word_span(node).unwrap_or(node.span);
+                    self.firings.push(Firing { rule: index, matched: slot, slot });
                 }
             }
         }

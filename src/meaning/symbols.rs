@@ -386,6 +386,9 @@ pub struct TermIndex<'t, 'n> {
     by_span: rustc_hash::FxHashMap<(usize, usize), &'t Term<'n>>,
     /// The kinds of the bases of indexed symbols: the matrix A of the entry `A_{ij}`.
     bases: rustc_hash::FxHashMap<(usize, usize), SymbolKind>,
+    /// The first letter of each name written as letters side by side (`P` of `PE_{(pos, 2i)}`),
+    /// with the span of the whole symbol.
+    words: rustc_hash::FxHashMap<(usize, usize), crate::syntax::ast::Span>,
     callees: rustc_hash::FxHashSet<(usize, usize)>,
     /// Operators as written (`\mathbb{E}_x`), by span, with the name they were resolved as, and
     /// the intervals, named `interval`.
@@ -416,6 +419,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
         let mut index = TermIndex {
             by_span: rustc_hash::FxHashMap::with_capacity_and_hasher(expected, hasher),
             bases: Default::default(),
+            words: Default::default(),
             callees: Default::default(),
             operators: Default::default(),
             reaches: Vec::new(),
@@ -443,6 +447,12 @@ impl<'t, 'n> TermIndex<'t, 'n> {
                     index.bases.insert((span.start, span.end), base_kind(occurrence));
                 } else {
                     index.bases.entry((span.start, span.end)).or_insert(occurrence.kind);
+                }
+            }
+            if let Some(occurrence) = term.occurrence().filter(|o| o.base.span.end < term.span.end) {
+                let letter = matches!(&occurrence.base.kind, crate::syntax::ast::NodeKind::Symbol { name, .. } if name.len() == 1);
+                if letter && occurrence.base_name.len() > 1 {
+                    index.words.insert((occurrence.base.span.start, occurrence.base.span.end), term.span);
                 }
             }
             if let TermKind::Product(factors) = &term.kind {
@@ -494,6 +504,12 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             .get(&key)
             .map(|term| memo_kind(&self.kinds, term))
             .or_else(|| self.bases.get(&key).copied())
+    }
+
+    /// The span of the whole symbol whose name `node` begins, where the name is letters side by
+    /// side (`PE_{(pos, 2i)}` for its `P`).
+    pub fn word_span(&self, node: &crate::syntax::ast::Node) -> Option<crate::syntax::ast::Span> {
+        self.words.get(&(node.span.start, node.span.end)).copied()
     }
 
     /// Whether the term covering exactly `span` is a call the meaning layer reads with no
