@@ -363,3 +363,14 @@ fn a_relation_opening_an_aligned_cell_is_a_relation_not_a_name() {
         assert_eq!(ko(&aligned), ko(&format!(r"x \{relation} y")), "{aligned}");
     }
 }
+
+#[test]
+fn the_script_below_a_logarithm_is_its_base_however_it_is_written() {
+    for source in [r"\log_2 p", r"\log_2(p)"] {
+        assert!(en(source).starts_with("the log base 2 of p"), "{source}: {}", en(source));
+        assert!(ko(source).starts_with("밑이 2인 로그 피"), "{source}: {}", ko(source));
+    }
+    assert!(en(r"\log_b(x)").starts_with("the log base b of x"), "{}", en(r"\log_b(x)"));
+    // What a maximum ranges over stays a range.
+    assert!(en(r"\max_j z_j").starts_with("the max over j"), "{}", en(r"\max_j z_j"));
+}

@@ -27,6 +27,7 @@ pub fn sub_key(style: SubStyle, sub: &Phrase) -> &'static str {
         SubStyle::After => "after",
         SubStyle::UpTo => "up_to",
         SubStyle::Slice => "slice",
+        SubStyle::Base => "log_base",
     }
 }
 

@@ -340,6 +340,8 @@ pub enum SubStyle {
     UpTo,
     /// `x_{1:d}`: the ones from one position through another.
     Slice,
+    /// `\log_2`: a logarithm's base.
+    Base,
 }
 
 /// A function applied to arguments.

@@ -74,6 +74,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "after",
     "up_to",
     "slice",
+    "log_base",
     "sum",
     "sum_over",
     "sum_all",

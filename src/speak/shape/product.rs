@@ -8,7 +8,7 @@
 use super::{word, Shaper};
 use crate::meaning::tree::{infix_name, Application, BigOperator, Factor, Joint, OperatorApplication};
 use crate::meaning::{binding_name, kind_of_term, SymbolKind, Term, TermKind};
-use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase};
+use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase, SubStyle};
 use crate::speak::Verbosity;
 use crate::syntax::ast::{Font, InfixOp, NodeKind};
 
@@ -240,7 +240,7 @@ impl Shaper<'_> {
         // `\tan^{-1}(y)`: the arctangent.
         let func = match app.inverse_name() {
             Some(inverse) => word(inverse),
-            None => self.callee_name(app, d),
+            None => log_base(self.callee_name(app, d)),
         };
         // `\mathbb{1}[x > 0]`, `\delta(y_i = j)`: the meaning layer applied the indicator to its
         // condition.
@@ -269,7 +269,14 @@ impl Shaper<'_> {
             1 => given.pop().map(Phrase::boxed),
             _ => Some(Phrase::List(given).boxed()),
         };
-        let over = app.over.as_ref().map(|o| self.shape(o, d).boxed());
+        let mut over = app.over.as_ref().map(|o| self.shape(o, d).boxed());
+        let mut func = func;
+        // `\log_b(x)`: what the meaning layer set below as a range is the logarithm's base.
+        if matches!(&func, Phrase::Name(name) if name.key == "log") {
+            if let Some(base) = over.take() {
+                func = Phrase::Sub { base: func.boxed(), sub: base, style: SubStyle::Base };
+            }
+        }
         if probability {
             args = args.into_iter().map(stated).collect();
         }
@@ -361,8 +368,15 @@ impl Shaper<'_> {
             name => {
                 // `\sin^{-1} x`: the arcsine.
                 let name = op.inverse_name().unwrap_or(name);
+                // `\log_2 p`: what stands below a logarithm is its base, not what it ranges over.
+                let (func, over) = match over {
+                    Some(base) if name == "log" => {
+                        (Phrase::Sub { base: word(name).boxed(), sub: base, style: SubStyle::Base }, None)
+                    }
+                    over => (word(name), over),
+                };
                 let applied = Phrase::Apply(Apply {
-                    func: word(name).boxed(),
+                    func: func.boxed(),
                     key: Some(name.to_string()),
                     probability: false,
                     args: vec![*body],
@@ -573,6 +587,16 @@ fn stated(event: Phrase) -> Phrase {
             .boxed(),
             rest: vec![("=".to_string(), *body)],
         },
+        other => other,
+    }
+}
+
+/// `\log_2(p)`: the script below a logarithm's name is its base, said as one ("the log base 2").
+fn log_base(func: Phrase) -> Phrase {
+    match func {
+        Phrase::Sub { base, sub, style: SubStyle::Index | SubStyle::Label } if matches!(base.as_ref(), Phrase::Name(name) if name.key == "log") => {
+            Phrase::Sub { base, sub, style: SubStyle::Base }
+        }
         other => other,
     }
 }
