@@ -114,15 +114,16 @@ impl Scan<'_> {
         if before.ends_with(['_', '^']) || before.ends_with("_{") || before.ends_with("^{") {
             return end;
         }
-        // `log2`, `log10`: a name whose digits TeX set right after it (`\log_2`).
-        let digits_end = end + after.bytes().take_while(u8::is_ascii_digit).count();
-        if digits_end > end {
-            if let Some(latex) = self.text.get(at..digits_end).and_then(|w| self.table.names.get(w)) {
-                self.out.replace(at, digits_end, latex);
-                return digits_end;
+        let word = self.text.get(at..end).unwrap_or("");
+        // `log2`, `log10`: a log whose base TeX set right after it (`\log_2`).
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && self.table.based_names.iter().any(|n| n == word) {
+            if let Some(latex) = self.table.names.get(word) {
+                let base = after.get(..digits).unwrap_or("");
+                self.out.replace(at, end + digits, &format!("{latex}_{{{base}}}"));
+                return end + digits;
             }
         }
-        let word = self.text.get(at..end).unwrap_or("");
         let called = after.trim_start().starts_with('(');
         if let Some(latex) = self.table.names.get(word) {
             self.out.replace(at, end, latex);
@@ -301,7 +302,7 @@ mod tests {
         assert_eq!(latex("ReLU(x) = max(0, x)"), "\\mathrm{ReLU}(x) = \\max(0, x)");
         assert_eq!(latex("log p(x)"), "\\log p(x)");
         // A log's base set right after it; a name's digits otherwise stay (`x2` is no name).
-        assert_eq!(latex("pi log2(pi)"), "pi \\log_2(pi)");
+        assert_eq!(latex("pi log2(pi)"), "pi \\log_{2}(pi)");
         assert_eq!(latex("max2"), "\\max2");
     }
 

@@ -55,6 +55,8 @@ pub struct Table {
     pub big_delimiters: BTreeMap<String, String>,
     /// Words after which a big delimiter opens (`E`, `exp`, `min`).
     pub delimited_after: Vec<String>,
+    /// Names whose base digits a PDF glues to them (`log2`).
+    pub based_names: Vec<String>,
     /// Closing glyphs whose opening glyph pdftotext drops (cmex10's codes 0 and 32).
     pub dropped_openings: Vec<String>,
     /// Those of `big_operators` in their text-style size, as a fraction's parts set them.
