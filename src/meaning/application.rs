@@ -82,7 +82,7 @@ impl Resolver<'_> {
             // `r_t(\theta)`, `\epsilon_\theta(x_t, t)`: a function of the parameters, or a
             // letter labelled by them (a network), leaves nothing to ask.
             && !super::calls::is_parameter_argument(body)
-            && !labelled_by_parameters(callee_node);
+            && !super::scripts::labelled_by_parameters(callee_node);
         let application = Application {
             callee: callee_term,
             over,
@@ -225,9 +225,4 @@ fn is_one_capital(node: &Node) -> bool {
         NodeKind::Symbol { name, .. } => name.starts_with(|c: char| c.is_uppercase()),
         _ => false,
     }
-}
-
-/// `\epsilon_\theta`, `s_\phi`: a letter with a parameter below it names a network.
-fn labelled_by_parameters(callee: &Node) -> bool {
-    matches!(&callee.kind, NodeKind::Scripts { sub: Some(sub), .. } if super::scripts::is_parameter(sub))
 }

@@ -93,8 +93,7 @@ impl Resolver<'_> {
         }
         // `\epsilon_\theta(x_t, t)` beside the noise `\epsilon`: a letter labelled by parameters
         // is a network of its own, not the letter's other use.
-        let parameterised =
-            matches!(&callee.kind, NodeKind::Scripts { sub: Some(sub), .. } if is_parameter(sub));
+        let parameterised = super::scripts::labelled_by_parameters(callee);
         let recorded = full
             .as_deref()
             .and_then(|f| self.table.recorded(f))

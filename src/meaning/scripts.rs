@@ -763,6 +763,11 @@ pub(super) fn is_parameter(sub: &Node) -> bool {
     }
 }
 
+/// `\epsilon_\theta`, `s_\phi`, `f_\theta`: a letter with a parameter below it (a network).
+pub(super) fn labelled_by_parameters(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Scripts { sub: Some(sub), .. } if is_parameter(sub))
+}
+
 /// Whether a name is the real numbers `\mathbb{R}`.
 fn is_reals(node: &Node) -> bool {
     super::is_blackboard(node, "R")

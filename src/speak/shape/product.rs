@@ -272,7 +272,7 @@ impl Shaper<'_> {
         let mut over = app.over.as_ref().map(|o| self.shape(o, d).boxed());
         let mut func = func;
         // `\log_b(x)`: what the meaning layer set below as a range is the logarithm's base.
-        if matches!(&func, Phrase::Name(name) if name.key == "log") {
+        if names_the_log(&func) {
             if let Some(base) = over.take() {
                 func = Phrase::Sub { base: func.boxed(), sub: base, style: SubStyle::Base };
             }
@@ -594,9 +594,14 @@ fn stated(event: Phrase) -> Phrase {
 /// `\log_2(p)`: the script below a logarithm's name is its base, said as one ("the log base 2").
 fn log_base(func: Phrase) -> Phrase {
     match func {
-        Phrase::Sub { base, sub, style: SubStyle::Index | SubStyle::Label } if matches!(base.as_ref(), Phrase::Name(name) if name.key == "log") => {
+        Phrase::Sub { base, sub, style: SubStyle::Index | SubStyle::Label } if names_the_log(&base) => {
             Phrase::Sub { base, sub, style: SubStyle::Base }
         }
         other => other,
     }
+}
+
+/// Whether a function's name is the logarithm, whose script below is its base.
+fn names_the_log(func: &Phrase) -> bool {
+    matches!(func, Phrase::Name(name) if name.key == "log")
 }
