@@ -66,7 +66,7 @@ impl Resolver<'_> {
         let integral = self.is_integral(op);
         let (rest, differential) = match rest {
             [body @ .., (_, _, dee), (Some(InfixOp::Juxt), _, var)] if integral && is_dee(dee) => {
-                (body, Some(self.term(var, Place::Plain, d)))
+                (body, Some(self.term(var, Place::Differential, d)))
             }
             _ => (rest, None),
         };

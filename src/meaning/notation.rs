@@ -135,6 +135,9 @@ pub struct Notation {
     /// Capitals papers compare laws by: two of them taken together (`\mathrm{CE}(P, Q)`,
     /// `W(P, Q)`) are two distributions, no matrices.
     pub compared_law_capitals: Names,
+    /// Capitals an integral's `d` takes for an element of area, surface or volume (`dA`, `dV`):
+    /// numbers the integral adds up, no matrices.
+    pub element_letters: Names,
     /// Letters that name a layer above a symbol (`h^l`, `h^{(l+1)}`); others there name a
     /// sample or a step (`x^{(i)}`).
     pub layer_letters: Names,
@@ -210,6 +213,7 @@ impl Notation {
             variance_letters: Names::default(),
             moment_letters: Names::default(),
             compared_law_capitals: Names::default(),
+            element_letters: Names::default(),
             layer_letters: Names::default(),
             ordinal_endings: Names::default(),
             gate_functions: Names::default(),

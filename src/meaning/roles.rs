@@ -46,6 +46,9 @@ pub enum Place {
     /// What a trace, a determinant or a spectral letter takes (`\det(B)`, `\lambda_i(B)`): a
     /// capital there is a matrix, whatever size papers give its letter elsewhere.
     MatrixOperand,
+    /// What an integral's `d` takes (`dx`, `dA`, `dP`): the variable integrated over, an
+    /// element of area or volume, or the distribution integrated against.
+    Differential,
 }
 
 impl Resolver<'_> {
@@ -232,6 +235,14 @@ impl Resolver<'_> {
             }
             // `\frac{1}{T}` beside `e^{z_i / T}`: a capital the formula uses as a number elsewhere
             // (a temperature) is that number below a bar too.
+            // `\iiint_{\Omega} \rho \, dV`, `\int f \, dP`: an element of volume is a number, a
+            // law's letter the distribution integrated against.
+            Place::Differential if capital && plain && has(&self.notation.element_letters, letter) => {
+                Some(SymbolKind::Scalar)
+            }
+            Place::Differential if capital && plain && has(&self.notation.distribution_letters, letter) => {
+                Some(SymbolKind::Distribution)
+            }
             Place::Count | Place::Divisor if capital && self.used_as_number(occurrence) => None,
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
             // `\Omega(\mathrm{MSA})`: a module named in words is what is costed, not a size.
