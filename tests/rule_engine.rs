@@ -430,6 +430,9 @@ examples = ['\sum_{j} w_j v_j']
     );
     assert!(fires(r"\sum_{j=1}^{n} a_j v_j", &rules));
     assert!(fires(r"\sum_{k} a_k v_k", &rules));
+    // Written with the set it runs over.
+    assert!(fires(r"\sum_{j \in \mathcal{N}(i)} a_j v_j", &rules));
+    assert!(!fires(r"\sum_{j \in \mathcal{N}(i)} a_j v_i", &rules));
     // The values read at another index than the one summed over: no match.
     assert!(!fires(r"\sum_{j=1}^{n} a_j v_i", &rules));
 }

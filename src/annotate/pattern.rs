@@ -740,7 +740,7 @@ fn same_dots(a: &str, b: &str) -> bool {
 /// A pattern's absent part matches anything; a present one must match.
 /// `\sum_{$J}` of a pattern against `\sum_{j=1}^{n}`: a lone metavariable below a big operator
 /// stands for the variable it runs over, so that `\sum_{$J} \exp($S) $V_{$J}` finds the sum
-/// written with its lower end too.
+/// written with its lower end too, or with the set it runs over (`\sum_{y \in \mathcal{Y}}`).
 fn summed_variable<'t>(
     base: &'t Node,
     pattern: &'t Option<Box<Node>>,
@@ -754,7 +754,7 @@ fn summed_variable<'t>(
     let Some(name) = metavariable(pattern) else { return false };
     let NodeKind::Chain { first, rest } = &target.kind else { return false };
     let [link] = rest.as_slice() else { return false };
-    if !matches!(&link.op, InfixOp::Relation(r) if r.as_str() == "=") {
+    if !matches!(&link.op, InfixOp::Relation(r) if matches!(r.as_str(), "=" | "\\in")) {
         return false;
     }
     if !matches!(first.kind, NodeKind::Symbol { .. } | NodeKind::Scripts { .. }) {

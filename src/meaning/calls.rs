@@ -28,6 +28,11 @@ impl Resolver<'_> {
             NodeKind::Scripts { base, primes: 0, .. } => base.as_ref(),
             _ => argument,
         };
+        // `(\mathbf{f} \circ \mathbf{g})(\mathbf{a})`: a composition in parentheses applied to
+        // what follows, as the map it makes.
+        if is_composition(callee) && matches!(group.kind, NodeKind::Fenced { open: Delim::Paren, .. }) {
+            return true;
+        }
         // `\mathbb{1}[x > 0]`, `\mathbb{1}(y = k)`: the indicator applied to its condition.
         if is_indicator_one(callee) && matches!(group.kind, NodeKind::Fenced { .. }) {
             return true;
@@ -476,6 +481,13 @@ fn is_argument_list(body: &Node) -> bool {
 }
 
 /// Whether a group's content sets two things apart with a double bar (`P \| Q`).
+/// Whether a node is maps composed in parentheses: `(g \circ f)`, every joint a `\circ`.
+fn is_composition(node: &Node) -> bool {
+    let NodeKind::Fenced { open: Delim::Paren, body, .. } = &node.kind else { return false };
+    let NodeKind::Chain { rest, .. } = &body.kind else { return false };
+    !rest.is_empty() && rest.iter().all(|l| matches!(&l.op, InfixOp::Multiplicative(op) if op == "\\circ"))
+}
+
 fn double_bar_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
     rest.iter().any(|l| is_double_bar(&l.op))

@@ -55,7 +55,13 @@ pub(super) fn is_italic_expectation(item: &Node, next: &Node, notation: &super::
     // indexed by, and no parenthesis after it (`E_\theta(\mathbf{x})` is an energy).
     let under_a_parameter =
         sub.is_some_and(is_greek_letter) && !matches!(bracket.kind, NodeKind::Fenced { .. });
-    italic_e && (bracketed || drawn || of_capitals || conditioned || under_a_parameter)
+    // `\mathbf{E}[Y] = \mathbf{E}[N]\, \mathbf{E}[X]`: a bold E (some textbooks' expectation) around
+    // capitals, where `\mathbf{E}[w_i]` picks a row of an embedding matrix.
+    let bold_e = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Bold } if name == "E");
+    let around_capitals = matches!(&bracket.kind, NodeKind::Fenced { open: Delim::Paren | Delim::Bracket, body, .. }
+        if holds_random_capital(body) || is_conditioned(body));
+    (italic_e && (bracketed || drawn || of_capitals || conditioned || under_a_parameter))
+        || (bold_e && around_capitals)
 }
 
 /// `\mathbb{E}^{\pi}`, `E^{\pi_\theta}`: an expectation's letter with a letter above it (a policy,

@@ -153,7 +153,11 @@ pub(super) fn maps_in_a_composition(factors: &mut [Factor]) {
         return;
     }
     let dots = factors.iter().any(|f| matches!(f.term.node.kind, crate::syntax::ast::NodeKind::Dots { .. }));
-    if factors.len() < 3 && !dots {
+    // `h = f \circ g`: one side a map makes the other one (a Hadamard product takes arrays).
+    let a_map = factors
+        .iter()
+        .any(|f| matches!(&f.term.kind, TermKind::Symbol(o) if o.kind == super::SymbolKind::Function));
+    if factors.len() < 3 && !dots && !a_map {
         return;
     }
     for factor in factors.iter_mut() {
