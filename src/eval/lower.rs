@@ -603,6 +603,7 @@ impl<'a> Lowerer<'a> {
         let Some(builtin) = builtin else { return Err(unsupported(&as_written(), op.op.span)) };
         let operand = self.term(&op.operand)?;
         let call = self.make(ExprKind::Call(builtin, vec![operand]), span);
+        let call = self.in_base(call, op.base.as_ref(), span)?;
         self.raised(call, power, span)
     }
 
@@ -634,6 +635,7 @@ impl<'a> Lowerer<'a> {
             let builtin = Builtin::from_name(name).ok_or_else(|| unsupported(name, app.callee.node.span))?;
             let args = self.arguments(&app.args)?;
             let call = self.make(ExprKind::Call(builtin, args), span);
+            let call = self.in_base(call, app.base.as_ref(), span)?;
             return self.raised(call, Some(power), span);
         }
         let callee = self.callee(&app.callee)?;
@@ -645,6 +647,7 @@ impl<'a> Lowerer<'a> {
             Callee::Builtin(b) => self.make(ExprKind::Call(b, args), span),
             Callee::User(name) => self.make(ExprKind::UserCall(name, args), span),
         };
+        expr = self.in_base(expr, app.base.as_ref(), span)?;
         if let Some(sub) = &app.sub {
             expr = self.indexed(expr, sub.term.node, span)?;
         }

@@ -22,7 +22,7 @@ impl Resolver<'_> {
             NodeKind::Fenced { body, .. } => body.as_ref(),
             _ => group,
         };
-        let (callee_node, over) = self.split_over(callee);
+        let (callee_node, over, base) = self.split_over(callee);
         let callee_term = self.symbol_or_term(callee_node, Place::Callee, d);
         let distribution =
             callee_term.occurrence().is_some_and(|o| o.kind == super::SymbolKind::Distribution);
@@ -63,6 +63,7 @@ impl Resolver<'_> {
             other => other,
         };
         let over = over.map(|o| self.term(o, Place::Bound, d));
+        let base = base.map(|b| self.term(b, Place::Plain, d));
         let (args, given, bar) = if family {
             self.family_arguments(body, d)
         } else {
@@ -86,6 +87,7 @@ impl Resolver<'_> {
         let application = Application {
             callee: callee_term,
             over,
+            base,
             args,
             given,
             condition_bar: bar,
@@ -194,15 +196,25 @@ impl Resolver<'_> {
 
     /// A named function's subscript that says what it ranges over (`\mathrm{softmax}_j`), split
     /// off the callee; other subscripts stay part of the callee's name (`p_\theta`, `D_{KL}`).
-    fn split_over<'n>(&self, callee: &'n Node) -> (&'n Node, Option<&'n Node>) {
+    /// What a callee's subscript is beside its name: a range (`\mathrm{softmax}_j`, second) or a
+    /// base (`\log_2`, third); otherwise it stays on the callee.
+    fn split_over<'n>(&self, callee: &'n Node) -> (&'n Node, Option<&'n Node>, Option<&'n Node>) {
         match &callee.kind {
+            NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 } if self.takes_a_base(base) => {
+                (base.as_ref(), None, Some(sub.as_ref()))
+            }
             NodeKind::Scripts { base, sub: Some(sub), sup: None, primes: 0 }
                 if self.ranges(base) && self.is_range_subscript(sub) =>
             {
-                (base.as_ref(), Some(sub.as_ref()))
+                (base.as_ref(), Some(sub.as_ref()), None)
             }
-            _ => (callee, None),
+            _ => (callee, None, None),
         }
+    }
+
+    /// Whether a name is one whose subscript is its base (`\log`).
+    fn takes_a_base(&self, name: &Node) -> bool {
+        matches!(&name.kind, NodeKind::Word { text, .. } if super::notation::has(&self.notation.based_functions, text))
     }
 }
 

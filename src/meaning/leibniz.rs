@@ -75,6 +75,7 @@ impl Resolver<'_> {
             op: item,
             sub: Some(wrt),
             sup: None,
+            base: None,
             operand,
         };
         Some((Term::new(TermKind::Operator(Box::new(application)), span, node), 1 + used))

@@ -138,6 +138,8 @@ pub struct Notation {
     /// Capitals an integral's `d` takes for an element of area, surface or volume (`dA`, `dV`):
     /// numbers the integral adds up, no matrices.
     pub element_letters: Names,
+    /// Function names whose script below is a base (`\log_2 p`), not a label or a range.
+    pub based_functions: Names,
     /// Letters that name a layer above a symbol (`h^l`, `h^{(l+1)}`); others there name a
     /// sample or a step (`x^{(i)}`).
     pub layer_letters: Names,
@@ -214,6 +216,7 @@ impl Notation {
             moment_letters: Names::default(),
             compared_law_capitals: Names::default(),
             element_letters: Names::default(),
+            based_functions: Names::default(),
             layer_letters: Names::default(),
             ordinal_endings: Names::default(),
             gate_functions: Names::default(),

@@ -43,6 +43,10 @@ fn write_term(out: &mut String, term: &Term, depth: usize) {
                 out.push_str(" over ");
                 write_term(out, over, d);
             }
+            if let Some(base) = &app.base {
+                out.push_str(" base ");
+                write_term(out, base, d);
+            }
             out.push_str(" applied to");
             for arg in &app.args {
                 out.push(' ');
@@ -72,6 +76,11 @@ fn write_term(out: &mut String, term: &Term, depth: usize) {
             if let Some(sub) = &op.sub {
                 out.push_str(" over ");
                 write_term(out, sub, d);
+                out.push(':');
+            }
+            if let Some(base) = &op.base {
+                out.push_str(" base ");
+                write_term(out, base, d);
                 out.push(':');
             }
             out.push(' ');

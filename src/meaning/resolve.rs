@@ -583,10 +583,15 @@ impl<'t> Resolver<'t> {
             _ => op,
         };
         let function = matches!(word.kind, NodeKind::Word { .. }).then(|| self.term(word, Place::Callee, d));
+        // `\log_2 p`: below a name that takes a base, the base.
+        let based = super::notation::has(&self.notation.based_functions, name);
+        let base = sub.filter(|_| based).map(|s| self.term(s, Place::Plain, d));
+        let sub = sub.filter(|_| !based);
         let application = OperatorApplication {
             name,
             function,
             op,
+            base,
             sub: sub.map(|s| {
                 let mut sub = self.term(s, sub_place, d);
                 if name == "E" {

@@ -186,6 +186,8 @@ pub struct Application<'n> {
     /// The subscript of a named function that says what it ranges over: the `j` of
     /// `\mathrm{softmax}_j(z)`.
     pub over: Option<Term<'n>>,
+    /// The base written below a function's name that takes one: the 2 of `\log_2(p)`.
+    pub base: Option<Term<'n>>,
     /// The arguments, in order.
     pub args: Vec<Term<'n>>,
     /// What is conditioned on, after `\mid` or `;` in probabilities (`p(x \mid y)`).
@@ -222,6 +224,8 @@ pub struct OperatorApplication<'n> {
     pub sub: Option<Term<'n>>,
     /// Its superscript, when it has one (`\log^2 x`).
     pub sup: Option<Term<'n>>,
+    /// The base written below a name that takes one (`\log_2 p`), where `sub` is then empty.
+    pub base: Option<Term<'n>>,
     /// What it applies to.
     pub operand: Term<'n>,
 }
@@ -486,11 +490,11 @@ impl<'n> Term<'n> {
             }
             TermKind::Apply(app) => {
                 visit(&app.callee);
-                app.over.iter().chain(&app.args).chain(&app.given).for_each(&mut visit);
+                app.over.iter().chain(&app.base).chain(&app.args).chain(&app.given).for_each(&mut visit);
                 app.sub.iter().chain(app.sup.iter()).for_each(|s| visit(&s.term));
             }
             TermKind::Operator(op) => {
-                op.function.iter().chain(&op.sub).chain(&op.sup).for_each(&mut visit);
+                op.function.iter().chain(&op.sub).chain(&op.sup).chain(&op.base).for_each(&mut visit);
                 visit(&op.operand);
             }
             TermKind::BigOp(big) => {
@@ -540,11 +544,21 @@ impl<'n> Term<'n> {
             }
             TermKind::Apply(app) => {
                 visit(&mut app.callee);
-                app.over.iter_mut().chain(&mut app.args).chain(&mut app.given).for_each(&mut visit);
+                app.over
+                    .iter_mut()
+                    .chain(&mut app.base)
+                    .chain(&mut app.args)
+                    .chain(&mut app.given)
+                    .for_each(&mut visit);
                 app.sub.iter_mut().chain(app.sup.iter_mut()).for_each(|s| visit(&mut s.term));
             }
             TermKind::Operator(op) => {
-                op.function.iter_mut().chain(&mut op.sub).chain(&mut op.sup).for_each(&mut visit);
+                op.function
+                    .iter_mut()
+                    .chain(&mut op.sub)
+                    .chain(&mut op.sup)
+                    .chain(&mut op.base)
+                    .for_each(&mut visit);
                 visit(&mut op.operand);
             }
             TermKind::BigOp(big) => {

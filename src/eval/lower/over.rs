@@ -1,13 +1,23 @@
-//! A named function with what it ranges over: `\mathrm{softmax}_j(e_{ij})`, the softmax over
-//! j of its argument (the meaning layer's [`Application::over`]).
+//! A named function with what stands below its name: what it ranges over,
+//! `\mathrm{softmax}_j(e_{ij})`, the softmax over j of its argument (the meaning layer's
+//! [`Application::over`]); or its base, `\log_2 p`, the natural log divided by the base's
+//! (the meaning layer's `base`).
 
 use super::{unsupported, variable_name, Callee, Lowered, Lowerer};
-use crate::eval::expr::{BinOp, Builtin, ExprKind, ReduceOp, Reduction};
+use crate::eval::expr::{BinOp, Builtin, Expr, ExprKind, ReduceOp, Reduction};
 use crate::meaning::tree::Application;
 use crate::meaning::Term;
 use crate::syntax::ast::Span;
 
 impl Lowerer<'_> {
+    /// `\log_2 p`: a logarithm computed in its base, the natural log over the log of the base.
+    pub(super) fn in_base(&mut self, log: Expr, base: Option<&Term>, span: Span) -> Lowered {
+        let Some(base) = base else { return Ok(log) };
+        let base = self.term(base)?;
+        let log_of_base = self.make(ExprKind::Call(Builtin::Log, vec![base]), span);
+        Ok(self.make(ExprKind::Binary(BinOp::Div, Box::new(log), Box::new(log_of_base)), span))
+    }
+
     /// `\mathrm{softmax}_j(x)` written out as `\exp(x - \max_j x) / \sum_j \exp(x - \max_j x)`
     /// (stable, as the built-in softmax is), the argument lowered anew for each place it takes
     /// so that every node keeps its own id. Any other function with a range, or a softmax with

@@ -240,7 +240,7 @@ impl Shaper<'_> {
         // `\tan^{-1}(y)`: the arctangent.
         let func = match app.inverse_name() {
             Some(inverse) => word(inverse),
-            None => log_base(self.callee_name(app, d)),
+            None => self.callee_name(app, d),
         };
         // `\mathbb{1}[x > 0]`, `\delta(y_i = j)`: the meaning layer applied the indicator to its
         // condition.
@@ -269,14 +269,9 @@ impl Shaper<'_> {
             1 => given.pop().map(Phrase::boxed),
             _ => Some(Phrase::List(given).boxed()),
         };
-        let mut over = app.over.as_ref().map(|o| self.shape(o, d).boxed());
-        let mut func = func;
-        // `\log_b(x)`: what the meaning layer set below as a range is the logarithm's base.
-        if names_the_log(&func) {
-            if let Some(base) = over.take() {
-                func = Phrase::Sub { base: func.boxed(), sub: base, style: SubStyle::Base };
-            }
-        }
+        let over = app.over.as_ref().map(|o| self.shape(o, d).boxed());
+        // `\log_b(x)`: the base the meaning layer read below the name.
+        let func = with_base(func, app.base.as_ref().map(|b| self.shape(b, d)));
         if probability {
             args = args.into_iter().map(stated).collect();
         }
@@ -368,13 +363,8 @@ impl Shaper<'_> {
             name => {
                 // `\sin^{-1} x`: the arcsine.
                 let name = op.inverse_name().unwrap_or(name);
-                // `\log_2 p`: what stands below a logarithm is its base, not what it ranges over.
-                let (func, over) = match over {
-                    Some(base) if name == "log" => {
-                        (Phrase::Sub { base: word(name).boxed(), sub: base, style: SubStyle::Base }, None)
-                    }
-                    over => (word(name), over),
-                };
+                // `\log_2 p`: the base the meaning layer read below the name.
+                let func = with_base(word(name), op.base.as_ref().map(|b| self.shape(b, d)));
                 let applied = Phrase::Apply(Apply {
                     func: func.boxed(),
                     key: Some(name.to_string()),
@@ -591,17 +581,11 @@ fn stated(event: Phrase) -> Phrase {
     }
 }
 
-/// `\log_2(p)`: the script below a logarithm's name is its base, said as one ("the log base 2").
-fn log_base(func: Phrase) -> Phrase {
-    match func {
-        Phrase::Sub { base, sub, style: SubStyle::Index | SubStyle::Label } if names_the_log(&base) => {
-            Phrase::Sub { base, sub, style: SubStyle::Base }
-        }
-        other => other,
+/// `\log_2(p)`: a function's name with the base the meaning layer read below it, said as one
+/// ("the log base 2").
+fn with_base(func: Phrase, base: Option<Phrase>) -> Phrase {
+    match base {
+        Some(base) => Phrase::Sub { base: func.boxed(), sub: base.boxed(), style: SubStyle::Base },
+        None => func,
     }
-}
-
-/// Whether a function's name is the logarithm, whose script below is its base.
-fn names_the_log(func: &Phrase) -> bool {
-    matches!(func, Phrase::Name(name) if name.key == "log")
 }
