@@ -190,6 +190,9 @@ fn applied_letter(node: &Node) -> Option<&str> {
 fn learn_bounds(table: &mut SymbolTable, sub: Option<&Node>, sup: Option<&Node>) {
     if let Some(sub) = sub {
         learn_range_bounds(table, sub);
+        if let Some((letter, from_zero)) = counted_from(sub) {
+            table.note_counted(letter, from_zero);
+        }
         let variable = match &sub.kind {
             NodeKind::Chain { first, rest }
                 if matches!(rest.first().map(|l| &l.op), Some(InfixOp::Relation(_))) =>
@@ -204,6 +207,20 @@ fn learn_bounds(table: &mut SymbolTable, sub: Option<&Node>, sup: Option<&Node>)
     }
     if let Some(name) = sup.and_then(binding_name) {
         table.suggest(name, SymbolKind::Dimension);
+    }
+}
+
+/// `k` of `\sum_{k=0}`, `\sum_{k=1}`: a letter a big operator counts from a lower limit, and
+/// whether that limit is 0.
+fn counted_from(sub: &Node) -> Option<(&str, bool)> {
+    let NodeKind::Chain { first, rest } = &sub.kind else { return None };
+    let [link] = rest.as_slice() else { return None };
+    let zero = matches!(&link.operand.kind, NodeKind::Number { text, .. } if text.as_str() == "0");
+    match &first.kind {
+        NodeKind::Symbol { name, font: Font::Normal } if link.op == InfixOp::Relation("=".into()) => {
+            Some((name.as_str(), zero))
+        }
+        _ => None,
     }
 }
 

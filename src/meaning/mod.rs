@@ -219,6 +219,9 @@ pub struct SymbolTable {
     first_numbered: rustc_hash::FxHashSet<String>,
     /// Latin names written with the superscript 0 (`x^0`: a power series).
     zeroth_numbered: rustc_hash::FxHashSet<String>,
+    /// Letters a sum or a product counts from a lower limit, and whether every such limit is 0
+    /// (`\sum_{k=0}^{\infty}`: above a name, a power).
+    zero_counted: HashMap<String, bool>,
     /// Single letters written alone as a subscript somewhere (`\ell` of `p_\ell`).
     subscript_letters: rustc_hash::FxHashSet<String>,
     /// Names labelled below with a word somewhere (`\ell` of `\ell_{ce}`): another run of letters

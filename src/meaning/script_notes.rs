@@ -72,4 +72,18 @@ impl SymbolTable {
             .get(letter)
             .is_some_and(|(bases, bold, indexed)| bases.len() >= 2 && (*bold || (*indexed && latin_base)))
     }
+
+    /// Notes that a sum or a product counts `letter` from a lower limit, 0 when `from_zero`
+    /// (`\sum_{k=0}^{\infty}`).
+    pub(crate) fn note_counted(&mut self, letter: &str, from_zero: bool) {
+        let all_zero = self.zero_counted.entry(letter.to_string()).or_insert(true);
+        *all_zero &= from_zero;
+    }
+
+    /// `\sum_{k=0}^{\infty} \frac{A^k}{k!}`, `\sum_{i=0}^{n} x^i`: whether a letter is counted from
+    /// 0 by a sum or a product (and from nothing else: `\sum_{k=1}^{K}` beside it counts heads),
+    /// the mark of powers (the zeroth is one), no member nor step.
+    pub fn is_zero_counted(&self, letter: &str) -> bool {
+        self.zero_counted.get(letter).copied().unwrap_or(false)
+    }
 }

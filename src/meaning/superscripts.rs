@@ -135,6 +135,12 @@ impl Resolver<'_> {
                 let index = self.table.recorded(name) == Some(super::SymbolKind::Index);
                 let matrix_base = capital_base || font_of_name(base) == Font::Bold;
                 let member = index || has(&self.notation.family_letters, name);
+                // `\sum_{k=0}^{\infty} \frac{A^k}{k!}`: a letter counted from 0 raises a matrix or
+                // a number to its powers (a bold small letter, a vector, is never raised).
+                let vector_base = font_of_name(base) == Font::Bold && !capital_base;
+                if !upper && !vector_base && self.table.is_zero_counted(name) {
+                    return ScriptRole::Power;
+                }
                 match (upper, member && matrix_base) {
                     (true, _) => ScriptRole::Label,
                     (false, true) => ScriptRole::Family,
