@@ -1,6 +1,6 @@
 //! Likely typos the parser accepts, as warnings with a place: a `(`, `[` or `\{` never closed, a
 //! `)`, `]` or `\}` that closes nothing, a `|` without its partner outside brackets and scripts (inside
-//! them one may be a condition's bar, `p(x|z)`, `\hat{u}_{j|i}`), an operator with nothing after it
+//! them one may be a condition's bar, `p(x|z)`, `\hat{u}_{j|i}`; in angle brackets a bra-ket's), an operator with nothing after it
 //! at the end (`x +`, `L =`; a sign as a script, `\mathbb{R}^+`, `0^-`, is no operator). TeX lets brackets mismatch
 //! (`[0, 1)` is an interval), so any closer closes any opener; only a count that does not come
 //! out even is noted. Brackets sized by `\left`, `\big`, … are the parser's to check, and text
@@ -20,6 +20,9 @@ enum Frame {
     },
     /// A set's brace written `\{`, closed only by `\}`.
     SetBrace(usize),
+    /// An angle bracket `\langle`: a bar inside is a bra-ket's (`\langle v | w \rangle`), and
+    /// one never closed is a bra (`\langle v |`), no typo.
+    Angle,
 }
 
 /// The likely typos of `text`.
@@ -32,6 +35,16 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
     while let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) {
         match c {
             '\\' => {
+                let rest = text.get(at..).unwrap_or("");
+                if rest.starts_with("\\langle") {
+                    open.push(Frame::Angle);
+                } else if rest.starts_with("\\rangle") {
+                    // `|v\rangle`: a ket's bar is its own.
+                    match open.iter().rposition(|f| matches!(f, Frame::Angle)) {
+                        Some(i) => drop(open.remove(i)),
+                        None => drop(top.pop()),
+                    }
+                }
                 match text.get(at..at + 2) {
                     Some("\\{") => open.push(Frame::SetBrace(at)),
                     Some("\\}") => match open.iter().rposition(|f| matches!(f, Frame::SetBrace(..))) {
@@ -63,7 +76,10 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
             }
             // `\{x \mid |x| < 1\}`: a set-builder's bar is the set's own.
             '|' if open.iter().any(|f| {
-                matches!(f, Frame::Bracket(..) | Frame::SetBrace(..) | Frame::Brace { script: true })
+                matches!(
+                    f,
+                    Frame::Bracket(..) | Frame::SetBrace(..) | Frame::Brace { script: true } | Frame::Angle
+                )
             }) => {}
             '|' => top.push(at),
             _ => {}
@@ -78,7 +94,7 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
             Frame::SetBrace(at) => {
                 notes.push(set_brace_note(WarningKind::UnclosedBracket { delimiter: "\\{".into() }, at))
             }
-            Frame::Brace { .. } => {}
+            Frame::Brace { .. } | Frame::Angle => {}
         }
     }
     if top.len() % 2 == 1 {
@@ -184,6 +200,10 @@ mod tests {
         }
         assert_eq!(kinds("u_{j|i} + |y"), vec![WarningKind::LoneBar]);
         assert_eq!(kinds("\\frac{|x}{2}"), vec![WarningKind::LoneBar]);
+        // Dirac's brackets: a bra-ket, a bra and a ket keep their bars.
+        assert!(kinds("\\langle v | w \\rangle").is_empty());
+        assert!(kinds("\\langle v | = |v\\rangle^{\\dagger}").is_empty());
+        assert_eq!(kinds("|v\\rangle + |x"), vec![WarningKind::LoneBar]);
     }
 
     #[test]
