@@ -112,6 +112,16 @@ fn kind_at(term: &Term, depth: usize) -> SymbolKind {
     kind_with(term, &|child: &Term| kind_at(child, depth + 1))
 }
 
+/// What an entry-wise function `name` gives for an argument of `kind`: its kind, but a squashed
+/// or exponentiated count is a number (`\exp(z_j - m)`, `\tanh(n)`), where the log of a size keeps
+/// counting it (bits, digits).
+fn value_of_a_count(name: &str, kind: SymbolKind) -> SymbolKind {
+    match kind {
+        SymbolKind::Dimension | SymbolKind::Index if !matches!(name, "log" | "ln") => SymbolKind::Scalar,
+        kind => kind,
+    }
+}
+
 /// The kind of `term` given the kinds of its parts (`child`): recursion for one term, a table
 /// for [`TermIndex`], which asks for every term and so must not walk each one again.
 fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
@@ -161,12 +171,7 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                 // The argument's kind is asked once: a tower `\sigma(\sigma(…)_i)_i` stays linear.
                 Some(arg) if elementwise => match child(arg) {
                     SymbolKind::Vector if picked => SymbolKind::Scalar,
-                    // `\exp(z_j - m)`, `\tanh(n)`: a squashed or exponentiated count is a
-                    // number (the log of a size keeps counting it: bits, digits).
-                    SymbolKind::Dimension | SymbolKind::Index if !matches!(name, "log" | "ln") => {
-                        SymbolKind::Scalar
-                    }
-                    kind => kind,
+                    kind => value_of_a_count(name, kind),
                 },
                 _ => SymbolKind::Unknown,
             }
@@ -189,13 +194,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
                     (_, kind) => kind,
                 },
             },
-            // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.
             // `\exp(z_j - m)`: an exponential is a number, whatever counts its exponent holds.
-            "exp" => match child(&op.operand) {
-                SymbolKind::Dimension | SymbolKind::Index => SymbolKind::Scalar,
-                kind => kind,
-            },
-            "Delta" | "log" | "E" => child(&op.operand),
+            "exp" | "log" => value_of_a_count(op.name, child(&op.operand)),
+            // `\mathbb{E}[\nabla_\theta \log \pi]`: an expectation has its body's shape.
+            "Delta" | "E" => child(&op.operand),
             // `\max\{0, \boldsymbol{W}^\top \boldsymbol{x} + \boldsymbol{c}\}`: the larger of listed
             // values, taken entry by entry, has the shape of what it compares.
             "max" | "min" if op.sub.is_none() => match &op.operand.kind {
