@@ -140,7 +140,7 @@ impl<'a> Lowerer<'a> {
                 Ok(self.make(ExprKind::Power(r, Box::new(exponent)), span))
             }
             TermKind::Wrapped(body) => self.term(body),
-            TermKind::Fenced { open, body } => self.fenced(*open, body, span),
+            TermKind::Fenced { open, body } => self.fenced(term, *open, body, span),
             TermKind::Annotated { body, label } => self.annotated(body, label.as_deref(), span),
             TermKind::Rows(rows) if term.node.environment().is_some_and(|env| env.ends_with("matrix")) => {
                 self.matrix(rows, span)
@@ -425,7 +425,7 @@ impl<'a> Lowerer<'a> {
         Ok(self.make(ExprKind::Power(Box::new(expr), Box::new(exponent)), span))
     }
 
-    fn fenced(&mut self, open: Delim, body: &Term, span: Span) -> Lowered {
+    fn fenced(&mut self, term: &Term, open: Delim, body: &Term, span: Span) -> Lowered {
         match open {
             Delim::Paren | Delim::Bracket | Delim::Brace => {
                 if matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| matches!(j.op, InfixOp::Separator(_))))
@@ -441,14 +441,13 @@ impl<'a> Lowerer<'a> {
             Delim::Bar => self.call_with(Builtin::Abs, body, span),
             Delim::Floor => self.call_with(Builtin::Floor, body, span),
             Delim::Ceil => self.call_with(Builtin::Ceil, body, span),
-            Delim::Angle => match &body.kind {
-                TermKind::Chain { first, rest } if matches!(rest.as_slice(), [j] if matches!(j.op, InfixOp::Separator(_))) =>
-                {
-                    let second = rest.first().map(|j| &j.term).ok_or_else(|| unsupported("⟨…⟩", span))?;
+            // `\langle a, b \rangle`, `\langle a | b \rangle`: the sides the meaning layer read.
+            Delim::Angle => match term.inner_product_sides() {
+                Some((first, second)) => {
                     let (a, b) = (self.term(first)?, self.term(second)?);
                     Ok(self.make(ExprKind::Binary(BinOp::Mul, Box::new(a), Box::new(b)), span))
                 }
-                _ => Err(unsupported("⟨…⟩ without two entries", span)),
+                None => Err(unsupported("⟨…⟩ without two entries", span)),
             },
             _ => Err(unsupported("this bracket", span)),
         }

@@ -471,6 +471,20 @@ impl<'n> Term<'n> {
             if !rest.is_empty() && rest.iter().all(|j| matches!(j.op, InfixOp::Separator(s) if s == ",")))
     }
 
+    /// The two sides of an inner product in angle brackets: `\langle a, b \rangle`, or Dirac's
+    /// bra-ket `\langle a | b \rangle` (whose bar is no condition).
+    pub fn inner_product_sides(&self) -> Option<(&Term<'n>, &Term<'n>)> {
+        let TermKind::Fenced { open: Delim::Angle, body } = &self.kind else { return None };
+        let TermKind::Chain { first, rest } = &body.kind else { return None };
+        match rest.as_slice() {
+            [joint] if matches!(joint.op, InfixOp::Separator(_)) => Some((first.as_ref(), &joint.term)),
+            [joint] if matches!(joint.op, InfixOp::Relation(r) if r == "|" || r == "\\mid") => {
+                Some((first.as_ref(), &joint.term))
+            }
+            _ => None,
+        }
+    }
+
     /// The occurrence, when the term is a symbol.
     pub fn occurrence(&self) -> Option<&Occurrence<'n>> {
         match &self.kind {

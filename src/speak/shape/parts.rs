@@ -237,21 +237,15 @@ impl Shaper<'_> {
     }
 
     /// A bracketed group `term` that is no argument list (opened by `open`, holding `body`), by
-    /// its delimiters; a tuple as the meaning reads one ([`Term::is_tuple`]).
+    /// its delimiters; a tuple and an inner product as the meaning reads them ([`Term::is_tuple`],
+    /// [`Term::inner_product_sides`]).
     pub(super) fn fenced(&self, term: &Term, open: Delim, body: &Term, d: usize) -> Phrase {
         // An interval (`[0, 1)`, `t \in [0, T]`) is the meaning layer's to find: it is no
         // fenced group by then.
-        let pair = match &body.kind {
-            TermKind::Chain { first, rest } => match rest.as_slice() {
-                [joint] if matches!(joint.op, InfixOp::Separator(_)) => Some((first.as_ref(), &joint.term)),
-                _ => None,
-            },
-            _ => None,
-        };
         let inner = || self.shape(body, d).boxed();
-        match (open, pair) {
-            (Delim::Paren, _) if term.is_tuple() => Phrase::Fence { fence: Fence::Tuple, body: inner() },
-            (Delim::Paren | Delim::Bracket, _) => {
+        match open {
+            Delim::Paren if term.is_tuple() => Phrase::Fence { fence: Fence::Tuple, body: inner() },
+            Delim::Paren | Delim::Bracket => {
                 // A group is kept where it is heard: around a sum always, around anything at
                 // full (where brackets are said).
                 let fence = if open == Delim::Bracket { Fence::Bracket } else { Fence::Group };
@@ -266,19 +260,22 @@ impl Shaper<'_> {
                     other => other,
                 }
             }
-            (Delim::DoubleBar, _) => Phrase::Fence { fence: Fence::Norm, body: inner() },
-            (Delim::Bar, _) if kind_of_term(body) == SymbolKind::Matrix => {
+            Delim::DoubleBar => Phrase::Fence { fence: Fence::Norm, body: inner() },
+            Delim::Bar if kind_of_term(body) == SymbolKind::Matrix => {
                 Phrase::Fence { fence: Fence::Det, body: inner() }
             }
             // `|\mathcal{A}|`, `|P(i)|`: the bars of a set count its members.
-            (Delim::Bar, _) if kind_of_term(body) == SymbolKind::Set => {
+            Delim::Bar if kind_of_term(body) == SymbolKind::Set => {
                 Phrase::Fence { fence: Fence::Cardinality, body: inner() }
             }
-            (Delim::Bar, _) => Phrase::Fence { fence: Fence::Abs, body: inner() },
-            (Delim::Floor, _) => Phrase::Fence { fence: Fence::Floor, body: inner() },
-            (Delim::Ceil, _) => Phrase::Fence { fence: Fence::Ceil, body: inner() },
-            (Delim::Brace, _) => self.set(body, d),
-            (Delim::Angle, Some((a, b))) => Phrase::Inner(self.shape(a, d).boxed(), self.shape(b, d).boxed()),
+            Delim::Bar => Phrase::Fence { fence: Fence::Abs, body: inner() },
+            Delim::Floor => Phrase::Fence { fence: Fence::Floor, body: inner() },
+            Delim::Ceil => Phrase::Fence { fence: Fence::Ceil, body: inner() },
+            Delim::Brace => self.set(body, d),
+            Delim::Angle => match term.inner_product_sides() {
+                Some((a, b)) => Phrase::Inner(self.shape(a, d).boxed(), self.shape(b, d).boxed()),
+                None => self.shape(body, d),
+            },
             _ => self.shape(body, d),
         }
     }
