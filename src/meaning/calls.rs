@@ -480,7 +480,6 @@ fn is_argument_list(body: &Node) -> bool {
     matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))))
 }
 
-/// Whether a group's content sets two things apart with a double bar (`P \| Q`).
 /// Whether a node is maps composed in parentheses: `(g \circ f)`, every joint a `\circ`.
 fn is_composition(node: &Node) -> bool {
     let NodeKind::Fenced { open: Delim::Paren, body, .. } = &node.kind else { return false };
@@ -488,6 +487,7 @@ fn is_composition(node: &Node) -> bool {
     !rest.is_empty() && rest.iter().all(|l| matches!(&l.op, InfixOp::Multiplicative(op) if op == "\\circ"))
 }
 
+/// Whether a group's content sets two things apart with a double bar (`P \| Q`).
 fn double_bar_inside(body: &Node) -> bool {
     let NodeKind::Chain { rest, .. } = &body.kind else { return false };
     rest.iter().any(|l| is_double_bar(&l.op))

@@ -233,8 +233,6 @@ impl Resolver<'_> {
             {
                 Some(SymbolKind::Distribution)
             }
-            // `\frac{1}{T}` beside `e^{z_i / T}`: a capital the formula uses as a number elsewhere
-            // (a temperature) is that number below a bar too.
             // `\iiint_{\Omega} \rho \, dV`, `\int f \, dP`: an element of volume is a number, a
             // law's letter the distribution integrated against.
             Place::Differential if capital && plain && has(&self.notation.element_letters, letter) => {
@@ -243,6 +241,8 @@ impl Resolver<'_> {
             Place::Differential if capital && plain && has(&self.notation.distribution_letters, letter) => {
                 Some(SymbolKind::Distribution)
             }
+            // `\frac{1}{T}` beside `e^{z_i / T}`: a capital the formula uses as a number elsewhere
+            // (a temperature) is that number below a bar too.
             Place::Count | Place::Divisor if capital && self.used_as_number(occurrence) => None,
             Place::Count if self.is_dimension_name(occurrence) || capital => Some(SymbolKind::Dimension),
             // `\Omega(\mathrm{MSA})`: a module named in words is what is costed, not a size.

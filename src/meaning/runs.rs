@@ -146,7 +146,7 @@ fn is_gate(term: &Term) -> bool {
 /// `f = A \circ \boldsymbol{\sigma}_J \circ B_J \circ \cdots \circ B_1`, `f_K \circ \cdots \circ f_1`:
 /// a row joined by `\circ` alone, three long or more or with dots, composes maps, so the
 /// letters it joins are functions (layers), whatever their font made them; two letters alone
-/// (`A \circ B`) may still be a Hadamard product.
+/// (`A \circ B`) may still be a Hadamard product, unless one of them is a map (`f \circ g`).
 pub(super) fn maps_in_a_composition(factors: &mut [Factor]) {
     let composed = |f: &Factor| matches!(f.op, Some(InfixOp::Multiplicative(op)) if op == "\\circ");
     if factors.len() < 2 || !factors.iter().skip(1).all(composed) {
