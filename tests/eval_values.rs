@@ -266,6 +266,21 @@ fn an_array_read_at_positions_is_its_entry() {
     assert_close(&entries(&run(&mut s, &["\\mathbf{x}(2) + \\mathbf{x}(3)"])), &[5.0], "x(2) + x(3)");
 }
 
+#[test]
+fn a_mark_above_is_part_of_the_name_not_an_exponent() {
+    // `x_i^*` (the optimum's entry) and `\theta^{*}` are values of their own: bound whole, never
+    // a power of `x_i` or of `\theta`, and never a missing value called `*`.
+    let mut s = session(None, false);
+    let bind = |s: &mut Session, name: &str, json: &str| {
+        s.bind_json(name, json).unwrap_or_else(|e| panic!("{}", e.message(eqmap::Lang::En)))
+    };
+    bind(&mut s, "x_i^*", "2");
+    bind(&mut s, "x_i", "5");
+    assert_close(&entries(&run(&mut s, &["x_i^{*} + 1"])), &[3.0], "x_i^* + 1");
+    assert_close(&entries(&run(&mut s, &["x_i^{*} - x_i"])), &[-3.0], "x_i^* - x_i");
+    assert_close(&entries(&run(&mut s, &["x_i^{2}"])), &[25.0], "x_i^2 stays a power");
+}
+
 /// The factors of a long mixed product, left to right: matrices that do not commute, a
 /// transpose, `\cdot`, `/`, `\odot`, a vector times a matrix, and a softmax first; each factor
 /// after its sign, so that no run side by side binds tighter (`meaning`'s runs) and the row is

@@ -215,9 +215,13 @@ impl<'a> Lowerer<'a> {
             // A name with labels only (`W_Q`, `W^O`, `d_{\text{model}}`), or one bound whole.
             return Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span));
         }
-        if occurrence.scripts.iter().any(|s| s.above && s.role == ScriptRole::Label) {
-            // `V_t^{\mathrm{targ}}`: a label above is no exponent; the name is one value, bound
-            // (or reported unbound) whole.
+        if occurrence
+            .scripts
+            .iter()
+            .any(|s| s.above && matches!(s.role, ScriptRole::Label | ScriptRole::Mark))
+        {
+            // `V_t^{\mathrm{targ}}`, `x_i^*`: a label or a mark above is no exponent; the name is
+            // one value, bound (or reported unbound) whole.
             return Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span));
         }
         if let Some(picked) = self.picked_from_above(occurrence, term.span) {
