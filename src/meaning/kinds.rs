@@ -211,15 +211,13 @@ fn learn_bounds(table: &mut SymbolTable, sub: Option<&Node>, sup: Option<&Node>)
 }
 
 /// `k` of `\sum_{k=0}`, `\sum_{k=1}`: a letter a big operator counts from a lower limit, and
-/// whether that limit is 0.
+/// whether that limit is 0. The sides of `k=0` are read as the big operator's resolution reads
+/// its variable and lower limit ([`super::relation_sides`]).
 fn counted_from(sub: &Node) -> Option<(&str, bool)> {
-    let NodeKind::Chain { first, rest } = &sub.kind else { return None };
-    let [link] = rest.as_slice() else { return None };
-    let zero = matches!(&link.operand.kind, NodeKind::Number { text, .. } if text.as_str() == "0");
-    match &first.kind {
-        NodeKind::Symbol { name, font: Font::Normal } if link.op == InfixOp::Relation("=".into()) => {
-            Some((name.as_str(), zero))
-        }
+    let (variable, from) = super::relation_sides(sub, "=")?;
+    let zero = matches!(&from.kind, NodeKind::Number { text, .. } if text.as_str() == "0");
+    match &variable.kind {
+        NodeKind::Symbol { name, font: Font::Normal } => Some((name.as_str(), zero)),
         _ => None,
     }
 }
