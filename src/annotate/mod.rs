@@ -321,6 +321,9 @@ impl<'a> Walker<'a> {
             if pattern.raises_e() && !self.meaning.is_power(node) {
                 continue;
             }
+            if pattern.draws() && draws_in_run(&view, offset, pattern.operand_count()) == rule.growth {
+                continue;
+            }
             let found = if pattern.is_chain() {
                 pattern.run_match(&view, offset, span, bindings)
             } else {
@@ -477,6 +480,18 @@ fn is_symbol_like(meaning: &TermIndex, node: &Node) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether every `\sim` in the run of `count` operands from `offset` draws its left side from
+/// a law, as the meaning layer reads it.
+fn draws_in_run(view: &ChainView, offset: usize, count: usize) -> bool {
+    let run = view.operands.get(offset..offset + count).unwrap_or_default();
+    run.windows(2).all(|pair| match pair {
+        [(_, left), (Some(InfixOp::Relation(r)), right)] if r == "\\sim" => {
+            crate::meaning::draws_from_a_law(left, right)
+        }
+        _ => true,
+    })
 }
 
 /// The slot's span within a match, as the rule's focus says.

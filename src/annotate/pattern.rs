@@ -134,6 +134,14 @@ impl Pattern {
         }
     }
 
+    /// Whether the pattern relates two sides by `\sim` (`$X \sim $D`): its match is a draw from
+    /// a law only where the meaning layer reads one ([`crate::meaning::draws_from_a_law`]), not
+    /// where `\sim` compares the growth of two sizes (`f(n) \sim n \log n`), which only a rule
+    /// marked `growth` matches.
+    pub fn draws(&self) -> bool {
+        self.operands.iter().any(|(op, _)| matches!(op, Some(InfixOp::Relation(r)) if r == "\\sim"))
+    }
+
     /// Whether this pattern is a chain pattern, matched against runs of a chain's operands.
     pub fn is_chain(&self) -> bool {
         !self.operands.is_empty()

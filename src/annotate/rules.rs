@@ -73,6 +73,8 @@ struct RuleSpec {
     #[serde(default)]
     alone: bool,
     #[serde(default)]
+    growth: bool,
+    #[serde(default)]
     within: BTreeMap<String, OneOrMany>,
     #[serde(default)]
     without: BTreeMap<String, OneOrMany>,
@@ -162,6 +164,10 @@ pub struct Rule {
     /// Whether a chain pattern's match must stand alone in its run: no matrix written side by
     /// side before or after it (`QK^\top`, not the `LP^\top` of `PLP^\top R`).
     pub alone: bool,
+    /// Whether a pattern's `\sim` compares two sizes by their growth (`f(n) \sim n \log n`)
+    /// rather than draws from a law, as the meaning layer reads it
+    /// ([`crate::meaning::draws_from_a_law`]): without it, `\sim` matches only a draw.
+    pub growth: bool,
     /// Metavariables with patterns: what each matched holds a match of one of them (itself
     /// or a part), under the match's bindings (`\nabla` somewhere in the step `$E`).
     pub within: Vec<(String, Vec<Pattern>)>,
@@ -286,6 +292,7 @@ fn compile(spec: RuleSpec) -> Result<Rule, RuleError> {
         earlier: spec.earlier.into_iter().collect(),
         distinct: spec.distinct.into_iter().map(|[a, b]| (a, b)).collect(),
         alone: spec.alone,
+        growth: spec.growth,
         within,
         without,
         focus,

@@ -169,11 +169,24 @@ impl Resolver<'_> {
         d: usize,
     ) -> Term<'n> {
         let is_sim = |op: Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if r == "\\sim");
+        // `x \sim p(x)` draws x from a law; `f(n) \sim n \log n` compares two sizes.
+        let node_of = |operand: &Operand<'_, 'n>| match operand {
+            Operand::Node(n) => Some(*n),
+            Operand::Items(_) => None,
+        };
+        let draws = |at: usize| {
+            let sides = links.get(at.wrapping_sub(1)).zip(links.get(at));
+            sides.is_none_or(|((_, left), (_, right))| match (node_of(left), node_of(right)) {
+                (Some(left), Some(right)) => super::tilde::draws_from_a_law(left, right),
+                _ => true,
+            })
+        };
         // `P(X = 1)`, `P(Y \le y \mid X = x)`: what an event compares is a random variable, what
         // it is compared with a value (or, after `\in`, a set of them).
         let event = place == Place::Event && links.iter().skip(1).any(|(op, _)| compares(*op));
-        let side_place = |op: Option<Op>| match op {
-            op if is_sim(op) => Place::Distribution,
+        let side_place = |op: Option<Op>, at: usize| match op {
+            op if is_sim(op) && draws(at) => Place::Distribution,
+            op if is_sim(op) => Place::Plain,
             Some((InfixOp::Relation(r), _)) if event && r == "\\in" => Place::Event,
             // `P(Y = 1 \mid X = x)`: after the bar another comparison begins, of a random variable.
             Some((op, _)) if event && super::calls::is_conditioning_bar(op) => Place::Random,
@@ -182,7 +195,8 @@ impl Resolver<'_> {
             _ => place,
         };
         let first_place = match links.get(1).map(|l| l.0) {
-            Some(op) if is_sim(op) => Place::Random,
+            Some(op) if is_sim(op) && draws(1) => Place::Random,
+            Some(op) if is_sim(op) => Place::Plain,
             _ if event => Place::Random,
             // `A \subseteq B`: both sides are sets.
             Some(Some((InfixOp::Relation(r), _)))
@@ -199,9 +213,9 @@ impl Resolver<'_> {
         let parameters = self.define_parameters(&first, tail.first().and_then(|l| l.0).map(|o| o.0));
         let mut joints: Vec<Joint<'n>> = Vec::with_capacity(tail.len());
         let mut after_dots = false;
-        for (op, operand) in tail {
+        for (at, (op, operand)) in tail.iter().enumerate() {
             let Some((op, op_span)) = *op else { continue };
-            let mut term = self.operand(node, *operand, side_place(Some((op, op_span))), d);
+            let mut term = self.operand(node, *operand, side_place(Some((op, op_span)), at + 1), d);
             if after_dots {
                 // `x_1, \dots, x_n`, `\text{head}_1, \dots, \text{head}_h`: the last index is a count.
                 count_index(&mut term);

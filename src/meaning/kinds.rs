@@ -75,7 +75,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
             }
         }
         NodeKind::Chain { first, rest } if matches!(rest.as_slice(), [l] if l.op == InfixOp::Relation("\\sim".into())) => {
-            if let Some(link) = rest.first() {
+            if let Some(link) = rest.first().filter(|l| super::tilde::draws_from_a_law(first, &l.operand)) {
                 table.learn_sampling(first, &link.operand);
             }
         }

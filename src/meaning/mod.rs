@@ -45,9 +45,11 @@ mod sets;
 mod sizes;
 pub use naming::{base_name, binding_name, has_base_name, has_binding_name};
 pub(crate) use naming::{binding_name_or_latex, name_text, subscript_name};
+pub use tilde::draws_from_a_law;
 mod steps;
 mod superscripts;
 mod symbols;
+mod tilde;
 pub mod tree;
 
 pub use bigops::is_large_operator;
@@ -440,7 +442,9 @@ impl SymbolTable {
                     self.learn_defined_head(lhs);
                 }
             }
-            if let Some((lhs, rhs)) = relation_sides(statement, "\\sim") {
+            if let Some((lhs, rhs)) =
+                relation_sides(statement, "\\sim").filter(|(l, r)| tilde::draws_from_a_law(l, r))
+            {
                 self.learn_sampling(lhs, rhs);
             }
             self.learn_mapping(statement);

@@ -36,6 +36,10 @@ pub const MAX_DEPTH: usize = 2 * crate::syntax::depth::MAX_DEPTH_CEILING + 64;
 /// Relations that define their left side when it is a call: `F(x) := …`.
 const DEFINING: &[&str] = &["=", ":=", "\\coloneqq", "\\triangleq", "\\equiv"];
 
+/// The key under which `data/speech.toml` reads a `\\sim` between two sizes (`f(n) \\sim n \\log
+/// n`, asymptotically equal), not a draw from a law.
+const GROWS_LIKE: &str = "\\sim (growth)";
+
 /// Turns a resolved tree into a [`Phrase`].
 pub struct Shaper<'a> {
     vocab: &'a Vocabulary,
@@ -294,9 +298,17 @@ impl<'a> Shaper<'a> {
                 }
             }
         }
+        // `f(n) \sim n \log n`: a `\sim` the meaning layer reads as no draw compares growth.
+        let left_of = |i: usize| i.checked_sub(1).and_then(|k| rest.get(k)).map_or(first, |j| &j.term);
+        let name = |i: usize, joint: &Joint| match op_name(joint.op) {
+            sim if sim == "\\sim" && !crate::meaning::draws_from_a_law(left_of(i).node, joint.term.node) => {
+                GROWS_LIKE.to_string()
+            }
+            other => other,
+        };
         Phrase::Relation {
             first: self.shape(first, d).boxed(),
-            rest: rest.iter().map(|j| (op_name(j.op), self.shape(&j.term, d))).collect(),
+            rest: rest.iter().enumerate().map(|(i, j)| (name(i, j), self.shape(&j.term, d))).collect(),
         }
     }
 
