@@ -321,7 +321,7 @@ impl<'a> Walker<'a> {
             if pattern.raises_e() && !self.meaning.is_power(node) {
                 continue;
             }
-            if pattern.draws() && draws_in_run(&view, offset, pattern.operand_count()) == rule.growth {
+            if pattern.draws() && !tilde_reads_as(&view, offset, pattern.operand_count(), rule.growth) {
                 continue;
             }
             let found = if pattern.is_chain() {
@@ -482,13 +482,16 @@ fn is_symbol_like(meaning: &TermIndex, node: &Node) -> bool {
     }
 }
 
-/// Whether every `\sim` in the run of `count` operands from `offset` draws its left side from
-/// a law, as the meaning layer reads it.
-fn draws_in_run(view: &ChainView, offset: usize, count: usize) -> bool {
+/// Whether every `\sim` in the run of `count` operands from `offset` reads as the rule asks, by
+/// the meaning layer's [`crate::meaning::tilde_reading`]: a draw from a law, or, for a rule
+/// marked `growth`, two sizes growing alike.
+fn tilde_reads_as(view: &ChainView, offset: usize, count: usize, growth: bool) -> bool {
+    use crate::meaning::TildeReading;
+    let wanted = if growth { TildeReading::Growth } else { TildeReading::Draw };
     let run = view.operands.get(offset..offset + count).unwrap_or_default();
     run.windows(2).all(|pair| match pair {
         [(_, left), (Some(InfixOp::Relation(r)), right)] if r == "\\sim" => {
-            crate::meaning::draws_from_a_law(left, right)
+            crate::meaning::tilde_reading(left, right) == wanted
         }
         _ => true,
     })

@@ -135,7 +135,7 @@ impl Pattern {
     }
 
     /// Whether the pattern relates two sides by `\sim` (`$X \sim $D`): its match is a draw from
-    /// a law only where the meaning layer reads one ([`crate::meaning::draws_from_a_law`]), not
+    /// a law only where the meaning layer reads one ([`crate::meaning::tilde_reading`]), not
     /// where `\sim` compares the growth of two sizes (`f(n) \sim n \log n`), which only a rule
     /// marked `growth` matches.
     pub fn draws(&self) -> bool {

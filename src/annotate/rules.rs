@@ -166,7 +166,7 @@ pub struct Rule {
     pub alone: bool,
     /// Whether a pattern's `\sim` compares two sizes by their growth (`f(n) \sim n \log n`)
     /// rather than draws from a law, as the meaning layer reads it
-    /// ([`crate::meaning::draws_from_a_law`]): without it, `\sim` matches only a draw.
+    /// ([`crate::meaning::tilde_reading`]): without it, `\sim` matches only a draw.
     pub growth: bool,
     /// Metavariables with patterns: what each matched holds a match of one of them (itself
     /// or a part), under the match's bindings (`\nabla` somewhere in the step `$E`).

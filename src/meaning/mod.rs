@@ -45,7 +45,7 @@ mod sets;
 mod sizes;
 pub use naming::{base_name, binding_name, has_base_name, has_binding_name};
 pub(crate) use naming::{binding_name_or_latex, name_text, subscript_name};
-pub use tilde::draws_from_a_law;
+pub use tilde::{tilde_reading, TildeReading};
 mod steps;
 mod superscripts;
 mod symbols;

@@ -5,24 +5,86 @@
 
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, WordStyle};
 
-/// Whether `left \sim right` draws `left` from a law: unless the right side is a size written
-/// with numbers, letters, roots, powers and logarithms only (no law named, no call, no
-/// exponential: `n \log n`, `\frac{1}{n}`, `\sqrt{n}`, `n^2`), or both sides are calls on the
-/// same arguments (`f(x) \sim g(x)`).
-pub fn draws_from_a_law(left: &Node, right: &Node) -> bool {
-    !(is_a_size(right) || same_arguments(left, right))
+/// What a `\sim` between two sides says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TildeReading {
+    /// The left side is drawn from the law on the right (`x \sim p(x)`).
+    Draw,
+    /// Two sizes grow alike, their ratio going to 1 (`f(n) \sim n \log n`).
+    Growth,
+    /// Two numbers are about the same, or a range (`0.5 \sim 2`, `10\% \sim 100\%`).
+    About,
+}
+
+/// How `left \sim right` reads: a draw from a law, unless the right side is a size written
+/// with numbers, letters, roots, powers and logarithms only, one of them at least (no law
+/// named, no call, no exponential: `n \log n`, `\frac{1}{n}`, `\sqrt{n}`, `n^2`), or both sides
+/// are calls on the same arguments (`f(x) \sim g(x)`): then a growth, or, with no letter on
+/// either side, two numbers about alike.
+pub fn tilde_reading(left: &Node, right: &Node) -> TildeReading {
+    if !(is_a_size(right) || same_arguments(left, right)) {
+        TildeReading::Draw
+    } else if holds_a_letter(left, 0) || holds_a_letter(right, 0) {
+        TildeReading::Growth
+    } else {
+        TildeReading::About
+    }
+}
+
+/// Whether `left \sim right` draws `left` from a law ([`tilde_reading`]).
+pub(super) fn draws_from_a_law(left: &Node, right: &Node) -> bool {
+    tilde_reading(left, right) == TildeReading::Draw
+}
+
+/// Whether a letter stands anywhere in `node`.
+fn holds_a_letter(node: &Node, depth: usize) -> bool {
+    if depth > crate::syntax::depth::DEFAULT_MAX_DEPTH {
+        return false;
+    }
+    if matches!(&node.kind, NodeKind::Symbol { name, .. } if name.starts_with(|c: char| c.is_alphabetic())) {
+        return true;
+    }
+    let mut found = false;
+    node.for_each_child(|child| found = found || holds_a_letter(child, depth + 1));
+    found
 }
 
 /// An arithmetic expression of sizes, not a lone letter (`p`, `\mathcal{D}`, `p_\theta` name
-/// laws) nor a power of one (`\mathcal{D}^m`), unless a plain small letter to a number (`n^2`).
+/// laws) nor a power of one (`\mathcal{D}^m`), unless a plain small letter to a number (`n^2`);
+/// a power of a number is one (`10^{-3}`).
 fn is_a_size(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Symbol { .. } => false,
         NodeKind::Scripts { base, sub: None, sup: Some(sup), .. } => {
-            small_plain_letter(base) && matches!(sup.kind, NodeKind::Number { .. })
+            let number = matches!(base.kind, NodeKind::Number { .. });
+            (number && arithmetic(sup, 0))
+                || (small_plain_letter(base) && matches!(sup.kind, NodeKind::Number { .. }))
         }
         NodeKind::Scripts { .. } => false,
-        _ => arithmetic(node, 0),
+        _ => arithmetic(node, 0) && has_a_rate(node, 0),
+    }
+}
+
+/// Whether an arithmetic expression holds what sizes are compared by: a number, a fraction, a
+/// root, a power or a logarithm (`n \log n`, `\frac{1}{n}`); a bare sum of letters (`X_1 + X_2`,
+/// random variables added) compares no growth.
+fn has_a_rate(node: &Node, depth: usize) -> bool {
+    if depth > crate::syntax::depth::DEFAULT_MAX_DEPTH {
+        return false;
+    }
+    match &node.kind {
+        NodeKind::Number { .. } | NodeKind::Frac { .. } | NodeKind::Sqrt { .. } | NodeKind::Word { .. } => {
+            true
+        }
+        // A power, not a step or a mark above (`X^{(2)}`, `x^*`).
+        NodeKind::Scripts { sup: Some(sup), .. } if is_a_power(sup) => true,
+        NodeKind::Scripts { base, .. } => has_a_rate(base, depth + 1),
+        NodeKind::Prefix { operand, .. } => has_a_rate(operand, depth + 1),
+        NodeKind::Fenced { body, .. } => has_a_rate(body, depth + 1),
+        NodeKind::Chain { first, rest } => {
+            has_a_rate(first, depth + 1) || rest.iter().any(|l| has_a_rate(&l.operand, depth + 1))
+        }
+        _ => false,
     }
 }
 
@@ -88,4 +150,16 @@ fn call_arguments(node: &Node) -> Option<&Node> {
     let callee = matches!(first.kind, NodeKind::Symbol { .. } | NodeKind::Scripts { .. });
     let group = matches!(link.operand.kind, NodeKind::Fenced { open: Delim::Paren, .. });
     (callee && group && link.op == InfixOp::Juxt).then_some(&link.operand)
+}
+
+/// Whether a superscript raises to a power: not a step in parentheses (`^{(2)}`) nor a mark
+/// (`^*`, `^\star`, `^\prime`, `^\dagger`).
+fn is_a_power(sup: &Node) -> bool {
+    match &sup.kind {
+        NodeKind::Fenced { .. } => false,
+        NodeKind::Symbol { name, .. } | NodeKind::Unknown { name } | NodeKind::Punct { text: name } => {
+            !matches!(name.as_str(), "*" | "ast" | "star" | "prime" | "dagger")
+        }
+        _ => true,
+    }
 }

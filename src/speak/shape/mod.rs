@@ -38,6 +38,8 @@ const DEFINING: &[&str] = &["=", ":=", "\\coloneqq", "\\triangleq", "\\equiv"];
 
 /// The key under which `data/speech.toml` reads a `\\sim` between two sizes (`f(n) \\sim n \\log
 /// n`, asymptotically equal), not a draw from a law.
+use crate::meaning::TildeReading;
+
 const GROWS_LIKE: &str = "\\sim (growth)";
 
 /// Turns a resolved tree into a [`Phrase`].
@@ -298,12 +300,14 @@ impl<'a> Shaper<'a> {
                 }
             }
         }
-        // `f(n) \sim n \log n`: a `\sim` the meaning layer reads as no draw compares growth.
+        // `f(n) \sim n \log n`, `0.5 \sim 2`: a `\sim` read as the meaning layer reads it.
         let left_of = |i: usize| i.checked_sub(1).and_then(|k| rest.get(k)).map_or(first, |j| &j.term);
         let name = |i: usize, joint: &Joint| match op_name(joint.op) {
-            sim if sim == "\\sim" && !crate::meaning::draws_from_a_law(left_of(i).node, joint.term.node) => {
-                GROWS_LIKE.to_string()
-            }
+            sim if sim == "\\sim" => match crate::meaning::tilde_reading(left_of(i).node, joint.term.node) {
+                TildeReading::Draw => sim,
+                TildeReading::Growth => GROWS_LIKE.to_string(),
+                TildeReading::About => "\\approx".to_string(),
+            },
             other => other,
         };
         Phrase::Relation {
