@@ -98,6 +98,9 @@ impl Resolver<'_> {
             unexpected_callee,
         };
         let mut application = application;
+        if distribution {
+            application.args.iter_mut().for_each(|arg| calls_are_parameters(arg, 0));
+        }
         if !distribution && place == Place::Random {
             self.parameters_stay_free(&mut application.args);
         }
@@ -237,4 +240,16 @@ fn is_one_capital(node: &Node) -> bool {
         NodeKind::Symbol { name, .. } => name.starts_with(|c: char| c.is_uppercase()),
         _ => false,
     }
+}
+
+/// `\mathcal{N}(\mu(x), \sigma(x)^2 I)`: a letter applied to the input among what a law is
+/// given is a function of it (a network's mean or spread), not a product to ask about.
+fn calls_are_parameters(term: &mut Term, depth: usize) {
+    if depth > crate::syntax::depth::DEFAULT_MAX_DEPTH {
+        return;
+    }
+    if let TermKind::Apply(app) = &mut term.kind {
+        app.unexpected_callee = false;
+    }
+    term.for_each_child_mut(|child| calls_are_parameters(child, depth + 1));
 }

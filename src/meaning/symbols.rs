@@ -432,6 +432,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             kinds: std::cell::RefCell::new(rustc_hash::FxHashMap::with_capacity_and_hasher(expected, hasher)),
         };
         let mut stack = vec![root];
+        let mut called_as_functions: Vec<crate::syntax::ast::Text> = Vec::new();
         while let Some(term) = stack.pop() {
             if matches!(term.kind, TermKind::Leaf) {
                 continue;
@@ -483,14 +484,20 @@ impl<'t, 'n> TermIndex<'t, 'n> {
             if let TermKind::Apply(app) = &term.kind {
                 index.callees.insert((term.node.span.start, term.node.span.end));
                 index.callees.insert((app.callee.span.start, app.callee.span.end));
-                if let Some(callee) = app.callee.occurrence().filter(|_| app.unexpected_callee) {
-                    index.unexpected_calls.push((term.span, callee.base_name.clone()));
+                match app.callee.occurrence() {
+                    Some(callee) if app.unexpected_callee => {
+                        index.unexpected_calls.push((term.span, callee.base_name.clone()));
+                    }
+                    Some(callee) => called_as_functions.push(callee.base_name.clone()),
+                    None => {}
                 }
             }
             term.for_each_child(|child| stack.push(child));
         }
         index.unexpected_calls.sort_by_key(|(span, _)| span.start);
-        let mut seen: Vec<crate::syntax::ast::Text> = Vec::new();
+        // A letter the formula also applies where nothing is in doubt (`\mathcal{N}(\mu(X),
+        // \Sigma(X))`, a law's parameters) is a function wherever it is applied.
+        let mut seen: Vec<crate::syntax::ast::Text> = called_as_functions;
         index.unexpected_calls.retain(|(_, name)| {
             let first = !seen.contains(name);
             seen.push(name.clone());
