@@ -374,3 +374,17 @@ fn the_script_below_a_logarithm_is_its_base_however_it_is_written() {
     // What a maximum ranges over stays a range.
     assert!(en(r"\max_j z_j").starts_with("the max over j"), "{}", en(r"\max_j z_j"));
 }
+
+#[test]
+fn a_tilde_reads_as_the_meaning_layer_reads_it() {
+    // The meaning layer decides what `\sim` says; the reading follows it, even where a side is
+    // a call, whose term begins at its callee.
+    assert_eq!(en(r"x \sim p(x)"), "x is distributed as p of x.");
+    assert_eq!(en(r"f(x) \sim g(x)"), "f of x is asymptotically equal to g of x.");
+    assert_eq!(
+        en(r"f(n) \sim n \log n"),
+        "f of n is asymptotically equal to the product of n and the log of n."
+    );
+    assert_eq!(en(r"0.5 \sim 2"), "0.5 is approximately 2.");
+    assert_eq!(ko(r"f(x) \sim g(x)"), "에프 엑스는 지 엑스와 점근적으로 같다.");
+}

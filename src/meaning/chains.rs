@@ -174,13 +174,16 @@ impl Resolver<'_> {
             Operand::Node(n) => Some(*n),
             Operand::Items(_) => None,
         };
-        let draws = |at: usize| {
-            let sides = links.get(at.wrapping_sub(1)).zip(links.get(at));
-            sides.is_none_or(|((_, left), (_, right))| match (node_of(left), node_of(right)) {
-                (Some(left), Some(right)) => super::tilde::draws_from_a_law(left, right),
-                _ => true,
-            })
+        // How the `\sim` before operand `at` reads; a draw where a side is no one node.
+        let reading = |at: usize| {
+            let left = at.checked_sub(1).and_then(|i| links.get(i)).and_then(|(_, o)| node_of(o));
+            let right = links.get(at).and_then(|(_, o)| node_of(o));
+            match (left, right) {
+                (Some(left), Some(right)) => super::tilde::tilde_reading(left, right),
+                _ => super::TildeReading::Draw,
+            }
         };
+        let draws = |at: usize| reading(at) == super::TildeReading::Draw;
         // `P(X = 1)`, `P(Y \le y \mid X = x)`: what an event compares is a random variable, what
         // it is compared with a value (or, after `\in`, a set of them).
         let event = place == Place::Event && links.iter().skip(1).any(|(op, _)| compares(*op));
@@ -242,7 +245,8 @@ impl Resolver<'_> {
                 );
                 continue;
             }
-            joints.push(Joint { op, op_span, term });
+            let tilde = is_sim(Some((op, op_span))).then(|| reading(at + 1));
+            joints.push(Joint { op, op_span, term, tilde });
         }
         self.forget_parameters(parameters);
         if joints.is_empty() {
@@ -409,8 +413,10 @@ impl<'n> Open<'n> {
     fn push(&mut self, op: Option<Op<'n>>, term: Term<'n>) {
         match (&self.first, op) {
             (None, _) => self.first = Some(term),
-            (Some(_), Some((op, op_span))) => self.joints.push(Joint { op, op_span, term }),
-            (Some(_), None) => self.joints.push(Joint { op: side_by_side(), op_span: Span::default(), term }),
+            (Some(_), Some((op, op_span))) => self.joints.push(Joint { op, op_span, term, tilde: None }),
+            (Some(_), None) => {
+                self.joints.push(Joint { op: side_by_side(), op_span: Span::default(), term, tilde: None })
+            }
         }
     }
 

@@ -495,7 +495,7 @@ impl Resolver<'_> {
         let first = terms.next()?;
         let rest = commas
             .zip(terms)
-            .map(|(link, term)| super::tree::Joint { op: &link.op, op_span: link.op_span, term })
+            .map(|(link, term)| super::tree::Joint { op: &link.op, op_span: link.op_span, term, tilde: None })
             .collect();
         Some(Term::new(TermKind::Chain { first: first.boxed(), rest }, node.span, node))
     }

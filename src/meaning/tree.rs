@@ -175,6 +175,17 @@ pub struct Joint<'n> {
     pub op_span: Span,
     /// The operand after it.
     pub term: Term<'n>,
+    /// For a `\sim`, how it reads ([`super::tilde_reading`]): a draw from a law, two sizes
+    /// growing alike, or two numbers about alike; `None` for any other operator.
+    pub tilde: Option<super::TildeReading>,
+}
+
+impl Joint<'_> {
+    /// How a `\sim` joint reads; a draw where the chain did not say (`\sim` under an operator,
+    /// `\mathbb{E}_{x \sim p}`).
+    pub fn tilde_reading(&self) -> super::TildeReading {
+        self.tilde.unwrap_or(super::TildeReading::Draw)
+    }
 }
 
 /// A function applied to arguments.

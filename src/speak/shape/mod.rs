@@ -301,9 +301,8 @@ impl<'a> Shaper<'a> {
             }
         }
         // `f(n) \sim n \log n`, `0.5 \sim 2`: a `\sim` read as the meaning layer reads it.
-        let left_of = |i: usize| i.checked_sub(1).and_then(|k| rest.get(k)).map_or(first, |j| &j.term);
-        let name = |i: usize, joint: &Joint| match op_name(joint.op) {
-            sim if sim == "\\sim" => match crate::meaning::tilde_reading(left_of(i).node, joint.term.node) {
+        let name = |joint: &Joint| match op_name(joint.op) {
+            sim if sim == "\\sim" => match joint.tilde_reading() {
                 TildeReading::Draw => sim,
                 TildeReading::Growth => GROWS_LIKE.to_string(),
                 TildeReading::About => "\\approx".to_string(),
@@ -312,7 +311,7 @@ impl<'a> Shaper<'a> {
         };
         Phrase::Relation {
             first: self.shape(first, d).boxed(),
-            rest: rest.iter().enumerate().map(|(i, j)| (name(i, j), self.shape(&j.term, d))).collect(),
+            rest: rest.iter().map(|j| (name(j), self.shape(&j.term, d))).collect(),
         }
     }
 
