@@ -388,3 +388,28 @@ fn a_tilde_reads_as_the_meaning_layer_reads_it() {
     assert_eq!(en(r"0.5 \sim 2"), "0.5 is approximately 2.");
     assert_eq!(ko(r"f(x) \sim g(x)"), "에프 엑스는 지 엑스와 점근적으로 같다.");
 }
+
+#[test]
+fn a_named_law_is_read_with_its_parameters() {
+    // `data/speech.toml`'s laws: the normal distribution's mean and variance (a covariance when
+    // the meaning layer reads a matrix), at a point after `;` or a bar; Korean says the law's
+    // name once ("정규분포를 따른다", not "정규분포 분포").
+    assert_eq!(
+        en(r"x \sim \mathcal{N}(\mu, \sigma^2)"),
+        "x is distributed as the normal distribution with mean mu and variance sigma squared."
+    );
+    assert_eq!(
+        ko(r"x \sim \mathcal{N}(\mu, \sigma^2)"),
+        "엑스는 평균이 뮤, 분산이 시그마의 제곱인 정규분포를 따른다."
+    );
+    assert_eq!(
+        en(r"\mathcal{N}(x; \mu, \Sigma)"),
+        "the density at x of the normal distribution with mean mu and covariance capital sigma"
+    );
+    assert_eq!(
+        en(r"X \sim \mathrm{Bernoulli}(p)"),
+        "X is distributed as the Bernoulli distribution with probability p."
+    );
+    // A law with scripts on its letter, or given other than its parameters, keeps its letter.
+    assert!(en(r"\mathcal{N}_n(\mu, K)").starts_with("script N"), "{}", en(r"\mathcal{N}_n(\mu, K)"));
+}

@@ -152,6 +152,7 @@ impl Reader<'_> {
             Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
+            Phrase::Law { key, at, params } => self.law(key, at.as_deref(), params, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
             Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
             Phrase::Ordinal(x) => {
@@ -281,6 +282,27 @@ impl Reader<'_> {
                 let key = if n.starts_with("the ") { "power_of" } else { "power" };
                 self.phrase(&format!("{key}{closed}"), &[("x", &self.say(base, d)), ("n", &n)])
             }
+        }
+    }
+
+    /// "the normal distribution with mean mu and variance sigma squared"; at a point, "the
+    /// density at x of the normal distribution with …".
+    fn law(&self, key: &str, at: Option<&Phrase>, params: &[(bool, Phrase)], d: usize) -> String {
+        let Some(words) = self.vocab.laws.get(key) else { return String::new() };
+        let said: Vec<String> = words
+            .params
+            .iter()
+            .zip(params)
+            .map(|(name, (matrix, value))| {
+                self.phrase("law_param", &[("p", name.get(Lang::En, *matrix)), ("v", &self.say(value, d))])
+            })
+            .collect();
+        let params = self.and_list(said);
+        match at {
+            Some(x) => {
+                self.phrase("law_at", &[("name", &words.en), ("x", &self.say(x, d)), ("params", &params)])
+            }
+            None => self.phrase("law", &[("name", &words.en), ("params", &params)]),
         }
     }
 

@@ -155,6 +155,7 @@ impl Reader<'_> {
             Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
+            Phrase::Law { key, at, params } => self.law(key, at.as_deref(), params, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
             Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
             Phrase::Ordinal(x) => self.one("ordinal", x, d),
@@ -272,6 +273,29 @@ impl Reader<'_> {
             text = self.phrase("prime", &[("x", &text)]).into_noun();
         }
         Ko::Noun(text)
+    }
+
+    /// "평균이 뮤, 분산이 시그마의 제곱인 정규분포"; at a point, "엑스에서, 평균이 …인 정규분포의
+    /// 밀도".
+    fn law(&self, key: &str, at: Option<&Phrase>, params: &[(bool, Phrase)], d: usize) -> Ko {
+        let Some(words) = self.vocab.laws.get(key) else { return Ko::Noun(String::new()) };
+        let said: Vec<String> = words
+            .params
+            .iter()
+            .zip(params)
+            .map(|(name, (matrix, value))| {
+                let value = self.noun(value, d);
+                self.phrase("law_param", &[("p", name.get(Lang::Ko, *matrix)), ("v", &value)]).into_noun()
+            })
+            .collect();
+        let params = said.join(", ");
+        match at {
+            Some(x) => {
+                let x = self.noun(x, d);
+                self.phrase("law_at", &[("name", &words.ko), ("x", &x), ("params", &params)])
+            }
+            None => self.phrase("law", &[("name", &words.ko), ("params", &params)]),
+        }
     }
 
     /// "피의 큐에 대한 케이엘 발산"; after a first distribution of several words, a comma marks

@@ -49,6 +49,16 @@ pub enum Phrase {
         /// The layer.
         layer: Box<Phrase>,
     },
+    /// A named law with its parameters (`\mathcal{N}(\mu, \sigma^2)`), or its density at a
+    /// point (`\mathcal{N}(x; \mu, \sigma^2)`, `\mathcal{N}(x \mid \mu, \Sigma)`).
+    Law {
+        /// The law's key in the vocabulary's `laws` (`N`).
+        key: String,
+        /// The point the density is taken at, if written.
+        at: Option<Box<Phrase>>,
+        /// The parameters in order, each with whether it is a matrix (a covariance).
+        params: Vec<(bool, Phrase)>,
+    },
     /// A divergence of one distribution from another: `D_{\mathrm{KL}}(P \parallel Q)`.
     Divergence {
         /// The divergence's name (`KL`).

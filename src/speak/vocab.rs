@@ -163,6 +163,10 @@ pub struct Vocabulary {
     /// Function and operator names (`softmax`, `log`, `Attention`).
     #[serde(default)]
     pub functions: HashMap<String, FunctionWords>,
+    /// Named laws said with their parameters (`\mathcal{N}(\mu, \sigma^2)`: "the normal
+    /// distribution with mean mu and variance sigma squared"), by the callee's letter or name.
+    #[serde(default)]
+    pub laws: HashMap<String, LawWords>,
     /// Which letters stand for probabilities.
     #[serde(default)]
     pub probability: Probability,
@@ -231,6 +235,46 @@ pub struct RelationWords {
     /// The English noun phrase: "{a} in {b}".
     #[serde(default)]
     pub en_noun: Option<String>,
+}
+
+/// How a named law is said.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LawWords {
+    /// The law's name in Korean ("정규분포").
+    pub ko: String,
+    /// In English ("the normal distribution").
+    pub en: String,
+    /// Its parameters in the order the law is written with them.
+    pub params: Vec<ParamWords>,
+}
+
+/// The name of one parameter of a named law.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamWords {
+    /// In Korean ("분산").
+    pub ko: String,
+    /// In English ("variance").
+    pub en: String,
+    /// In Korean when the parameter is a matrix ("공분산").
+    #[serde(default)]
+    pub ko_matrix: Option<String>,
+    /// In English when the parameter is a matrix ("covariance").
+    #[serde(default)]
+    pub en_matrix: Option<String>,
+}
+
+impl ParamWords {
+    /// The parameter's name in `lang`, for a matrix when `matrix`.
+    pub fn get(&self, lang: Lang, matrix: bool) -> &str {
+        let plain = lang.pick(&self.ko, &self.en);
+        let of_matrix = match lang {
+            Lang::Ko => self.ko_matrix.as_deref(),
+            Lang::En => self.en_matrix.as_deref(),
+        };
+        of_matrix.filter(|_| matrix).unwrap_or(plain)
+    }
 }
 
 /// A function's name and how Korean applies it.

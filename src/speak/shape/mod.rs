@@ -42,6 +42,10 @@ use crate::meaning::TildeReading;
 
 const GROWS_LIKE: &str = "\\sim (growth)";
 
+/// The key under which `data/speech.toml` reads a `\\sim` whose right side is a named law said
+/// with its parameters (Korean says the law's own name, not "…분포 분포").
+const DRAWN_FROM_A_NAMED_LAW: &str = "\\sim (named law)";
+
 /// Turns a resolved tree into a [`Phrase`].
 pub struct Shaper<'a> {
     vocab: &'a Vocabulary,
@@ -311,7 +315,20 @@ impl<'a> Shaper<'a> {
         };
         Phrase::Relation {
             first: self.shape(first, d).boxed(),
-            rest: rest.iter().map(|j| (name(j), self.shape(&j.term, d))).collect(),
+            rest: rest
+                .iter()
+                .map(|j| {
+                    let side = self.shape(&j.term, d);
+                    // `x \sim \mathcal{N}(\mu, \sigma^2)`: drawn from a law said by its name.
+                    let name = match name(j) {
+                        sim if sim == "\\sim" && matches!(side, Phrase::Law { .. }) => {
+                            DRAWN_FROM_A_NAMED_LAW.to_string()
+                        }
+                        other => other,
+                    };
+                    (name, side)
+                })
+                .collect(),
         }
     }
 

@@ -211,6 +211,28 @@ impl Shaper<'_> {
         Phrase::BigOp(op)
     }
 
+    /// A named law of the vocabulary applied to its parameters, or to a point and its
+    /// parameters (after `;` or a bar): `\mathcal{N}(\mu, \sigma^2)`, `\mathcal{N}(x; \mu,
+    /// \Sigma)`, `\mathcal{N}(x \mid \mu, \Sigma)`. Only where the meaning layer reads the callee
+    /// as a distribution, written without scripts (`\mathcal{N}_n` keeps its letter), and the
+    /// count of what it is given fits the law.
+    fn law(&self, app: &Application, d: usize) -> Option<Phrase> {
+        let callee =
+            app.callee.occurrence().filter(|o| o.kind == SymbolKind::Distribution && o.scripts.is_empty())?;
+        let key = callee.base_name.to_string();
+        let count = self.vocab.laws.get(&key)?.params.len();
+        let (at, params): (Option<&Term>, Vec<&Term>) = match (app.args.as_slice(), app.given.as_slice()) {
+            ([x], given) if given.len() == count => (Some(x), given.iter().collect()),
+            (args, []) if args.len() == count => (None, args.iter().collect()),
+            ([x, rest @ ..], []) if rest.len() == count => (Some(x), rest.iter().collect()),
+            _ => return None,
+        };
+        let matrix = |t: &Term| kind_of_term(t) == SymbolKind::Matrix;
+        let params = params.into_iter().map(|t| (matrix(t), super::nested(self.shape(t, d)))).collect();
+        let at = at.map(|x| super::nested(self.shape(x, d)).boxed());
+        Some(Phrase::Law { key, at, params })
+    }
+
     /// A function applied: its name, what it ranges over, its arguments and condition, and the
     /// scripts on its argument group (`\mathrm{softmax}(z)_j`).
     pub(super) fn apply_term(&self, app: &Application, d: usize) -> Phrase {
@@ -250,6 +272,9 @@ impl Shaper<'_> {
         let mut args: Vec<Phrase> = app.args.iter().map(|a| super::nested(self.shape(a, d))).collect();
         if let (Some(_), [a, b]) = (divergence, args.as_slice()) {
             return Phrase::Divergence { func: func.boxed(), a: a.clone().boxed(), b: b.clone().boxed() };
+        }
+        if let Some(law) = self.law(app, d) {
+            return law;
         }
         if args.contains(&Phrase::Dots) {
             args = vec![super::range_or_list(args)];
