@@ -257,23 +257,18 @@ pub struct ParamWords {
     pub ko: String,
     /// In English ("variance").
     pub en: String,
-    /// In Korean when the parameter is a matrix ("공분산").
+    /// Its name when the parameter is a matrix ("공분산", "covariance").
     #[serde(default)]
-    pub ko_matrix: Option<String>,
-    /// In English when the parameter is a matrix ("covariance").
-    #[serde(default)]
-    pub en_matrix: Option<String>,
+    pub matrix: Option<Words>,
 }
 
 impl ParamWords {
     /// The parameter's name in `lang`, for a matrix when `matrix`.
     pub fn get(&self, lang: Lang, matrix: bool) -> &str {
-        let plain = lang.pick(&self.ko, &self.en);
-        let of_matrix = match lang {
-            Lang::Ko => self.ko_matrix.as_deref(),
-            Lang::En => self.en_matrix.as_deref(),
-        };
-        of_matrix.filter(|_| matrix).unwrap_or(plain)
+        match (&self.matrix, matrix) {
+            (Some(words), true) => words.get(lang),
+            _ => lang.pick(&self.ko, &self.en),
+        }
     }
 }
 
