@@ -245,7 +245,7 @@ fn is_one_capital(node: &Node) -> bool {
 /// `\mathcal{N}(\mu(x), \sigma(x)^2 I)`: a letter applied to the input among what a law is
 /// given is a function of it (a network's mean or spread), not a product to ask about.
 fn calls_are_parameters(term: &mut Term, depth: usize) {
-    if depth > crate::syntax::depth::DEFAULT_MAX_DEPTH {
+    if depth > crate::syntax::depth::MAX_DEPTH_CEILING {
         return;
     }
     if let TermKind::Apply(app) = &mut term.kind {

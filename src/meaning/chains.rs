@@ -174,16 +174,22 @@ impl Resolver<'_> {
             Operand::Node(n) => Some(*n),
             Operand::Items(_) => None,
         };
-        // How the `\sim` before operand `at` reads; a draw where a side is no one node.
-        let reading = |at: usize| {
-            let left = at.checked_sub(1).and_then(|i| links.get(i)).and_then(|(_, o)| node_of(o));
-            let right = links.get(at).and_then(|(_, o)| node_of(o));
-            match (left, right) {
-                (Some(left), Some(right)) => super::tilde::tilde_reading(left, right),
-                _ => super::TildeReading::Draw,
-            }
-        };
-        let draws = |at: usize| reading(at) == super::TildeReading::Draw;
+        // How each `\sim` reads, by the operand after it (read once: the sides' places and the
+        // joint both follow it); a draw where a side is no one node.
+        let readings: Vec<Option<super::TildeReading>> = (0..links.len())
+            .map(|at| {
+                let (op, right) = links.get(at)?;
+                if !is_sim(*op) {
+                    return None;
+                }
+                let left = at.checked_sub(1).and_then(|i| links.get(i)).and_then(|(_, o)| node_of(o));
+                Some(match (left, node_of(right)) {
+                    (Some(left), Some(right)) => super::tilde::tilde_reading(left, right),
+                    _ => super::TildeReading::Draw,
+                })
+            })
+            .collect();
+        let draws = |at: usize| readings.get(at).copied().flatten() == Some(super::TildeReading::Draw);
         // `P(X = 1)`, `P(Y \le y \mid X = x)`: what an event compares is a random variable, what
         // it is compared with a value (or, after `\in`, a set of them).
         let event = place == Place::Event && links.iter().skip(1).any(|(op, _)| compares(*op));
@@ -245,7 +251,7 @@ impl Resolver<'_> {
                 );
                 continue;
             }
-            let tilde = is_sim(Some((op, op_span))).then(|| reading(at + 1));
+            let tilde = readings.get(at + 1).copied().flatten();
             joints.push(Joint { op, op_span, term, tilde });
         }
         self.forget_parameters(parameters);

@@ -2,6 +2,7 @@
 //! \sim \mathcal{D}^m`, `x \sim \frac{1}{Z} e^{-E(x)}`), or "grows like", an asymptotic
 //! equivalence of two sizes (`f(n) \sim n \log n`, `a_n \sim \frac{1}{n}`, `f(x) \sim g(x)`),
 //! which draws nothing: its left side is no random variable and its right side no law.
+//! The walks stop at the parser's depth ceiling, which no accepted tree passes.
 
 use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind, WordStyle};
 
@@ -38,7 +39,7 @@ pub(super) fn draws_from_a_law(left: &Node, right: &Node) -> bool {
 
 /// Whether a letter stands anywhere in `node`.
 fn holds_a_letter(node: &Node, depth: usize) -> bool {
-    if depth > crate::syntax::depth::DEFAULT_MAX_DEPTH {
+    if depth > crate::syntax::depth::MAX_DEPTH_CEILING {
         return false;
     }
     if matches!(&node.kind, NodeKind::Symbol { name, .. } if name.starts_with(|c: char| c.is_alphabetic())) {
@@ -69,7 +70,7 @@ fn is_a_size(node: &Node) -> bool {
 /// root, a power or a logarithm (`n \log n`, `\frac{1}{n}`); a bare sum of letters (`X_1 + X_2`,
 /// random variables added) compares no growth.
 fn has_a_rate(node: &Node, depth: usize) -> bool {
-    if depth > crate::syntax::depth::DEFAULT_MAX_DEPTH {
+    if depth > crate::syntax::depth::MAX_DEPTH_CEILING {
         return false;
     }
     match &node.kind {
@@ -91,7 +92,7 @@ fn has_a_rate(node: &Node, depth: usize) -> bool {
 /// Numbers, letters, fractions, roots, powers (not of e), `\log`, signs and parentheses,
 /// combined by sums and products with no call in them.
 fn arithmetic(node: &Node, depth: usize) -> bool {
-    if depth > crate::syntax::depth::DEFAULT_MAX_DEPTH {
+    if depth > crate::syntax::depth::MAX_DEPTH_CEILING {
         return false;
     }
     let inner = |n: &Node| arithmetic(n, depth + 1);

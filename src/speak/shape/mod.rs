@@ -22,7 +22,7 @@ use super::phrase::{Name, NameClass, Phrase, Sign};
 use super::vocab::Vocabulary;
 use super::Verbosity;
 use crate::meaning::tree::{infix_name, Joint};
-use crate::meaning::{Term, TermKind};
+use crate::meaning::{Term, TermKind, TildeReading};
 use crate::syntax::ast::{Font, InfixOp, Node, NodeKind, PrefixOp};
 use crate::syntax::names;
 
@@ -36,15 +36,29 @@ pub const MAX_DEPTH: usize = 2 * crate::syntax::depth::MAX_DEPTH_CEILING + 64;
 /// Relations that define their left side when it is a call: `F(x) := …`.
 const DEFINING: &[&str] = &["=", ":=", "\\coloneqq", "\\triangleq", "\\equiv"];
 
-/// The key under which `data/speech.toml` reads a `\\sim` between two sizes (`f(n) \\sim n \\log
-/// n`, asymptotically equal), not a draw from a law.
-use crate::meaning::TildeReading;
-
+/// The key under which `data/speech.toml` reads a `\sim` between two sizes (`f(n) \sim n \log n`,
+/// asymptotically equal), not a draw from a law.
 const GROWS_LIKE: &str = "\\sim (growth)";
 
-/// The key under which `data/speech.toml` reads a `\\sim` whose right side is a named law said
+/// The key under which `data/speech.toml` reads a `\sim` whose right side is a named law said
 /// with its parameters (Korean says the law's own name, not "…분포 분포").
 const DRAWN_FROM_A_NAMED_LAW: &str = "\\sim (named law)";
+
+/// The vocabulary key a relation is read by: its operator, or, for a `\sim`, the reading the
+/// meaning layer gave it (`f(n) \sim n \log n` grows alike, `0.5 \sim 2` is about alike) and a
+/// draw from a named law said by its name (`x \sim \mathcal{N}(\mu, \sigma^2)`).
+fn relation_key(joint: &Joint, side: &Phrase) -> String {
+    let key = op_name(joint.op);
+    if key != "\\sim" {
+        return key;
+    }
+    match joint.tilde_reading() {
+        TildeReading::Draw if matches!(side, Phrase::Law { .. }) => DRAWN_FROM_A_NAMED_LAW.to_string(),
+        TildeReading::Draw => key,
+        TildeReading::Growth => GROWS_LIKE.to_string(),
+        TildeReading::About => "\\approx".to_string(),
+    }
+}
 
 /// Turns a resolved tree into a [`Phrase`].
 pub struct Shaper<'a> {
@@ -304,32 +318,11 @@ impl<'a> Shaper<'a> {
                 }
             }
         }
-        // `f(n) \sim n \log n`, `0.5 \sim 2`: a `\sim` read as the meaning layer reads it.
-        let name = |joint: &Joint| match op_name(joint.op) {
-            sim if sim == "\\sim" => match joint.tilde_reading() {
-                TildeReading::Draw => sim,
-                TildeReading::Growth => GROWS_LIKE.to_string(),
-                TildeReading::About => "\\approx".to_string(),
-            },
-            other => other,
-        };
-        Phrase::Relation {
-            first: self.shape(first, d).boxed(),
-            rest: rest
-                .iter()
-                .map(|j| {
-                    let side = self.shape(&j.term, d);
-                    // `x \sim \mathcal{N}(\mu, \sigma^2)`: drawn from a law said by its name.
-                    let name = match name(j) {
-                        sim if sim == "\\sim" && matches!(side, Phrase::Law { .. }) => {
-                            DRAWN_FROM_A_NAMED_LAW.to_string()
-                        }
-                        other => other,
-                    };
-                    (name, side)
-                })
-                .collect(),
-        }
+        let rest = rest.iter().map(|j| {
+            let side = self.shape(&j.term, d);
+            (relation_key(j, &side), side)
+        });
+        Phrase::Relation { first: self.shape(first, d).boxed(), rest: rest.collect() }
     }
 
     /// `F(a, b) = body` when the left side is a function applied to its parameters; `f(x) = 0`,
