@@ -391,6 +391,10 @@ impl<'a> Lowerer<'a> {
             let call = self.in_base(call, app.base.as_ref(), span)?;
             return self.raised(call, Some(power), span);
         }
+        // `I(y \neq k)`: an indicator written with a capital I; eval computes no comparisons.
+        if app.is_indicator() {
+            return Err(unsupported(&crate::syntax::print::to_latex(app.callee.node), app.callee.span));
+        }
         let callee = self.callee(&app.callee)?;
         if let Some(bar) = app.given.first() {
             return Err(unsupported("a condition", bar.span));

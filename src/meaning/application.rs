@@ -7,7 +7,7 @@
 use super::resolve::Resolver;
 use super::roles::Place;
 use super::tree::{Application, Term, TermKind};
-use crate::syntax::ast::{Delim, Font, Node, NodeKind, WordStyle};
+use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind, WordStyle};
 
 impl Resolver<'_> {
     /// `callee(…)` applied: its arguments and condition; scripts on the group kept.
@@ -46,8 +46,12 @@ impl Resolver<'_> {
         let conditioned_elsewhere =
             matches!(&callee.kind, NodeKind::Symbol { name, .. } if self.table.is_conditioned_callee(name));
         let of_a_point = letter && self.is_small_sample_letter(body) && !conditioned_elsewhere;
+        // `\mathbb{I}(y_i = k)`: a capital I setting a small letter equal to another is the
+        // indicator that two labels agree (`I(X = x)`, of a random variable, is an event's).
+        let labels_agree = super::scripts::is_indicator_letter(callee_node) && sets_a_label(body);
         if own_place == Place::Random
             && ((letter && sub.is_some())
+                || labels_agree
                 || super::chains::is_comparison(body)
                 || (letter && weights)
                 || of_a_point)
@@ -107,6 +111,7 @@ impl Resolver<'_> {
         self.settle_application(&mut application);
         self.last_argument_counts(callee_node, &mut application.args);
         if super::scripts::is_indicator_one(callee_node)
+            || labels_agree
             || matches!(&callee_node.kind, NodeKind::Symbol { name, .. } if name == "delta")
         {
             super::positions::labels_compared(&mut application.args);
@@ -252,4 +257,17 @@ fn calls_are_parameters(term: &mut Term, depth: usize) {
         app.unexpected_callee = false;
     }
     term.for_each_child_mut(|child| calls_are_parameters(child, depth + 1));
+}
+
+/// Whether a condition sets a small letter equal to something (`y_i = k`, `c = 1`): labels
+/// compared, no event of a random variable (`X = x`).
+fn sets_a_label(body: &Node) -> bool {
+    let NodeKind::Chain { first, rest } = &body.kind else { return false };
+    let [link] = rest.as_slice() else { return false };
+    let base = match &first.kind {
+        NodeKind::Scripts { base, .. } => base.as_ref(),
+        _ => first.as_ref(),
+    };
+    matches!(&link.op, InfixOp::Relation(r) if r.as_str() == "=")
+        && matches!(&base.kind, NodeKind::Symbol { name, .. } if name.starts_with(|c: char| c.is_ascii_lowercase()))
 }

@@ -38,7 +38,8 @@ impl Resolver<'_> {
             return true;
         }
         // `\delta(y_i = j)`: Kronecker's delta applied to an equality of labels; `\mathbf{1}(f(x)
-        // \neq y)`: a bold one applied to a comparison is the indicator.
+        // \neq y)`, `I\{y_i = k\}`: a bold one or a capital I applied to a comparison is the
+        // indicator.
         let delta = matches!(&callee.kind, NodeKind::Symbol { name, .. } if name == "delta");
         if let NodeKind::Fenced { open: Delim::Paren | Delim::Bracket | Delim::Brace, body, .. } = &group.kind
         {
@@ -46,7 +47,9 @@ impl Resolver<'_> {
             let compared = relation.is_some_and(|r| {
                 matches!(r, "=" | "\\neq" | "\\ne" | "<" | ">" | "\\le" | "\\leq" | "\\ge" | "\\geq" | "\\in")
             });
-            if (delta && relation == Some("=")) || (super::scripts::is_bold_one(callee) && compared) {
+            let indicator =
+                super::scripts::is_bold_one(callee) || super::scripts::is_indicator_letter(callee);
+            if (delta && relation == Some("=")) || (indicator && compared) {
                 return true;
             }
         }
@@ -139,7 +142,12 @@ impl Resolver<'_> {
             // `\sigma_\theta^2(\mathbf{x})`: a variance squared by name, of one input, is a
             // variance that depends on it.
             let variance = is_squared_variance(base, sup, self.notation) && is_one_symbol(body);
-            if self.sup_role(base, sup) == ScriptRole::Power && !greek && !variance && !is_argument_list(body)
+            // Nothing multiplies a conditioning bar: `\mathcal{P}_1^{w}(y \mid x)` is applied.
+            if self.sup_role(base, sup) == ScriptRole::Power
+                && !greek
+                && !variance
+                && !is_argument_list(body)
+                && !condition_inside(body)
             {
                 return false;
             }

@@ -51,6 +51,10 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
     if let NodeKind::Scripts { base, sub: Some(sub), .. } = &node.kind {
         note_stepped_capital(table, base, sub);
         note_worded_base(table, base, sub);
+        // `I_{\{S(X) \geq \gamma\}}`: a capital I with an event under it is the indicator.
+        if super::scripts::is_indicator_of_an_event(base, sub) {
+            table.suggest(binding(base), SymbolKind::Function);
+        }
     }
     match &node.kind {
         // `\int_0^x`: an integral's limits are numbers on a continuum, no positions nor counts.

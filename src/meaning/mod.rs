@@ -58,7 +58,7 @@ pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
 pub use resolve::Resolver;
 pub use runs::otimes_gates;
-pub use scripts::{is_indicator_one, is_ordinal_ending, names_a_layer};
+pub use scripts::{is_indicator_of_an_event, is_indicator_one, is_ordinal_ending, names_a_layer};
 pub use symbols::{kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 

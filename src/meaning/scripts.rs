@@ -332,6 +332,14 @@ impl Resolver<'_> {
         if dimension_base && single_letter && !matches!(sub.kind, NodeKind::Number { .. }) {
             return ScriptRole::Label;
         }
+        // `I_n`, `\mathbf{I}_d`: the identity's size below it, no entry.
+        let identity = matches!(&base.kind, NodeKind::Symbol { name, font: Font::Normal | Font::Bold | Font::Roman } if name == "I");
+        if identity
+            && matches!(&sub.kind, NodeKind::Symbol { name, .. } if has(&self.notation.dimension_letters, name)
+                && self.table.recorded(name) != Some(super::SymbolKind::Index))
+        {
+            return ScriptRole::Label;
+        }
         let greek_base = matches!(&base.kind, NodeKind::Symbol { name, .. } if names::is_greek(name));
         if greek_base && matches!(sub.kind, NodeKind::Number { .. }) {
             return ScriptRole::Label;
@@ -750,6 +758,20 @@ pub fn is_indicator_one(node: &Node) -> bool {
 /// y)`) and for the vector of ones (`\mathbf{1}^\top x`): an indicator only applied to a comparison.
 pub(super) fn is_bold_one(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Number { text, font: Font::Bold } if text.as_str() == "1")
+}
+
+/// Whether a node is a capital I as papers write the indicator before a comparison (`I(y_i \neq
+/// \hat{y}_i)`, `\mathbb{I}\{x > 0\}`); a bold one is the identity matrix.
+pub(super) fn is_indicator_letter(node: &Node) -> bool {
+    matches!(&node.kind, NodeKind::Symbol { name, font } if name.as_str() == "I" && *font != Font::Bold)
+}
+
+/// Whether a capital I with an event in braces below it is the indicator of that event:
+/// `I_{\{S(X) \geq \gamma\}}`, `I_{\{y = k\}}`.
+pub fn is_indicator_of_an_event(base: &Node, sub: &Node) -> bool {
+    is_indicator_letter(base)
+        && matches!(&sub.kind, NodeKind::Fenced { open: Delim::Brace, body, .. }
+            if matches!(&body.kind, NodeKind::Chain { rest, .. } if matches!(rest.as_slice(), [l] if matches!(l.op, InfixOp::Relation(_)))))
 }
 
 pub(super) fn is_parameter(sub: &Node) -> bool {

@@ -265,6 +265,8 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         TermKind::Sqrt { .. } | TermKind::Binom { .. } => SymbolKind::Scalar,
         TermKind::Fenced { open, body } => match open {
             crate::syntax::ast::Delim::Paren | crate::syntax::ast::Delim::Bracket => child(body),
+            // `\{i : a_i > 0\}`: braces holding members and their condition build a set.
+            crate::syntax::ast::Delim::Brace if builds_a_set(body) => SymbolKind::Set,
             // `|\mathcal{B}|`: how many members a set has is a size.
             crate::syntax::ast::Delim::Bar if child(body) == SymbolKind::Set => SymbolKind::Dimension,
             // `\lfloor \frac{n - k}{s} \rfloor`: a size rounded is a size.
@@ -282,6 +284,14 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
         }
         TermKind::Rows(_) | TermKind::Prose(_) => SymbolKind::Unknown,
     }
+}
+
+/// Whether the inside of braces is a set builder: members, then a colon or bar and their
+/// condition (`i : x_i \neq y_i`, `u \mid (u, v) \in E`).
+fn builds_a_set(body: &Term) -> bool {
+    matches!(&body.kind, TermKind::Chain { rest, .. } if rest.iter().any(|j| {
+        matches!(&j.op, crate::syntax::ast::InfixOp::Relation(r) if matches!(r.as_str(), ":" | "\\mid"))
+    }))
 }
 
 /// Whether a term counts the members of a set: `|\mathcal{B}|`, `|A \cup B|`.

@@ -301,15 +301,18 @@ impl<'n> Application<'n> {
 
 impl Application<'_> {
     /// Whether this is an indicator applied to its condition: `\mathbb{1}[x > 0]`, a bold one
-    /// applied to a comparison (`\mathbf{1}(f(x) \neq y)`), or Kronecker's `\delta(y_i = j)` (1
+    /// or a capital I applied to a comparison (`\mathbf{1}(f(x) \neq y)`, `I(y \neq k)`), or Kronecker's `\delta(y_i = j)` (1
     /// where the labels are equal, else 0).
     pub fn is_indicator(&self) -> bool {
         let delta = self.callee.occurrence().is_some_and(|o| o.base_name == "delta" && o.scripts.is_empty());
         let equality = matches!(self.args.as_slice(), [Term { kind: TermKind::Chain { rest, .. }, .. }]
             if matches!(rest.as_slice(), [joint] if *joint.op == crate::syntax::ast::InfixOp::Relation("=".into())));
+        let compared = matches!(self.args.as_slice(), [Term { kind: TermKind::Chain { rest, .. }, .. }]
+            if matches!(rest.as_slice(), [joint] if matches!(&*joint.op, crate::syntax::ast::InfixOp::Relation(_))));
         super::scripts::is_indicator_one(self.callee.node)
             || super::scripts::is_bold_one(self.callee.node)
             || (delta && equality)
+            || (super::scripts::is_indicator_letter(self.callee.node) && compared)
     }
 }
 

@@ -45,6 +45,13 @@ impl Lowerer<'_> {
             .iter()
             .any(|s| matches!(s.role, ScriptRole::Index | ScriptRole::Range | ScriptRole::Family));
         let family = (self.ctx.is_family)(&occurrence.base_name);
+        // `I_n`: the identity with its size below, as large as its context needs.
+        let sized_identity = occurrence.base_name == "I"
+            && occurrence.kind == SymbolKind::Matrix
+            && occurrence.scripts.iter().all(|s| !s.above && s.role == ScriptRole::Label);
+        if sized_identity && !picks && !self.is_known(&occurrence.name) && !self.is_known("I") {
+            return Ok(self.make(ExprKind::Identity, term.span));
+        }
         if !family && (!picks || self.is_known(&occurrence.name)) {
             // A name with labels only (`W_Q`, `W^O`, `d_{\text{model}}`), or one bound whole.
             return Ok(self.make(ExprKind::Symbol(occurrence.name.to_string(), occurrence.kind), term.span));

@@ -18,6 +18,12 @@ const OTHERWISE_WORDS: &[&str] = &["otherwise", "else", "elsewhere"];
 impl Shaper<'_> {
     /// A symbol with the scripts that are part of it: `x_i`, `W_Q`, `d_k`, `W_i^Q`, `h^{(l)}`.
     pub(super) fn occurrence(&self, term: &Term, occurrence: &Occurrence, d: usize) -> Phrase {
+        // `I_{\{S(X) \geq \gamma\}}`: the indicator of the event below it.
+        if let [event] = occurrence.scripts.as_slice() {
+            if crate::meaning::is_indicator_of_an_event(occurrence.base, event.term.node) {
+                return Phrase::Indicator(self.shape(unfenced(&event.term), d).boxed());
+            }
+        }
         let mut phrase = self.name_of(term, occurrence, d);
         let primes = match &term.node.kind {
             NodeKind::Scripts { primes, .. } => *primes,
