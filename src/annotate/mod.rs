@@ -504,8 +504,24 @@ fn focus_span(rule: &Rule, found: &Match, source: &str) -> Span {
         Focus::Part(pattern) => {
             found.nodes.iter().find_map(|node| focus_part(pattern, node, found)).unwrap_or(found.span)
         }
-        Focus::Operator => found.nodes.iter().find_map(|node| sign_span(node, source)).unwrap_or(found.span),
+        Focus::Operator => found
+            .nodes
+            .iter()
+            .find_map(|node| sign_span(node, source))
+            .or_else(|| infix_span(found, source))
+            .unwrap_or(found.span),
     }
+}
+
+/// The operator between the two operands of a match (`\implies` of `a > 0 \implies b > 0`), as
+/// written between them without the spaces around it.
+fn infix_span(found: &Match, source: &str) -> Option<Span> {
+    let [left, right] = found.nodes.as_slice() else { return None };
+    let between = Span::new(left.span.end, right.span.start);
+    let text = source.get(between.start..between.end)?;
+    let start = between.start + (text.len() - text.trim_start().len());
+    let end = between.end - (text.len() - text.trim_end().len());
+    (start < end).then(|| Span::new(start, end))
 }
 
 /// The span of the focus pattern's first match within `node`; a match on a signed node that
