@@ -168,6 +168,9 @@ impl Resolver<'_> {
         place: Place,
         d: usize,
     ) -> Term<'n> {
+        if let Some(statements) = self.statements_joined(node, links, span, place, d) {
+            return statements;
+        }
         let is_sim = |op: Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if r == "\\sim");
         // `x \sim p(x)` draws x from a law; `f(n) \sim n \log n` compares two sizes.
         let node_of = |operand: &Operand<'_, 'n>| match operand {
@@ -344,6 +347,54 @@ impl Resolver<'_> {
 }
 
 /// The span of a clause's operands, from the first to the last.
+impl Resolver<'_> {
+    /// `a > 0 \implies b > 0`: statements joined by a logical connective, each read as a clause
+    /// of its own (the connective binds loosest); `None` where no connective joins two
+    /// statements of which one is a relation itself.
+    fn statements_joined<'n>(
+        &self,
+        node: &'n Node,
+        links: &[(Option<Op<'n>>, Operand<'_, 'n>)],
+        span: Span,
+        place: Place,
+        d: usize,
+    ) -> Option<Term<'n>> {
+        let connective = |op: &Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if CONNECTIVES.contains(&r.as_str()));
+        let cuts: Vec<usize> =
+            (1..links.len()).filter(|&at| links.get(at).is_some_and(|(op, _)| connective(op))).collect();
+        let bounds: Vec<usize> =
+            std::iter::once(0).chain(cuts.iter().copied()).chain([links.len()]).collect();
+        if cuts.is_empty() || bounds.windows(2).all(|w| w[1] - w[0] == 1) {
+            return None;
+        }
+        let mut statements = bounds.windows(2).map(|w| {
+            let mut segment: Links<'_, 'n> =
+                links.get(w[0]..w[1]).unwrap_or_default().iter().map(|(op, o)| (*op, o.clone())).collect();
+            let joined_by = segment.first_mut().and_then(|first| first.0.take());
+            let term = self.clause(node, &segment, links_span(&segment), place, d);
+            (joined_by, term)
+        });
+        let (_, first) = statements.next()?;
+        let rest = statements
+            .filter_map(|(op, term)| op.map(|(op, op_span)| Joint { op, op_span, term, tilde: None }))
+            .collect();
+        Some(Term::new(TermKind::Chain { first: first.boxed(), rest }, span, node))
+    }
+}
+
+/// Relations that join statements, not values: they bind loosest.
+const CONNECTIVES: &[&str] = &[
+    "\\implies",
+    "\\impliedby",
+    "\\Rightarrow",
+    "\\Longrightarrow",
+    "\\Leftarrow",
+    "\\Longleftarrow",
+    "\\iff",
+    "\\Leftrightarrow",
+    "\\Longleftrightarrow",
+];
+
 fn links_span(links: &[(Option<Op>, Operand)]) -> Span {
     let span = |o: &Operand| match o {
         Operand::Node(n) => Some(n.span),
