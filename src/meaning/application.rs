@@ -87,6 +87,8 @@ impl Resolver<'_> {
             // `r_t(\theta)`, `\epsilon_\theta(x_t, t)`: a function of the parameters, or a
             // letter labelled by them (a network), leaves nothing to ask.
             && !super::calls::is_parameter_argument(body)
+            // `k(x_i, x_j)`, `d(x, y)`: nothing multiplies a list of inputs.
+            && !super::calls::is_argument_list(body)
             && !super::scripts::labelled_by_parameters(callee_node);
         let application = Application {
             callee: callee_term,

@@ -484,7 +484,7 @@ fn is_one_symbol(body: &Node) -> bool {
 }
 
 /// Whether a group's content is a list of several things (`s, a`, `n, p`): no product has one.
-fn is_argument_list(body: &Node) -> bool {
+pub(super) fn is_argument_list(body: &Node) -> bool {
     matches!(&body.kind, NodeKind::Chain { rest, .. } if rest.iter().any(|l| matches!(l.op, InfixOp::Separator(_))))
 }
 
