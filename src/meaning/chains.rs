@@ -362,14 +362,14 @@ impl Resolver<'_> {
         let connective = |op: &Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if CONNECTIVES.contains(&r.as_str()));
         let cuts: Vec<usize> =
             (1..links.len()).filter(|&at| links.get(at).is_some_and(|(op, _)| connective(op))).collect();
-        let bounds: Vec<usize> =
-            std::iter::once(0).chain(cuts.iter().copied()).chain([links.len()]).collect();
-        if cuts.is_empty() || bounds.windows(2).all(|w| w[1] - w[0] == 1) {
+        let starts = std::iter::once(0).chain(cuts.iter().copied());
+        let ends = cuts.iter().copied().chain([links.len()]);
+        let segments: Vec<(usize, usize)> = starts.zip(ends).collect();
+        if cuts.is_empty() || segments.iter().all(|(start, end)| end - start == 1) {
             return None;
         }
-        let mut statements = bounds.windows(2).map(|w| {
-            let mut segment: Links<'_, 'n> =
-                links.get(w[0]..w[1]).unwrap_or_default().iter().map(|(op, o)| (*op, o.clone())).collect();
+        let mut statements = segments.into_iter().map(|(start, end)| {
+            let mut segment: Links<'_, 'n> = links.get(start..end).unwrap_or_default().to_vec();
             let joined_by = segment.first_mut().and_then(|first| first.0.take());
             let term = self.clause(node, &segment, links_span(&segment), place, d);
             (joined_by, term)

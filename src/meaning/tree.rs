@@ -308,7 +308,7 @@ impl Application<'_> {
         let equality = matches!(self.args.as_slice(), [Term { kind: TermKind::Chain { rest, .. }, .. }]
             if matches!(rest.as_slice(), [joint] if *joint.op == crate::syntax::ast::InfixOp::Relation("=".into())));
         let compared = matches!(self.args.as_slice(), [Term { kind: TermKind::Chain { rest, .. }, .. }]
-            if matches!(rest.as_slice(), [joint] if matches!(&*joint.op, crate::syntax::ast::InfixOp::Relation(_))));
+            if matches!(rest.as_slice(), [joint] if matches!(joint.op, crate::syntax::ast::InfixOp::Relation(_))));
         super::scripts::is_indicator_one(self.callee.node)
             || super::scripts::is_bold_one(self.callee.node)
             || (delta && equality)
