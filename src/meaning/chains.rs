@@ -359,7 +359,7 @@ impl Resolver<'_> {
         place: Place,
         d: usize,
     ) -> Option<Term<'n>> {
-        let connective = |op: &Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if CONNECTIVES.contains(&r.as_str()));
+        let connective = |op: &Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if statement_connective(r).is_some());
         let cuts: Vec<usize> =
             (1..links.len()).filter(|&at| links.get(at).is_some_and(|(op, _)| connective(op))).collect();
         let starts = std::iter::once(0).chain(cuts.iter().copied());
@@ -382,18 +382,17 @@ impl Resolver<'_> {
     }
 }
 
-/// Relations that join statements, not values: they bind loosest.
-const CONNECTIVES: &[&str] = &[
-    "\\implies",
-    "\\impliedby",
-    "\\Rightarrow",
-    "\\Longrightarrow",
-    "\\Leftarrow",
-    "\\Longleftarrow",
-    "\\iff",
-    "\\Leftrightarrow",
-    "\\Longleftrightarrow",
-];
+/// The logical connective a relation between statements is (`\\Rightarrow` and the long arrows
+/// read as `\\implies`, `\\Leftarrow` as `\\impliedby`, `\\Leftrightarrow` as `\\iff`), if it is one:
+/// such relations join statements, not values, and bind loosest.
+pub fn statement_connective(relation: &str) -> Option<&'static str> {
+    match relation {
+        "\\implies" | "\\Rightarrow" | "\\Longrightarrow" => Some("\\implies"),
+        "\\impliedby" | "\\Leftarrow" | "\\Longleftarrow" => Some("\\impliedby"),
+        "\\iff" | "\\Leftrightarrow" | "\\Longleftrightarrow" => Some("\\iff"),
+        _ => None,
+    }
+}
 
 fn links_span(links: &[(Option<Op>, Operand)]) -> Span {
     let span = |o: &Operand| match o {

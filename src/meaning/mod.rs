@@ -54,6 +54,7 @@ pub mod tree;
 
 pub use bigops::is_large_operator;
 pub use calls::is_conditioning_bar;
+pub use chains::statement_connective;
 pub use kinds::SymbolKind;
 pub use outline::{kind_word, outline};
 pub use resolve::Resolver;

@@ -301,17 +301,25 @@ impl<'n> Application<'n> {
 
 impl Application<'_> {
     /// Whether this is an indicator applied to its condition: `\mathbb{1}[x > 0]`, a bold one
-    /// or a capital I applied to a comparison (`\mathbf{1}(f(x) \neq y)`, `I(y \neq k)`), or Kronecker's `\delta(y_i = j)` (1
-    /// where the labels are equal, else 0).
+    /// or a capital I applied to a comparison (`\mathbf{1}(f(x) \neq y)`, `I(y \neq k)`), or
+    /// Kronecker's `\delta(y_i = j)` (1 where the labels are equal, else 0).
     pub fn is_indicator(&self) -> bool {
         let delta = self.callee.occurrence().is_some_and(|o| o.base_name == "delta" && o.scripts.is_empty());
-        let equality = matches!(self.args.as_slice(), [Term { kind: TermKind::Chain { rest, .. }, .. }]
-            if matches!(rest.as_slice(), [joint] if *joint.op == crate::syntax::ast::InfixOp::Relation("=".into())));
-        let compared = matches!(self.args.as_slice(), [Term { kind: TermKind::Chain { rest, .. }, .. }]
-            if matches!(rest.as_slice(), [joint] if matches!(joint.op, crate::syntax::ast::InfixOp::Relation(_))));
+        // The one relation the single argument states, if it states one.
+        let relation = match self.args.as_slice() {
+            [Term { kind: TermKind::Chain { rest, .. }, .. }] => match rest.as_slice() {
+                [joint] => match joint.op {
+                    crate::syntax::ast::InfixOp::Relation(r) => Some(r.as_str()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let compared = relation.is_some();
         super::scripts::is_indicator_one(self.callee.node)
             || super::scripts::is_bold_one(self.callee.node)
-            || (delta && equality)
+            || (delta && relation == Some("="))
             || (super::scripts::is_indicator_letter(self.callee.node) && compared)
     }
 }

@@ -51,7 +51,7 @@ fn relation_key(joint: &Joint, side: &Phrase) -> String {
     let key = op_name(joint.op);
     // `a > 0 \implies b > 0`: statements the meaning layer joined, each said whole.
     if matches!(joint.term.kind, TermKind::Chain { .. }) {
-        if let Some(connective) = statement_connective(&key) {
+        if let Some(connective) = crate::meaning::statement_connective(&key) {
             return format!("{connective} (statements)");
         }
     }
@@ -63,17 +63,6 @@ fn relation_key(joint: &Joint, side: &Phrase) -> String {
         TildeReading::Draw => key,
         TildeReading::Growth => GROWS_LIKE.to_string(),
         TildeReading::About => "\\approx".to_string(),
-    }
-}
-
-/// The connective whose statement reading (`data/speech.toml`'s `… (statements)` keys) reads
-/// the arrow `key`: implication either way, or equivalence.
-fn statement_connective(key: &str) -> Option<&'static str> {
-    match key {
-        "\\implies" | "\\Rightarrow" | "\\Longrightarrow" => Some("\\implies"),
-        "\\impliedby" | "\\Leftarrow" | "\\Longleftarrow" => Some("\\impliedby"),
-        "\\iff" | "\\Leftrightarrow" | "\\Longleftrightarrow" => Some("\\iff"),
-        _ => None,
     }
 }
 
