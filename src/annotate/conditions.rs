@@ -12,18 +12,21 @@ use crate::meaning::{SymbolKind, TermIndex};
 use crate::syntax::ast::{Node, NodeKind};
 
 impl Walker<'_> {
-    /// The kind of what a metavariable stands for: what parentheses hold when they are what
-    /// matched (`(n)` of `\log(n)` is a size, [`kind_inside`]); the term the meaning layer reads
-    /// there when it reaches past the node matched (`\partial` of a whole numerator); else the
-    /// node's.
+    /// The kind of what a metavariable stands for: the term the meaning layer reads there when it
+    /// reaches past the node matched (`\partial` of a whole numerator; a call's parentheses taken
+    /// with the callee before them, `\nabla h(f(x))` of `\nabla h(f(x)) \cdot v`, a gradient);
+    /// what parentheses hold when they are what matched (`(n)` of `\log(n)` is a size,
+    /// [`kind_inside`]); else the node's.
     pub(super) fn bound_kind(&self, bindings: &Bindings, name: &str, node: &Node) -> SymbolKind {
         let node = without_sign(node);
+        let reach = bindings.reach(name).filter(|span| *span != node.span);
+        if let Some(kind) = reach.and_then(|span| self.meaning.kind_of_span(span)) {
+            return kind;
+        }
         if pattern::is_parenthesis(node) {
             return kind_inside(self.meaning, node);
         }
-        let reach = bindings.reach(name).filter(|span| *span != node.span);
-        let kind = reach.and_then(|span| self.meaning.kind_of_span(span));
-        kind.unwrap_or_else(|| self.kind(node))
+        self.kind(node)
     }
 
     /// Whether the kinds of what a rule's metavariables matched are those its conditions ask.
