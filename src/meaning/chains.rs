@@ -168,7 +168,10 @@ impl Resolver<'_> {
         place: Place,
         d: usize,
     ) -> Term<'n> {
-        if let Some(statements) = self.statements_joined(node, links, span, place, d) {
+        let read = |segment: &[(Option<Op<'n>>, Operand<'_, 'n>)]| {
+            self.clause(node, segment, links_span(segment), place, d)
+        };
+        if let Some(statements) = statements_joined(node, links, span, read) {
             return statements;
         }
         let is_sim = |op: Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if r == "\\sim");
@@ -347,43 +350,39 @@ impl Resolver<'_> {
 }
 
 /// The span of a clause's operands, from the first to the last.
-impl Resolver<'_> {
-    /// `a > 0 \implies b > 0`: statements joined by a logical connective, each read as a clause
-    /// of its own (the connective binds loosest); `None` where no connective joins two
-    /// statements of which one is a relation itself.
-    fn statements_joined<'n>(
-        &self,
-        node: &'n Node,
-        links: &[(Option<Op<'n>>, Operand<'_, 'n>)],
-        span: Span,
-        place: Place,
-        d: usize,
-    ) -> Option<Term<'n>> {
-        let connective = |op: &Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if statement_connective(r).is_some());
-        let cuts: Vec<usize> =
-            (1..links.len()).filter(|&at| links.get(at).is_some_and(|(op, _)| connective(op))).collect();
-        let starts = std::iter::once(0).chain(cuts.iter().copied());
-        let ends = cuts.iter().copied().chain([links.len()]);
-        let segments: Vec<(usize, usize)> = starts.zip(ends).collect();
-        if cuts.is_empty() || segments.iter().all(|(start, end)| end - start == 1) {
-            return None;
-        }
-        let mut statements = segments.into_iter().map(|(start, end)| {
-            let mut segment: Links<'_, 'n> = links.get(start..end).unwrap_or_default().to_vec();
-            let joined_by = segment.first_mut().and_then(|first| first.0.take());
-            let term = self.clause(node, &segment, links_span(&segment), place, d);
-            (joined_by, term)
-        });
-        let (_, first) = statements.next()?;
-        let rest = statements
-            .filter_map(|(op, term)| op.map(|(op, op_span)| Joint { op, op_span, term, tilde: None }))
-            .collect();
-        Some(Term::new(TermKind::Chain { first: first.boxed(), rest }, span, node))
+/// `a > 0 \implies b > 0`: statements joined by a logical connective, each read by `read` as a
+/// clause of its own (the connective binds loosest); `None` where no connective joins two
+/// statements of which one is a relation itself.
+fn statements_joined<'r, 'n>(
+    node: &'n Node,
+    links: &[(Option<Op<'n>>, Operand<'r, 'n>)],
+    span: Span,
+    read: impl Fn(&[(Option<Op<'n>>, Operand<'r, 'n>)]) -> Term<'n>,
+) -> Option<Term<'n>> {
+    let connective =
+        |op: &Option<Op>| matches!(op, Some((InfixOp::Relation(r), _)) if statement_connective(r).is_some());
+    let cuts: Vec<usize> =
+        (1..links.len()).filter(|&at| links.get(at).is_some_and(|(op, _)| connective(op))).collect();
+    let starts = std::iter::once(0).chain(cuts.iter().copied());
+    let ends = cuts.iter().copied().chain([links.len()]);
+    let segments: Vec<(usize, usize)> = starts.zip(ends).collect();
+    if cuts.is_empty() || segments.iter().all(|(start, end)| end - start == 1) {
+        return None;
     }
+    let mut statements = segments.into_iter().map(|(start, end)| {
+        let mut segment: Links<'r, 'n> = links.get(start..end).unwrap_or_default().to_vec();
+        let joined_by = segment.first_mut().and_then(|first| first.0.take());
+        (joined_by, read(&segment))
+    });
+    let (_, first) = statements.next()?;
+    let rest = statements
+        .filter_map(|(op, term)| op.map(|(op, op_span)| Joint { op, op_span, term, tilde: None }))
+        .collect();
+    Some(Term::new(TermKind::Chain { first: first.boxed(), rest }, span, node))
 }
 
-/// The logical connective a relation between statements is (`\\Rightarrow` and the long arrows
-/// read as `\\implies`, `\\Leftarrow` as `\\impliedby`, `\\Leftrightarrow` as `\\iff`), if it is one:
+/// The logical connective a relation between statements is (`\Rightarrow` and the long arrows
+/// read as `\implies`, `\Leftarrow` as `\impliedby`, `\Leftrightarrow` as `\iff`), if it is one:
 /// such relations join statements, not values, and bind loosest.
 pub fn statement_connective(relation: &str) -> Option<&'static str> {
     match relation {
