@@ -321,6 +321,9 @@ impl<'a> Walker<'a> {
             if pattern.raises_e() && !self.meaning.is_power(node) {
                 continue;
             }
+            if pattern.raises_to_an_order() && !self.meaning.is_derivative_order(node) {
+                continue;
+            }
             if pattern.draws() && !tilde_reads_as(&view, offset, pattern.operand_count(), rule.growth) {
                 continue;
             }

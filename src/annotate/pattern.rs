@@ -134,6 +134,19 @@ impl Pattern {
         }
     }
 
+    /// Whether the pattern is a metavariable with a parenthesis above (`$F^{($N)}`): its match is
+    /// one only where the meaning layer reads a derivative's order there (`f^{(k)}` beside
+    /// `k!`), not a layer or a sample (`h^{(l)}`, `x^{(i)}`).
+    pub fn raises_to_an_order(&self) -> bool {
+        match &self.root.kind {
+            NodeKind::Scripts { base, sup: Some(sup), .. } => {
+                metavariable(base).is_some()
+                    && matches!(sup.kind, NodeKind::Fenced { open: Delim::Paren, .. })
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the pattern relates two sides by `\sim` (`$X \sim $D`): its match is a draw from
     /// a law only where the meaning layer reads one ([`crate::meaning::tilde_reading`]), not
     /// where `\sim` compares the growth of two sizes (`f(n) \sim n \log n`), which only a rule

@@ -48,6 +48,9 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         note_superscript(table, base, sub.is_some(), sup);
     }
     note_conditioned_callees(table, node);
+    if let NodeKind::Frac { num, .. } = &node.kind {
+        note_leibniz_order(table, num);
+    }
     if let NodeKind::Scripts { base, sub: Some(sub), .. } = &node.kind {
         note_stepped_capital(table, base, sub);
         note_worded_base(table, base, sub);
@@ -94,6 +97,7 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
             }
         }
         NodeKind::Symbol { name, font: Font::Bold } if is_small_letter(name) => table.note_bold_letter(name),
+        NodeKind::Factorial { operand } => note_order_letter(table, operand),
         // `\{0, 1\}^K`, `[0, 1]^d`: the power of a set of numbers is a count.
         NodeKind::Scripts { sub: None, sup: Some(sup), base, .. } => {
             for dim in super::power_space_dims(node).unwrap_or_default() {
@@ -127,6 +131,31 @@ pub(super) fn learn_usage(table: &mut SymbolTable, node: &Node, depth: usize) {
         _ => {}
     }
     node.for_each_child(|child| learn_usage(table, child, depth + 1));
+}
+
+/// `\frac{d^n f}{dx^n}`, `\frac{\partial^k u}{\partial t^k}`: the letter above the numerator's
+/// sign counts the derivative's order.
+fn note_leibniz_order(table: &mut SymbolTable, num: &Node) {
+    let first = match &num.kind {
+        NodeKind::Chain { first, .. } => first.as_ref(),
+        _ => num,
+    };
+    let NodeKind::Scripts { base, sub: None, sup: Some(sup), .. } = &first.kind else { return };
+    let sign = matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "d" || name == "partial");
+    if let (true, NodeKind::Symbol { name, font: Font::Normal }) = (sign, &sup.kind) {
+        table.note_order_letter(name);
+    }
+}
+
+/// `k!`, `(k-1)!`, `m_1!`: the letter a factorial counts may give a derivative's order.
+fn note_order_letter(table: &mut SymbolTable, operand: &Node) {
+    let inner = match &operand.kind {
+        NodeKind::Fenced { body, .. } => body.as_ref(),
+        _ => operand,
+    };
+    if let Some(letter) = super::script_notes::leading_letter(inner) {
+        table.note_order_letter(letter);
+    }
 }
 
 /// `\gamma^n`, `2^n`, `(1 - p)^n`: a base that is a number, a Greek letter or a bracketed

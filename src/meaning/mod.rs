@@ -214,6 +214,9 @@ pub struct SymbolTable {
     /// Letters written above a Latin name as a step from themselves (`z^{k+1}`, `H^{t-1}`): above
     /// any Latin name they count steps, no powers.
     stepped_superscripts: rustc_hash::FxHashSet<String>,
+    /// Letters that count a derivative's order (`k` of `k!`, `n` of `d^n f`): in parentheses
+    /// above a function they give the order (`f^{(k-1)}`), no layer.
+    order_letters: rustc_hash::FxHashSet<String>,
     /// Capitals written below with a step from a letter (`H_{\ell-1}`, `S_{n-1}`), as
     /// `capital_letter`: the capital is followed over those steps.
     stepped_capitals: rustc_hash::FxHashSet<String>,

@@ -248,5 +248,6 @@ fn role_word(role: ScriptRole) -> &'static str {
         ScriptRole::Mark => "mark",
         ScriptRole::Over => "over",
         ScriptRole::Ordinal => "ordinal",
+        ScriptRole::Order => "order",
     }
 }

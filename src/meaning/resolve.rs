@@ -662,9 +662,10 @@ impl<'t> Resolver<'t> {
             {
                 base.as_ref()
             }
-            // `\nabla^2 f(x)`, `\nabla_\theta^2 L`, `\partial^2 f`: a derivative of higher order.
+            // `\nabla^2 f(x)`, `\nabla_\theta^2 L`, `\partial^2 f`: a derivative of higher order;
+            // `\frac{d^n f}{dx^n}`, `\partial^k`: of an order a letter names.
             NodeKind::Scripts { base, sup: Some(sup), .. }
-                if matches!(sup.kind, NodeKind::Number { .. })
+                if is_order(sup)
                     && matches!(&base.kind, NodeKind::Symbol { name, font }
                         if name == "nabla" || name == "partial"
                             || (name == "d" && (*font == Font::Roman || self.italic_differential.get()))) =>
@@ -758,4 +759,16 @@ fn items_span(items: &[Item]) -> Span {
 /// Whether a node is a bracket group `[…]` or `(…)` (possibly sized).
 fn is_bracket(node: &Node) -> bool {
     matches!(node.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. })
+}
+
+/// What may stand above a derivative's sign as its order: a number (`\partial^2`) or one italic
+/// letter other than a transpose's (`d^n`, `\partial^k`).
+fn is_order(sup: &Node) -> bool {
+    match &sup.kind {
+        NodeKind::Number { .. } => true,
+        NodeKind::Symbol { name, font: Font::Normal } => {
+            name.len() == 1 && name != "T" && name.chars().all(|c| c.is_ascii_lowercase() || c == 'N')
+        }
+        _ => false,
+    }
 }

@@ -3,6 +3,7 @@
 //! superscript roles ask of those notes.
 
 use super::SymbolTable;
+use crate::syntax::ast::{Node, NodeKind};
 
 impl SymbolTable {
     /// Notes that the small letter `letter` stands alone above the name `base`, a bold small
@@ -41,6 +42,20 @@ impl SymbolTable {
     /// steps above Latin names in this formula or document.
     pub fn is_stepped_superscript(&self, letter: &str) -> bool {
         self.stepped_superscripts.contains(letter)
+    }
+
+    /// Notes a letter that counts a derivative's order elsewhere: in a factorial (`k!`, Taylor's
+    /// and Euler-Maclaurin's terms) or above a differential's sign (`\frac{d^n f}{dx^n}`).
+    pub(crate) fn note_order_letter(&mut self, letter: &str) {
+        if !self.order_letters.contains(letter) {
+            self.order_letters.insert(letter.to_string());
+        }
+    }
+
+    /// Whether a superscript's body (`k-1` of `f^{(k-1)}`, `m_1 + \cdots + m_n`) starts with a
+    /// letter this formula counts an order with ([`Self::note_order_letter`]).
+    pub fn names_an_order(&self, body: &Node) -> bool {
+        !self.order_letters.is_empty() && leading_letter(body).is_some_and(|l| self.order_letters.contains(l))
     }
 
     /// Notes a number written above the Latin name `base`.
@@ -85,5 +100,15 @@ impl SymbolTable {
     /// the mark of powers (the zeroth is one), no member nor step.
     pub fn is_zero_counted(&self, letter: &str) -> bool {
         self.zero_counted.get(letter).copied().unwrap_or(false)
+    }
+}
+
+/// The letter a script starts with: `k` of `k-1`, `m` of `m_1 + \cdots`.
+pub(super) fn leading_letter(node: &Node) -> Option<&str> {
+    match &node.kind {
+        NodeKind::Symbol { name, .. } if name.len() == 1 => Some(name.as_str()),
+        NodeKind::Scripts { base, .. } => leading_letter(base),
+        NodeKind::Chain { first, .. } => leading_letter(first),
+        _ => None,
     }
 }

@@ -159,6 +159,7 @@ impl Resolver<'_> {
                 ScriptRole::Label
                 | ScriptRole::Family
                 | ScriptRole::Layer
+                | ScriptRole::Order
                 | ScriptRole::Mark
                 | ScriptRole::Index => parts.push(script),
                 _ => operation = Some(script),
@@ -267,7 +268,11 @@ impl Resolver<'_> {
             // `P_{Y|X}`, `\mathbb{E}_{z|x}`: a script holding a condition names a conditional law,
             // of random variables.
             _ if self.names_a_condition(node) => Place::Random,
-            ScriptRole::Index | ScriptRole::Family | ScriptRole::Layer | ScriptRole::Range => Place::Index,
+            ScriptRole::Index
+            | ScriptRole::Family
+            | ScriptRole::Layer
+            | ScriptRole::Range
+            | ScriptRole::Order => Place::Index,
             _ => Place::Plain,
         };
         let mut term = self.term(node, place, d);

@@ -88,6 +88,15 @@ impl Resolver<'_> {
             {
                 ScriptRole::Label
             }
+            // `f^{(k-1)}(x)` beside `k!`: the order of a derivative.
+            NodeKind::Fenced { open: Delim::Paren, body, .. }
+                if !matches!(body.kind, NodeKind::Number { .. })
+                    && font_of_name(base) == Font::Normal
+                    && !capital_base
+                    && self.table.names_an_order(body) =>
+            {
+                ScriptRole::Order
+            }
             NodeKind::Fenced { open: Delim::Paren, body, .. }
                 if !matches!(body.kind, NodeKind::Number { .. }) =>
             {

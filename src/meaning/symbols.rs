@@ -563,6 +563,14 @@ impl<'t, 'n> TermIndex<'t, 'n> {
         })
     }
 
+    /// Whether the meaning reads `node` as a function with a derivative's order above
+    /// (`f^{(k)}` beside `k!`), not a layer or a sample (`h^{(l)}`, `x^{(i)}`).
+    pub fn is_derivative_order(&self, node: &crate::syntax::ast::Node) -> bool {
+        self.by_span.get(&(node.span.start, node.span.end)).and_then(|term| term.occurrence()).is_some_and(
+            |occurrence| occurrence.scripts.iter().any(|s| s.role == super::tree::ScriptRole::Order),
+        )
+    }
+
     /// Whether `node` stands for one symbol (a letter with its scripts), not an expression.
     pub fn is_symbol(&self, node: &crate::syntax::ast::Node) -> bool {
         self.by_span.get(&(node.span.start, node.span.end)).is_some_and(|term| term.occurrence().is_some())

@@ -393,6 +393,9 @@ pub enum ScriptRole {
     Over,
     /// An ordinal's ending above: `i^{\text{th}}`, `k^{th}`, the i-th one in order.
     Ordinal,
+    /// The order of a derivative in parentheses above a function (`f^{(n)}` beside `n!` or
+    /// `\frac{d^n f}{dx^n}`): the n-th derivative, part of the name.
+    Order,
 }
 
 /// One occurrence of a symbol, with what it is and why.

@@ -151,6 +151,11 @@ impl Reader<'_> {
             Phrase::Sub { base, sub, style } => self.two(keys::sub_key(*style, sub), "x", base, "i", sub, d),
             Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
+            Phrase::OrderedDerivative { base, order } => {
+                // "the n-th derivative", but "the derivative of order k minus 1".
+                let key = if order.is_atomic() { "nth_derivative_of" } else { "derivative_of_order" };
+                self.two(key, "f", base, "n", order, d)
+            }
             Phrase::Divergence { func, a, b } => self.divergence(func, a, b, d),
             Phrase::Law { key, at, params } => self.law(key, at.as_deref(), params, d),
             Phrase::Prime { base, count } => self.prime(base, *count, d),
@@ -201,8 +206,8 @@ impl Reader<'_> {
             Phrase::Interval(a, b) => self.two("interval", "a", a, "b", b, d),
             Phrase::NumberSpace { complex, dims } => self.number_space(*complex, dims, d),
             Phrase::Expectation { over, body } => self.with_over("expectation", over.as_deref(), body, d),
-            Phrase::Derivative { partial, second, of, wrt } => {
-                self.derivative((*partial, *second), of.as_deref(), wrt, d)
+            Phrase::Derivative { partial, order, of, wrt } => {
+                self.derivative((*partial, order), of.as_deref(), wrt, d)
             }
             Phrase::Differential { partial, x, .. } => self.differential(*partial, x, d),
             Phrase::Gradient { second, over, body } => {

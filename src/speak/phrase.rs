@@ -5,6 +5,17 @@
 //! y)` a conditional probability, `softmax(X)V` an application followed by a product — and
 //! the Korean and English renderers only choose words and word order.
 
+/// The order of a derivative: `\frac{dy}{dx}`, `\frac{d^2 y}{dx^2}`, `\frac{d^n f}{dx^n}`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Order {
+    /// The first derivative.
+    First,
+    /// The second.
+    Second,
+    /// Any other, as written above the sign (a letter, a number).
+    Nth(Box<Phrase>),
+}
+
 /// A piece of a reading.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Phrase {
@@ -48,6 +59,14 @@ pub enum Phrase {
         base: Box<Phrase>,
         /// The layer.
         layer: Box<Phrase>,
+    },
+    /// A derivative's order written above a function in parentheses: `f^{(n)}`, "the n-th
+    /// derivative of f".
+    OrderedDerivative {
+        /// The function.
+        base: Box<Phrase>,
+        /// The order.
+        order: Box<Phrase>,
     },
     /// A named law with its parameters (`\mathcal{N}(\mu, \sigma^2)`), or its density at a
     /// point (`\mathcal{N}(x; \mu, \sigma^2)`, `\mathcal{N}(x \mid \mu, \Sigma)`).
@@ -237,9 +256,9 @@ pub enum Phrase {
     Derivative {
         /// Whether it is a partial derivative.
         partial: bool,
-        /// Whether it is of the second order (`\frac{d^2 y}{dx^2}`, `\frac{\partial^2 f}{\partial x_i
-        /// \partial x_j}`).
-        second: bool,
+        /// Its order: first, second (`\frac{d^2 y}{dx^2}`, `\frac{\partial^2 f}{\partial x_i
+        /// \partial x_j}`) or n-th (`\frac{d^n f}{dx^n}`).
+        order: Order,
         /// What is differentiated.
         of: Option<Box<Phrase>>,
         /// What it is differentiated with respect to.
@@ -249,8 +268,8 @@ pub enum Phrase {
     Differential {
         /// Whether it is a partial derivative.
         partial: bool,
-        /// Whether the sign is squared (`d^2 y`, `\partial^2 f`).
-        second: bool,
+        /// The sign's power: none, squared (`d^2 y`, `\partial^2 f`) or another (`d^n f`).
+        order: Order,
         /// The thing it applies to.
         x: Box<Phrase>,
     },
@@ -473,9 +492,10 @@ impl Phrase {
                         | SubStyle::Slice
                 ) && base.is_atomic()
             }
-            Phrase::Super { base, .. } | Phrase::Prime { base, .. } | Phrase::Layer { base, .. } => {
-                base.is_atomic()
-            }
+            Phrase::Super { base, .. }
+            | Phrase::Prime { base, .. }
+            | Phrase::Layer { base, .. }
+            | Phrase::OrderedDerivative { base, .. } => base.is_atomic(),
             Phrase::Accent { body, .. } => body.is_atomic(),
             _ => false,
         }

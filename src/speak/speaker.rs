@@ -2,7 +2,7 @@
 //! its own words, so real spaces, operators over a range and derivatives are put together
 //! once here, and `en.rs` and `ko.rs` keep only what their grammar does differently.
 
-use super::phrase::Phrase;
+use super::phrase::{Order, Phrase};
 use super::quantify;
 use super::vocab::Vocabulary;
 use crate::lang::Lang;
@@ -87,20 +87,27 @@ pub(super) trait Speaker {
     /// A derivative of `of` with respect to `wrt`, or the operator alone.
     fn derivative(
         &self,
-        (partial, second): (bool, bool),
+        (partial, order): (bool, &Order),
         of: Option<&Phrase>,
         wrt: &Phrase,
         d: usize,
     ) -> Self::Said {
-        let key = match (partial, second) {
-            (true, true) => "second_partial",
-            (true, false) => "partial",
-            (false, true) => "second_derivative",
-            (false, false) => "derivative",
+        let key = match (partial, order) {
+            (true, Order::Second) => "second_partial",
+            (true, Order::First) => "partial",
+            (false, Order::Second) => "second_derivative",
+            (false, Order::First) => "derivative",
+            (true, Order::Nth(_)) => "nth_partial",
+            (false, Order::Nth(_)) => "nth_derivative",
         };
+        let n = match order {
+            Order::Nth(n) => self.text(n, d),
+            _ => String::new(),
+        };
+        let x = self.text(wrt, d);
         match of {
-            Some(f) => self.fill(key, &[("f", &self.text(f, d)), ("x", &self.text(wrt, d))]),
-            None => self.fill_one(&format!("{key}_op"), wrt, d),
+            Some(f) => self.fill(key, &[("f", &self.text(f, d)), ("x", &x), ("n", &n)]),
+            None => self.fill(&format!("{key}_op"), &[("x", &x), ("n", &n)]),
         }
     }
 }

@@ -78,6 +78,10 @@ impl Shaper<'_> {
             (ScriptRole::Mark, _) => {
                 Phrase::Sub { base, sub: self.shape(&script.term, d).boxed(), style: SubStyle::Label }
             }
+            (ScriptRole::Order, _) => {
+                let order = self.shape(unparenthesised(&script.term), d).boxed();
+                Phrase::OrderedDerivative { base, order }
+            }
             (ScriptRole::Layer, true) => {
                 // At full the parentheses are said: `m^{(t)}` is not `m^{t}`.
                 let inner = match self.verbosity {

@@ -8,7 +8,7 @@
 use super::{word, Shaper};
 use crate::meaning::tree::{infix_name, Application, BigOperator, Factor, Joint, OperatorApplication};
 use crate::meaning::{binding_name, kind_of_term, SymbolKind, Term, TermKind};
-use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Phrase, SubStyle};
+use crate::speak::phrase::{Apply, BigOp, Name, NameClass, Order, Phrase, SubStyle};
 use crate::speak::Verbosity;
 use crate::syntax::ast::{Font, InfixOp, NodeKind};
 
@@ -372,16 +372,20 @@ impl Shaper<'_> {
             // parentheses hold, given what follows a bar, said as a call of a probability is.
             "Pr" => probability_of_event(*body, over),
             "partial" | "d" => {
-                let second = op.sup.as_ref().is_some_and(|s| s.node.span.text(self.source).trim() == "2");
-                Phrase::Differential { partial: op.name == "partial", second, x: body }
+                let order = match &op.sup {
+                    None => Order::First,
+                    Some(s) if s.node.span.text(self.source).trim() == "2" => Order::Second,
+                    Some(s) => Order::Nth(self.shape(s, d).boxed()),
+                };
+                Phrase::Differential { partial: op.name == "partial", order, x: body }
             }
             // `\frac{d}{dx} f(x)`, `\frac{d^2}{dx^2} f(x)`: the meaning layer applied the
             // derivative to the product after it.
             "derivative" | "partial_derivative" => match over {
                 Some(wrt) => {
-                    let (second, wrt) = squared_variable(*wrt);
+                    let (order, wrt) = variable_and_order(*wrt);
                     let partial = op.name == "partial_derivative";
-                    Phrase::Derivative { partial, second, of: Some(body), wrt: wrt.boxed() }
+                    Phrase::Derivative { partial, order, of: Some(body), wrt: wrt.boxed() }
                 }
                 None => *body,
             },
@@ -422,14 +426,19 @@ impl Shaper<'_> {
 pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
     match (num, den) {
         (
-            Phrase::Differential { partial, second, x: of },
+            Phrase::Differential { partial, order, x: of },
             Phrase::Differential { partial: p2, x: wrt, .. },
         ) => {
-            let (squared, wrt) = if second { squared_variable(*wrt) } else { (false, *wrt) };
-            Phrase::Derivative { partial: partial || p2, second: squared, of: Some(of), wrt: wrt.boxed() }
+            // `\frac{d^n f}{dx^n}`: the order written on the sign, with the variable under its
+            // power below.
+            let (order, wrt) = match variable_and_order((*wrt).clone()) {
+                (found, variable) if found == order && order != Order::First => (order, variable),
+                _ => (Order::First, *wrt),
+            };
+            Phrase::Derivative { partial: partial || p2, order, of: Some(of), wrt: wrt.boxed() }
         }
         // `\frac{\partial^2 f}{\partial x_i \partial x_j}`: a mixed second derivative.
-        (Phrase::Differential { partial, second: true, x: of }, Phrase::Product(den))
+        (Phrase::Differential { partial, order: Order::Second, x: of }, Phrase::Product(den))
             if den.len() == 2 && den.iter().all(|p| matches!(p, Phrase::Differential { .. })) =>
         {
             let variables = den.into_iter().filter_map(|p| {
@@ -441,7 +450,7 @@ pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
             });
             Phrase::Derivative {
                 partial,
-                second: true,
+                order: Order::Second,
                 of: Some(of),
                 wrt: Phrase::List(variables.collect()).boxed(),
             }
@@ -449,11 +458,11 @@ pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
         (Phrase::Name(Name { key, .. }), Phrase::Differential { partial, x: wrt, .. })
             if key == "partial" || key == "d" =>
         {
-            Phrase::Derivative { partial, second: false, of: None, wrt }
+            Phrase::Derivative { partial, order: Order::First, of: None, wrt }
         }
         (Phrase::Product(num), Phrase::Product(den)) if starts_with_d(&num) && starts_with_d(&den) => {
             let (of, wrt) = (after_d(num).boxed(), after_d(den).boxed());
-            Phrase::Derivative { partial: false, second: false, of: Some(of), wrt }
+            Phrase::Derivative { partial: false, order: Order::First, of: Some(of), wrt }
         }
         (num @ Phrase::Number(_), den) if den.is_atomic() => {
             Phrase::Fraction { num: num.boxed(), den: den.boxed() }
@@ -539,12 +548,13 @@ pub(super) fn divergence_label<'t>(callee: &'t Term) -> Option<&'t str> {
     capitals.then_some(label)
 }
 
-/// `x^2` below a second derivative's sign (`dx^2`): the variable, taken twice; any other
-/// variable as it is.
-fn squared_variable(wrt: Phrase) -> (bool, Phrase) {
+/// `x^2` below a second derivative's sign (`dx^2`), `x^n` below an n-th one: the order and the
+/// variable; any other variable as it is, of the first order.
+fn variable_and_order(wrt: Phrase) -> (Order, Phrase) {
     match wrt {
-        Phrase::Power { base, exponent } if *exponent == Phrase::Number("2".into()) => (true, *base),
-        other => (false, other),
+        Phrase::Power { base, exponent } if *exponent == Phrase::Number("2".into()) => (Order::Second, *base),
+        Phrase::Power { base, exponent } => (Order::Nth(exponent), *base),
+        other => (Order::First, other),
     }
 }
 
