@@ -304,6 +304,7 @@ impl Resolver<'_> {
             super::definitions::defined_with_noise(&mut first, &mut joint.term);
         }
         super::sets::joined_sets(&mut first, &mut joints);
+        super::evaluations::evaluated_at_bars(&mut first, &mut joints);
         // Additive operators and `=` in any mix: `x_{l+1} = x_l + \mathcal{F}(x_l)`.
         let same_kind = joints
             .iter()

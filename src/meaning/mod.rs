@@ -23,6 +23,8 @@ mod chains;
 mod counts;
 mod curves;
 mod definitions;
+mod evaluations;
+pub use evaluations::EVALUATED;
 mod differentials;
 mod expectations;
 mod intervals;

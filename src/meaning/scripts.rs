@@ -97,6 +97,12 @@ impl Resolver<'_> {
         if self.is_big_op(node) {
             return self.term_big_op_alone(node, place, d);
         }
+        // `\left. \frac{\partial S}{\partial I} \right|_{I_0}`: what the bar closes, evaluated there.
+        if let NodeKind::Fenced { open: Delim::Nothing, close: Some(Delim::Bar), body, .. } = &base.kind {
+            let sub = sub.as_deref().map(|s| self.term(s, Place::Plain, d));
+            let sup = sup.as_deref().map(|s| self.term(s, Place::Plain, d));
+            return super::evaluations::evaluated(self.term(body, place, d), node, sub, sup);
+        }
         if !self.is_name(base) {
             let base_term = self.term(base, place, d);
             let norm = matches!(base.kind, NodeKind::Fenced { open: Delim::DoubleBar, .. });

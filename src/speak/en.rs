@@ -151,6 +151,14 @@ impl Reader<'_> {
             Phrase::Sub { base, sub, style } => self.two(keys::sub_key(*style, sub), "x", base, "i", sub, d),
             Phrase::Super { base, sup } => self.two(keys::super_key(sup), "x", base, "i", sup, d),
             Phrase::Layer { base, layer } => self.two("layer", "x", base, "i", layer, d),
+            Phrase::Evaluated { body, at, to: None } => {
+                let (x, a) = (self.text(body, d), self.point_text(at, d));
+                self.phrase("evaluated_at", &[("x", &x), ("a", &a)])
+            }
+            Phrase::Evaluated { body, at, to: Some(to) } => {
+                let (x, a, b) = (self.say(body, d), self.say(at, d), self.say(to, d));
+                self.phrase("evaluated_between", &[("x", &x), ("a", &a), ("b", &b)])
+            }
             Phrase::OrderedDerivative { base, order } => {
                 // "the n-th derivative", but "the derivative of order k minus 1".
                 let key = if order.is_atomic() { "nth_derivative_of" } else { "derivative_of_order" };

@@ -60,6 +60,16 @@ pub enum Phrase {
         /// The layer.
         layer: Box<Phrase>,
     },
+    /// What stands before a bar evaluated at the point below it (`f(x)\big|_{x=0}`), or between
+    /// the limits below and above it (`F(x) \Big|_{a}^{b}`).
+    Evaluated {
+        /// What is evaluated.
+        body: Box<Phrase>,
+        /// The point, or the lower limit.
+        at: Box<Phrase>,
+        /// The upper limit, when there are two.
+        to: Option<Box<Phrase>>,
+    },
     /// A derivative's order written above a function in parentheses: `f^{(n)}`, "the n-th
     /// derivative of f".
     OrderedDerivative {

@@ -76,6 +76,13 @@ pub(super) trait Speaker {
             .unwrap_or_else(|| self.text(condition, d))
     }
 
+    /// The point a bar evaluates at: a noun phrase where it is a relation ("theta equal to
+    /// theta 0", `\big|_{\theta = \theta_0}`), else as said.
+    fn point_text(&self, at: &Phrase, d: usize) -> String {
+        quantify::relation_noun(self.vocab(), Self::LANG, at, "", |p| self.text(p, d))
+            .unwrap_or_else(|| self.text(at, d))
+    }
+
     /// A template with an optional `over` slot ("the mean over i of x", else `{key}_all`).
     fn with_over(&self, key: &str, over: Option<&Phrase>, body: &Phrase, d: usize) -> Self::Said {
         match over {

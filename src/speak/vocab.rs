@@ -106,6 +106,8 @@ pub const PHRASE_KEYS: &[&str] = &[
     "nth_partial_op",
     "nth_derivative_of",
     "derivative_of_order",
+    "evaluated_at",
+    "evaluated_between",
     "gradient",
     "gradient_all",
     "norm",

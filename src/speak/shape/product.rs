@@ -363,6 +363,15 @@ impl Shaper<'_> {
         let body = self.shape(&op.operand, d).boxed();
         match op.name {
             "nabla" => Phrase::Gradient { second: op.is_second_order(), over, body },
+            // `F(x) \Big|_{a}^{b}`, `\nabla f\big|_{\theta_0}`: evaluated at a point or between two limits.
+            crate::meaning::EVALUATED => {
+                let sup = op.sup.as_ref().map(|s| self.shape(s, d).boxed());
+                match (over, sup) {
+                    (Some(at), to) => Phrase::Evaluated { body, at, to },
+                    (None, Some(at)) => Phrase::Evaluated { body, at, to: None },
+                    (None, None) => *body,
+                }
+            }
             // `\mathbb{E}^{\pi}[G_t]`: with nothing below, the law named above is what it is over.
             "E" => {
                 let over = over.or_else(|| op.sup.as_ref().map(|s| self.shape(s, d).boxed()));

@@ -302,7 +302,8 @@ impl Reader<'_> {
         Ok(Some(Node::new(kind, Span::new(start, self.at))))
     }
 
-    /// `bar_group = { bar ~ bexpr ~ bar }`. A bar that opens no group is also a relation
+    /// `bar_group = { bar ~ !("_" | "^") ~ bexpr ~ bar }`: a bar with a script right after it
+    /// (`F(x) \Big|_{a}^{b}`, an evaluation) opens no group. A bar that opens no group is also a relation
     /// (`p(a | b)`), which is read after the group fails; that the group failed at a position
     /// is remembered (as a PEG rule's result depends on the position alone), so that bars in
     /// nested groups (`|{|{|{x}}}`) are not read again and again.
@@ -313,6 +314,10 @@ impl Reader<'_> {
         }
         let Some(open) = self.bar() else { return Ok(None) };
         self.skip();
+        if matches!(self.peek(), b'_' | b'^') {
+            self.failed_bar_groups.insert(start);
+            return Ok(None);
+        }
         let body = self.expr(Context::Bars)?.ok_or(GiveUp)?;
         self.skip();
         let Some(close) = self.bar() else {
