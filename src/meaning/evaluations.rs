@@ -120,16 +120,8 @@ fn replace_with_evaluation<'n>(term: &mut Term<'n>, scripts: Term<'n>) {
     let TermKind::Scripted { sub, sup, .. } = scripts.kind else { return };
     let span = Span::new(term.span.start, scripts.span.end);
     let operand = std::mem::replace(term, Term::of(TermKind::Leaf, scripts.node));
-    let application = OperatorApplication {
-        name: EVALUATED,
-        function: None,
-        op: scripts.node,
-        sub: sub.map(|s| *s.term),
-        sup: sup.map(|s| *s.term),
-        base: None,
-        operand,
-    };
-    *term = Term::new(TermKind::Operator(Box::new(application)), span, scripts.node);
+    *term = evaluated(operand, scripts.node, sub.map(|s| *s.term), sup.map(|s| *s.term));
+    term.span = span;
 }
 
 /// Multiplies `target` by `factors`.

@@ -761,13 +761,13 @@ fn is_bracket(node: &Node) -> bool {
     matches!(node.kind, NodeKind::Fenced { open: Delim::Bracket | Delim::Paren, .. })
 }
 
-/// What may stand above a derivative's sign as its order: a number (`\partial^2`) or one italic
-/// letter other than a transpose's (`d^n`, `\partial^k`).
+/// What may stand above a derivative's sign as its order: a number (`\partial^2`), or one italic
+/// small letter or `N`, never a transpose's `T` (`d^n`, `\partial^k`, `d^N`).
 fn is_order(sup: &Node) -> bool {
     match &sup.kind {
         NodeKind::Number { .. } => true,
         NodeKind::Symbol { name, font: Font::Normal } => {
-            name.len() == 1 && name != "T" && name.chars().all(|c| c.is_ascii_lowercase() || c == 'N')
+            name.len() == 1 && name.chars().all(|c| c.is_ascii_lowercase() || c == 'N')
         }
         _ => false,
     }
