@@ -151,6 +151,8 @@ impl<'t> Resolver<'t> {
                     Some(derivative) => derivative.boxed(),
                     // `\frac{d}{dx}`: the sign alone over the variable names no symbol.
                     None if self.is_lone_differential(num) => Term::of(TermKind::Leaf, num).boxed(),
+                    // `\frac{d^2}{dx^2}`, `\frac{d^n}{dx^n}`: the sign raised to the order, no size d.
+                    None if self.is_raised_differential(num) => self.raised_sign(num, d).boxed(),
                     None => boxed(num, place),
                 };
                 let mut den = boxed(den, den_place);
@@ -647,6 +649,24 @@ impl<'t> Resolver<'t> {
     fn is_lone_differential(&self, node: &Node) -> bool {
         matches!(node.kind, NodeKind::Symbol { .. })
             && self.operator_name(node).is_some_and(|n| matches!(n, "d" | "partial"))
+    }
+
+    /// `d^2`, `\partial^k` alone over a differential: a sign raised to a derivative's order.
+    fn is_raised_differential(&self, node: &Node) -> bool {
+        matches!(&node.kind, NodeKind::Scripts { base, sub: None, sup: Some(_), .. }
+            if matches!(base.kind, NodeKind::Symbol { .. }))
+            && self.operator_name(node).is_some_and(|n| matches!(n, "d" | "partial"))
+    }
+
+    /// The sign of [`Self::is_raised_differential`] with its order as a power.
+    fn raised_sign<'n>(&self, node: &'n Node, d: usize) -> Term<'n> {
+        let NodeKind::Scripts { base, sup: Some(sup), .. } = &node.kind else {
+            return Term::of(TermKind::Leaf, node);
+        };
+        let term = self.term(sup, Place::Count, d + 1).boxed();
+        let order = super::tree::Script { role: ScriptRole::Power, above: true, term };
+        let base = Term::of(TermKind::Leaf, base).boxed();
+        Term::of(TermKind::Scripted { base, sub: None, sup: Some(order), primes: 0 }, node)
     }
 
     /// The name of an operator that applies to the factor after it without parentheses:

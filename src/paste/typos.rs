@@ -81,6 +81,8 @@ pub(super) fn look(text: &str) -> Vec<Warning> {
                     Frame::Bracket(..) | Frame::SetBrace(..) | Frame::Brace { script: true } | Frame::Angle
                 )
             }) => {}
+            // `F(x) \Big|_{a}^{b}`: a bar with a script right after it evaluates, and pairs with none.
+            '|' if text.get(at + 1..).is_some_and(|after| after.trim_start().starts_with(['_', '^'])) => {}
             '|' => top.push(at),
             _ => {}
         }
@@ -189,6 +191,12 @@ mod tests {
             assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
         }
         assert_eq!(kinds("p(x|z) + |y"), vec![WarningKind::LoneBar]);
+    }
+
+    #[test]
+    fn an_evaluation_bar_has_no_partner_to_miss() {
+        assert_eq!(kinds("F(x) \\Big|_{a}^{b} = F(b) - F(a)"), vec![]);
+        assert_eq!(kinds("\\nabla_a Q(s, a)|_{a = \\mu(s)} + |y"), vec![WarningKind::LoneBar]);
     }
 
     #[test]

@@ -469,6 +469,16 @@ pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
         {
             Phrase::Derivative { partial, order: Order::First, of: None, wrt }
         }
+        // `\frac{d^2}{dx^2}`, `\frac{\partial^k}{\partial t^k}`: the meaning layer's sign raised to
+        // an order alone over a differential, the variable below under the same power.
+        (Phrase::Power { base, exponent }, Phrase::Differential { partial, x: wrt, .. })
+            if is_sign(&base) && variable_and_order((*wrt).clone()).0 == order_of(&exponent) =>
+        {
+            let (order, wrt) = variable_and_order(*wrt);
+            let partial =
+                partial || matches!(base.as_ref(), Phrase::Name(Name { key, .. }) if key == "partial");
+            Phrase::Derivative { partial, order, of: None, wrt: wrt.boxed() }
+        }
         (Phrase::Product(num), Phrase::Product(den)) if starts_with_d(&num) && starts_with_d(&den) => {
             let (of, wrt) = (after_d(num).boxed(), after_d(den).boxed());
             Phrase::Derivative { partial: false, order: Order::First, of: Some(of), wrt }
@@ -555,6 +565,20 @@ pub(super) fn divergence_label<'t>(callee: &'t Term) -> Option<&'t str> {
     let label = occurrence.name.strip_prefix("D_").filter(|_| occurrence.base_name == "D")?;
     let capitals = (2..=4).contains(&label.len()) && label.chars().all(|c| c.is_ascii_uppercase());
     capitals.then_some(label)
+}
+
+/// Whether a phrase is a differential's sign said alone (`d`, `\partial`).
+fn is_sign(phrase: &Phrase) -> bool {
+    matches!(phrase, Phrase::Name(Name { key, .. }) if key == "partial" || key == "d")
+}
+
+/// The order a power on a differential's sign gives (`d^2`: the second; `d^n`: the n-th).
+fn order_of(exponent: &Phrase) -> Order {
+    if *exponent == Phrase::Number("2".into()) {
+        Order::Second
+    } else {
+        Order::Nth(Box::new(exponent.clone()))
+    }
 }
 
 /// `x^2` below a second derivative's sign (`dx^2`), `x^n` below an n-th one: the order and the
