@@ -464,15 +464,14 @@ pub(super) fn division(num: Phrase, den: Phrase) -> Phrase {
                 wrt: Phrase::List(variables.collect()).boxed(),
             }
         }
-        (Phrase::Name(Name { key, .. }), Phrase::Differential { partial, x: wrt, .. })
-            if key == "partial" || key == "d" =>
-        {
+        (sign, Phrase::Differential { partial, x: wrt, .. }) if is_sign(&sign) => {
             Phrase::Derivative { partial, order: Order::First, of: None, wrt }
         }
         // `\frac{d^2}{dx^2}`, `\frac{\partial^k}{\partial t^k}`: the meaning layer's sign raised to
         // an order alone over a differential, the variable below under the same power.
         (Phrase::Power { base, exponent }, Phrase::Differential { partial, x: wrt, .. })
-            if is_sign(&base) && variable_and_order((*wrt).clone()).0 == order_of(&exponent) =>
+            if is_sign(&base)
+                && matches!(wrt.as_ref(), Phrase::Power { exponent: below, .. } if *below == exponent) =>
         {
             let (order, wrt) = variable_and_order(*wrt);
             let partial =
@@ -585,8 +584,7 @@ fn order_of(exponent: &Phrase) -> Order {
 /// variable; any other variable as it is, of the first order.
 fn variable_and_order(wrt: Phrase) -> (Order, Phrase) {
     match wrt {
-        Phrase::Power { base, exponent } if *exponent == Phrase::Number("2".into()) => (Order::Second, *base),
-        Phrase::Power { base, exponent } => (Order::Nth(exponent), *base),
+        Phrase::Power { base, exponent } => (order_of(&exponent), *base),
         other => (Order::First, other),
     }
 }
