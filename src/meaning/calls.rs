@@ -195,7 +195,19 @@ impl Resolver<'_> {
         if capital && font_of_name(base) == Font::Bold && summed {
             return false;
         }
+        // `P_k^{-1}(x - x_k)`, `H^{-1}(x - y)`: a capital's inverse before a sum or a difference of
+        // letters is a matrix inverse multiplying it; an inverse function is applied to a value
+        // (`\Phi^{-1}(1 - \alpha)`, a number in it, or `F^{-1}(u)`).
+        if capital && summed && self.is_inverse(callee) && !holds_a_number_term(body) {
+            return false;
+        }
         function_letter && (!capital || !self.holds_matrix(body)) && !adds_itself(callee, body)
+    }
+
+    /// Whether `callee` is a letter raised to its inverse (`P_k^{-1}`).
+    fn is_inverse(&self, callee: &Node) -> bool {
+        matches!(&callee.kind, NodeKind::Scripts { base, sup: Some(sup), .. }
+            if self.sup_role(base, sup) == ScriptRole::Inverse)
     }
 
     /// Whether a decorated form of `name` (`hat_M_c` of `M_c`) is recorded as a function.
@@ -704,4 +716,14 @@ fn single_relation(node: &Node) -> Option<&str> {
         },
         _ => None,
     }
+}
+
+/// Whether a chain of sums holds a number among its terms (`1 - \alpha`).
+fn holds_a_number_term(body: &Node) -> bool {
+    let NodeKind::Chain { first, rest } = &body.kind else {
+        return false;
+    };
+    std::iter::once(first.as_ref())
+        .chain(rest.iter().map(|link| &link.operand))
+        .any(|term| matches!(term.kind, NodeKind::Number { .. }))
 }
