@@ -497,6 +497,13 @@ impl<'t> Resolver<'t> {
                 (occurrence.kind, occurrence.evidence) = found;
             }
         }
+        // `\Delta t`, `\Delta k`: the step between two times or positions is an amount, not a
+        // position itself (nor a size), in a subscript too (`x_{t + \Delta t}`), unless declared.
+        if occurrence.evidence != super::Evidence::Declared
+            && matches!(occurrence.kind, super::SymbolKind::Index | super::SymbolKind::Dimension)
+        {
+            occurrence.kind = super::SymbolKind::Scalar;
+        }
         let span = delta.span.join(inner.span);
         let mut term = Term::new(TermKind::Symbol(Box::new(occurrence)), span, name);
         term.span = span;

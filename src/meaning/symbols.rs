@@ -467,6 +467,10 @@ impl<'t, 'n> TermIndex<'t, 'n> {
                 if letter && occurrence.base_name.len() > 1 {
                     index.words.insert((occurrence.base.span.start, occurrence.base.span.end), term.span);
                 }
+                // `\Delta t`: the increment is the whole symbol, named by its letter's node.
+                if increment_letter(term, occurrence).is_some() {
+                    index.words.insert((term.node.span.start, term.node.span.end), term.span);
+                }
             }
             if let TermKind::Product(factors) = &term.kind {
                 index.note_runs(factors);
@@ -526,7 +530,7 @@ impl<'t, 'n> TermIndex<'t, 'n> {
     }
 
     /// The span of the whole symbol whose name `node` begins, where the name is letters side by
-    /// side (`PE_{(pos, 2i)}` for its `P`).
+    /// side (`PE_{(pos, 2i)}` for its `P`) or an increment (`\Delta t` for its `t`).
     pub fn word_span(&self, node: &crate::syntax::ast::Node) -> Option<crate::syntax::ast::Span> {
         self.words.get(&(node.span.start, node.span.end)).copied()
     }
