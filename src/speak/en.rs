@@ -173,7 +173,7 @@ impl Reader<'_> {
                 let said = self.say(x, d);
                 self.phrase("ordinal", &[("x", said.strip_prefix("the ").unwrap_or(&said))])
             }
-            Phrase::Inverse { base, matrix } => self.one(keys::inverse_key(*matrix, base), base, d),
+            Phrase::Inverse { base, of } => self.one(keys::inverse_key(*of, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
             Phrase::Div { num, den } => self.divide(num, den, d),

@@ -84,12 +84,15 @@ pub fn transpose_key(x: &Phrase) -> &'static str {
     }
 }
 
-/// The inverse of a matrix or the reciprocal of a number; of a product, "the inverse of …".
-pub fn inverse_key(matrix: bool, base: &Phrase) -> &'static str {
-    match (matrix, base.is_atomic()) {
-        (true, true) => "inverse",
-        (true, false) => "inverse_of",
-        (false, _) => "reciprocal",
+/// The inverse of a matrix, the inverse of a function or the reciprocal of a number; of a
+/// product, "the inverse of …".
+pub fn inverse_key(of: crate::speak::phrase::Inverted, base: &Phrase) -> &'static str {
+    use crate::speak::phrase::Inverted;
+    match (of, base.is_atomic()) {
+        (Inverted::Matrix, true) => "inverse",
+        (Inverted::Matrix, false) => "inverse_of",
+        (Inverted::Function, _) => "inverse_function",
+        (Inverted::Number, _) => "reciprocal",
     }
 }
 

@@ -172,7 +172,7 @@ impl Reader<'_> {
             Phrase::Prime { base, count } => self.prime(base, *count, d),
             Phrase::Transpose(x) => self.one(keys::transpose_key(x), x, d),
             Phrase::Ordinal(x) => self.one("ordinal", x, d),
-            Phrase::Inverse { base, matrix } => self.one(keys::inverse_key(*matrix, base), base, d),
+            Phrase::Inverse { base, of } => self.one(keys::inverse_key(*of, base), base, d),
             Phrase::Power { base, exponent } => self.power(base, exponent, d),
             Phrase::Sqrt { index, body } => self.sqrt(index.as_deref(), body, d),
             Phrase::Div { num, den } => self.divide(num, den, d),

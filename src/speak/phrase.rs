@@ -108,12 +108,12 @@ pub enum Phrase {
     Transpose(Box<Phrase>),
     /// The i-th: `i^{\text{th}}`.
     Ordinal(Box<Phrase>),
-    /// `A^{-1}`: the inverse matrix or the reciprocal.
+    /// `A^{-1}`, `F^{-1}`: the inverse matrix, the inverse function or the reciprocal.
     Inverse {
         /// What the script is on.
         base: Box<Phrase>,
-        /// Whether the base is a matrix (inverse) rather than a number (reciprocal).
-        matrix: bool,
+        /// What kind of thing is inverted.
+        of: Inverted,
     },
     /// A power: `x^2`, `e^{z_j}`.
     Power {
@@ -510,4 +510,15 @@ impl Phrase {
             _ => false,
         }
     }
+}
+
+/// What a `-1` above a name inverts, which decides how the inverse is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inverted {
+    /// A matrix: its inverse matrix.
+    Matrix,
+    /// A function applied to something: its inverse function (`F^{-1}(p)`, a quantile).
+    Function,
+    /// A number: its reciprocal.
+    Number,
 }

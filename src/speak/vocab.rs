@@ -143,6 +143,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "power_closed",
     "power_of_closed",
     "inverse_of",
+    "inverse_function",
     "paren",
     "bracket",
     "kronecker",

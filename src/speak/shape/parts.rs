@@ -5,7 +5,7 @@
 use super::Shaper;
 use crate::meaning::tree::{Occurrence, Script};
 use crate::meaning::{kind_of_term, ScriptRole, SymbolKind, Term, TermKind};
-use crate::speak::phrase::{Fence, Name, NameClass, Phrase, SubStyle};
+use crate::speak::phrase::{Fence, Inverted, Name, NameClass, Phrase, SubStyle};
 use crate::speak::Verbosity;
 use crate::syntax::ast::{Delim, Font, InfixOp, Node, NodeKind};
 
@@ -95,6 +95,12 @@ impl Shaper<'_> {
                     Phrase::Super { base, sup: layer }
                 }
             }
+            // `F^{-1}(p)`: a function's name with its inverse, the inverse function applied.
+            (ScriptRole::Inverse, true)
+                if matches!(occurrence.kind, SymbolKind::Function | SymbolKind::Distribution) =>
+            {
+                Phrase::Inverse { base, of: Inverted::Function }
+            }
             (_, true) => Phrase::Super { base, sup: self.shape(&script.term, d).boxed() },
             (_, false) => {
                 Phrase::Sub { base, sub: self.sub_phrase(&script.term, d).boxed(), style: SubStyle::Index }
@@ -169,7 +175,12 @@ impl Shaper<'_> {
         match sup.role {
             ScriptRole::Transpose => Phrase::Transpose(base_phrase),
             ScriptRole::Inverse => {
-                Phrase::Inverse { base: base_phrase, matrix: kind_of_term(base) == SymbolKind::Matrix }
+                let of = match kind_of_term(base) {
+                    SymbolKind::Matrix => Inverted::Matrix,
+                    SymbolKind::Function | SymbolKind::Distribution => Inverted::Function,
+                    _ => Inverted::Number,
+                };
+                Phrase::Inverse { base: base_phrase, of }
             }
             ScriptRole::Mark => Phrase::Sub {
                 base: base_phrase,
