@@ -180,7 +180,8 @@ impl Resolver<'_> {
             .is_some_and(|o| o.base_name.starts_with(|c: char| c.is_ascii_uppercase()));
         let capital_state = application.args.iter().any(|a| {
             a.occurrence().is_some_and(|o| {
-                o.base_name.len() == 1 && super::notation::has(&self.notation.state_letters, &o.base_name.to_lowercase())
+                o.base_name.len() == 1
+                    && super::notation::has(&self.notation.state_letters, &o.base_name.to_lowercase())
             })
         });
         let value_function = value_function && (state || capital_state || capital_callee);
