@@ -172,19 +172,20 @@ impl Resolver<'_> {
                 }
             }
         }
-        // `v(x_t)`, `v_\theta(x_t, t)`: a small v of no state is a velocity field (flow matching),
-        // its argument a point; `V(x)`, `Q(x, a)` are values however the state is named.
+        // `v(x_t)`, `v_\theta(x_t, t)`: a small value letter applied to no state is a velocity
+        // field (flow matching), its argument a point; `V(x)`, `Q(x, a)` are values however the
+        // state is named, and `\hat{v}(S', \mathbf{w})` is at a state written as a capital.
         let capital_callee = application
             .callee
             .occurrence()
             .is_some_and(|o| o.base_name.starts_with(|c: char| c.is_ascii_uppercase()));
-        let capital_state = application.args.iter().any(|a| {
+        let state_in_any_case = application.args.iter().any(|a| {
             a.occurrence().is_some_and(|o| {
                 o.base_name.len() == 1
                     && super::notation::has(&self.notation.state_letters, &o.base_name.to_lowercase())
             })
         });
-        let value_function = value_function && (state || capital_state || capital_callee);
+        let value_function = value_function && (state || state_in_any_case || capital_callee);
         if !(value_function || (state && action)) {
             return;
         }

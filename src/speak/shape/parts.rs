@@ -96,9 +96,7 @@ impl Shaper<'_> {
                 }
             }
             // `F^{-1}(p)`: a function's name with its inverse, the inverse function applied.
-            (ScriptRole::Inverse, true)
-                if matches!(occurrence.kind, SymbolKind::Function | SymbolKind::Distribution) =>
-            {
+            (ScriptRole::Inverse, true) if inverted(occurrence.kind) == Inverted::Function => {
                 Phrase::Inverse { base, of: Inverted::Function }
             }
             (_, true) => Phrase::Super { base, sup: self.shape(&script.term, d).boxed() },
@@ -174,14 +172,7 @@ impl Shaper<'_> {
         let base_phrase = phrase.boxed();
         match sup.role {
             ScriptRole::Transpose => Phrase::Transpose(base_phrase),
-            ScriptRole::Inverse => {
-                let of = match kind_of_term(base) {
-                    SymbolKind::Matrix => Inverted::Matrix,
-                    SymbolKind::Function | SymbolKind::Distribution => Inverted::Function,
-                    _ => Inverted::Number,
-                };
-                Phrase::Inverse { base: base_phrase, of }
-            }
+            ScriptRole::Inverse => Phrase::Inverse { base: base_phrase, of: inverted(kind_of_term(base)) },
             ScriptRole::Mark => Phrase::Sub {
                 base: base_phrase,
                 sub: self.shape(&sup.term, d).boxed(),
@@ -462,4 +453,13 @@ fn strip_condition_word(condition: Phrase) -> Option<Phrase> {
 
 fn is_lower_letter(name: &str) -> bool {
     name.len() == 1 && name.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+/// What a `-1` above a symbol of this kind inverts: a matrix, a function (a law's too) or a number.
+fn inverted(kind: SymbolKind) -> Inverted {
+    match kind {
+        SymbolKind::Matrix => Inverted::Matrix,
+        SymbolKind::Function | SymbolKind::Distribution => Inverted::Function,
+        _ => Inverted::Number,
+    }
 }
