@@ -455,6 +455,7 @@ impl SymbolTable {
             }
             self.learn_mapping(statement);
         }
+        self.learn_set_builders(root);
     }
 
     /// `x \sim p`, `X \sim \mathcal{N}(0, 1)`: x is a random variable, p a distribution.

@@ -1,10 +1,11 @@
 //! What set operations say about their operands: `A \cup B`, `A \cap B`, `C \setminus (A \cup B)`
 //! join, meet or take away sets, so a capital they take that only a convention named (a matrix,
-//! the B of a batch size) is a set.
+//! the B of a batch size) is a set; and what a set-builder's condition declares of the letters
+//! its braces collect.
 
 use super::tree::{Evidence, Factor, Joint, Term, TermKind};
-use super::SymbolKind;
-use crate::syntax::ast::InfixOp;
+use super::{SymbolKind, SymbolTable};
+use crate::syntax::ast::{Delim, InfixOp, Node, NodeKind};
 
 /// Operators of set algebra, written between their operands.
 const SET_OPERATORS: &[&str] =
@@ -53,4 +54,53 @@ fn set_of(term: &mut Term) {
         occurrence.kind = SymbolKind::Set;
         occurrence.evidence = Evidence::Use;
     }
+}
+
+impl SymbolTable {
+    /// Declarations inside set-builder braces (`\{\sigma(w \cdot x + \theta) : w \in
+    /// \mathbb{R}^n, \theta \in \mathbb{R}\}`, `\{x \in \mathbb{R}^n : \|x\| \le 1\}`): what the
+    /// condition declares holds for the letters the braces collect.
+    pub(super) fn learn_set_builders(&mut self, root: &Node) {
+        let mut stack = vec![root];
+        let mut visited = 0;
+        while let Some(node) = stack.pop() {
+            visited += 1;
+            if visited > 4_096 {
+                break;
+            }
+            if let NodeKind::Fenced { open: Delim::Brace, body, .. } = &node.kind {
+                for statement in super::statements(body) {
+                    for (lhs, set) in builder_declarations(statement) {
+                        self.learn_declaration(lhs, set);
+                    }
+                }
+            }
+            node.for_each_child(|child| stack.push(child));
+        }
+    }
+}
+
+/// The declarations of one statement inside set-builder braces: `x \in S` before the colon or
+/// bar (`x \in \mathbb{R}^n : \|x\| \le 1`), a last `w \in S` after it (`\sigma(w) : w \in
+/// \mathbb{R}^n`), or the statement itself (`\theta \in \mathbb{R}`, after a comma).
+fn builder_declarations(statement: &Node) -> Vec<(&Node, &Node)> {
+    let NodeKind::Chain { first, rest } = &statement.kind else { return Vec::new() };
+    let relation = |link: &crate::syntax::ast::Link, name: &str| link.op == InfixOp::Relation(name.into());
+    let colon = rest.iter().position(|l| relation(l, ":") || relation(l, "\\mid") || relation(l, "|"));
+    let Some(colon) = colon else {
+        return super::relation_sides(statement, "\\in").into_iter().collect();
+    };
+    let mut found = Vec::new();
+    if let (1, Some(link)) = (colon, rest.first()) {
+        if relation(link, "\\in") {
+            found.push((first.as_ref(), &link.operand));
+        }
+    }
+    if let [.., before, last] = rest.as_slice() {
+        let after_colon = rest.len() == colon + 2;
+        if after_colon && relation(last, "\\in") {
+            found.push((&before.operand, &last.operand));
+        }
+    }
+    found
 }
