@@ -471,6 +471,39 @@ pub(super) fn matrices_before_vectors(factors: &mut [Factor]) {
     }
 }
 
+/// `H^{-1} \nabla f(x)`, `A_t^{-1} \nabla_t`, `F_\theta^{-1} \nabla_\theta J`: an inverted capital
+/// right before a gradient multiplies it, a matrix (a Hessian, a preconditioner, a Fisher
+/// information), where only a convention called it a size, a number or a random variable (the
+/// `A_t` of an action at step t).
+pub(super) fn preconditioners_before_gradients(factors: &mut [Factor]) {
+    for i in 1..factors.len() {
+        let (before, after) = factors.split_at_mut(i);
+        let (Some(previous), Some(factor)) = (before.last_mut(), after.first()) else { continue };
+        let gradient = matches!(&factor.term.kind, TermKind::Operator(op) if op.name == "nabla");
+        if !gradient || !matches!(factor.op, Some(InfixOp::Juxt)) {
+            continue;
+        }
+        let TermKind::Scripted { base, sup: Some(sup), .. } = &mut previous.term.kind else { continue };
+        if sup.role != ScriptRole::Inverse {
+            continue;
+        }
+        let TermKind::Symbol(occurrence) = &mut base.kind else { continue };
+        let capital = occurrence.base_name.starts_with(|c: char| c.is_ascii_uppercase());
+        let loose = matches!(
+            occurrence.kind,
+            super::SymbolKind::Scalar
+                | super::SymbolKind::Dimension
+                | super::SymbolKind::RandomVariable
+                | super::SymbolKind::Vector
+                | super::SymbolKind::Function
+        );
+        if capital && loose && occurrence.evidence == super::Evidence::Convention {
+            occurrence.kind = super::SymbolKind::Matrix;
+            occurrence.evidence = super::Evidence::Use;
+        }
+    }
+}
+
 /// `o \odot \tanh(c)`, `z \odot \epsilon`: what an element-wise product multiplies are arrays,
 /// so a plain lower-case Latin letter beside it that only a convention called a scalar or a
 /// size (the mask `m`) is a vector.

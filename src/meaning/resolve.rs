@@ -286,6 +286,7 @@ impl<'t> Resolver<'t> {
         }
         vectors_after_matrices(&mut factors);
         matrices_before_vectors(&mut factors);
+        super::agree::preconditioners_before_gradients(&mut factors);
         arrays_around_hadamard(&mut factors);
         super::runs::maps_in_a_composition(&mut factors);
         sizes_times_sizes(&mut factors);

@@ -353,7 +353,12 @@ pub(super) fn settled_by_use(term: &Term, table: &SymbolTable) -> Vec<(String, S
         }
     }
     for name in used_sets {
-        if conventional_arrays.contains(name) && !averaged.contains(name) {
+        // `\frac{1}{|\Omega|} \sum_{v \in \Omega}`: a capital only a convention called a number
+        // (a Greek capital) is the set a sum runs over where it stands in bars too, a count.
+        let capital = name.starts_with(|c: char| c.is_ascii_uppercase());
+        let conventional =
+            conventional_arrays.contains(name) || (capital && conventional_scalars.contains(name));
+        if conventional && !averaged.contains(name) {
             settle(&mut out, table, name, SymbolKind::Set);
         }
     }
