@@ -81,8 +81,11 @@ pub fn annotate<'a>(
 ) -> Vec<RawSlot<'a>> {
     let mut firings = Walker::new(source, meaning, rules).run(root);
     balanced_firings(meaning, rules, &mut firings);
-    keep_off_definitions(root, rules, &mut firings);
+    // What a rule overrides stays overridden where the rule is then kept off a definition: the
+    // seed's `\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(…)V` is read through its parts, and
+    // the softmax's own attention row is one of the whole's.
     let mut firings = drop_overridden(firings, &rules.rules, source);
+    keep_off_definitions(root, rules, &mut firings);
     let fallback = |firing: &Firing| rules.rules.get(firing.rule).is_some_and(|rule| rule.fallback);
     // The question whether a letter is applied says nothing of the formula's other symbols.
     let asks_of_the_formula =
