@@ -156,7 +156,10 @@ impl Resolver<'_> {
     /// to one capital is a value of that matrix's spectrum, not a number times it.
     fn is_spectral_call(&self, occurrence: &super::Occurrence<'_>, body: &Node) -> bool {
         let NodeKind::Symbol { name, .. } = &occurrence.base.kind else { return false };
-        self.notation.names_a_spectral_value(name, !occurrence.scripts.is_empty()) && is_one_capital(body)
+        let scripted = !occurrence.scripts.is_empty();
+        // `\lambda_{\max}(\sum_k \mathbf{X}_k)`: one named below takes a matrix expression too.
+        self.notation.names_a_spectral_value(name, scripted)
+            && (is_one_capital(body) || (scripted && super::calls::holds_a_capital(body)))
     }
 
     /// Whether `body` is one small Latin letter, in any font, that is not a law's letter (`x`,

@@ -162,6 +162,12 @@ impl Resolver<'_> {
         if has(&self.notation.value_functions, &base_name) && self.holds_state(body) {
             return true;
         }
+        // `\lambda_{\max}(\sum_k \mathbf{X}_k)`, `\sigma_{\min}(A + E)`: a spectral letter named
+        // below applied to a matrix expression is a value of its spectrum, as on one matrix.
+        let scripted = matches!(callee.kind, NodeKind::Scripts { sub: Some(_), .. });
+        if self.notation.names_a_spectral_value(&base_name, scripted) && holds_a_capital(body) {
+            return true;
+        }
         let list = is_argument_list(body) || condition_inside(body) || is_parameter_argument(body);
         if list {
             return true;
@@ -390,6 +396,24 @@ impl Resolver<'_> {
             _ => Place::Plain,
         }
     }
+}
+
+/// Whether a single capital Latin letter, plain or bold, stands anywhere in `body` (what a
+/// spectral letter takes is a matrix, the letters papers use for random variables too).
+pub(super) fn holds_a_capital(body: &Node) -> bool {
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        if let NodeKind::Symbol { name, font: Font::Normal | Font::Bold } = &node.kind {
+            if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                return true;
+            }
+        }
+        if stack.len() > 4_096 {
+            return false;
+        }
+        node.for_each_child(|c| stack.push(c));
+    }
+    false
 }
 
 /// `H_\alpha(X)`, `I_\Theta(X; Z)`, `H_\infty`: a Greek or capital letter below an information
