@@ -207,6 +207,13 @@ impl Resolver<'_> {
         if capital && summed && self.is_inverse(callee) && !holds_a_number_term(body) {
             return false;
         }
+        // `P(A \cap B)`: what set algebra makes is a set, which a letter is applied to, never
+        // multiplies.
+        let set_algebra = matches!(&body.kind, NodeKind::Chain { rest, .. }
+            if !rest.is_empty() && rest.iter().all(|l| super::sets::is_set_operator(&l.op)));
+        if function_letter && set_algebra {
+            return true;
+        }
         function_letter && (!capital || !self.holds_matrix(body)) && !adds_itself(callee, body)
     }
 

@@ -136,11 +136,14 @@ impl<'t> Resolver<'t> {
             NodeKind::Frac { num, den } => {
                 let den_place = if self.is_one(num) && !super::roles::is_difference_of_products(den) {
                     Place::Count
-                } else if super::roles::is_lone_letter(den) {
+                } else if super::roles::is_lone_letter(den) || is_bars(den) {
+                    // `\frac{|A|}{|S|}`: bars below a fraction count, as below a one.
                     Place::Divisor
                 } else {
                     place
                 };
+                // `\frac{|A|}{|S|}`: bars over bars count too, a share of a set.
+                let place = if is_bars(num) && is_bars(den) { Place::Divisor } else { place };
                 // `\frac{dy}{dx}`, `\frac{d}{dt}`: an italic d over `d` and one letter is
                 // Leibniz's differential, not a size.
                 let outer = self.italic_differential.get();
@@ -799,4 +802,9 @@ fn is_order(sup: &Node) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `node` is a pair of bars around something (`|S|`, `\left| A \right|`).
+fn is_bars(node: &Node) -> bool {
+    matches!(node.kind, NodeKind::Fenced { open: Delim::Bar, .. })
 }

@@ -219,8 +219,15 @@ impl Resolver<'_> {
             Place::MatrixOperand if capital && font_of(occurrence.base) != Font::Calligraphic => {
                 Some(SymbolKind::Matrix)
             }
-            Place::Event if capital && plain => Some(SymbolKind::Set),
-            Place::Container if capital && plain && font_of(occurrence.base) == Font::Normal => {
+            // `\mathbb{I}(\mathbf{x} \in S_K)`, `P(A_i)`: a capital picked or named below is an
+            // event too, a set.
+            Place::Event if capital && occurrence.scripts.iter().all(|s| !s.above) => Some(SymbolKind::Set),
+            // `\mathbf{x} \in S_K`: a capital named or picked below is a set too.
+            Place::Container
+                if capital
+                    && occurrence.scripts.iter().all(|s| !s.above)
+                    && font_of(occurrence.base) == Font::Normal =>
+            {
                 Some(SymbolKind::Set)
             }
             Place::Event => Some(SymbolKind::RandomVariable),

@@ -12,7 +12,7 @@ const SET_OPERATORS: &[&str] =
     &["\\cup", "\\cap", "\\setminus", "\\smallsetminus", "\\sqcup", "\\triangle", "\\bigtriangleup"];
 
 /// Whether `op` is an operator of set algebra.
-fn is_set_operator(op: &InfixOp) -> bool {
+pub(super) fn is_set_operator(op: &InfixOp) -> bool {
     match op {
         InfixOp::Additive(text) | InfixOp::Multiplicative(text) => SET_OPERATORS.contains(&text.as_str()),
         _ => false,
