@@ -153,6 +153,10 @@ fn past_command(text: &str, at: usize) -> usize {
     let spaces = after.len() - after.trim_start().len();
     let next = after.trim_start().chars().next();
     if table().sizing.iter().any(|s| s == name) {
+        // `\left\|`, `\Big\{`: a delimiter written as a command is sized whole.
+        if next == Some('\\') {
+            return past_command(text, end + spaces);
+        }
         return end + spaces + next.map_or(0, char::len_utf8);
     }
     if next == Some('{') && table().literal_arguments.iter().any(|l| l == name) {
@@ -197,6 +201,15 @@ mod tests {
     fn an_evaluation_bar_has_no_partner_to_miss() {
         assert_eq!(kinds("F(x) \\Big|_{a}^{b} = F(b) - F(a)"), vec![]);
         assert_eq!(kinds("\\nabla_a Q(s, a)|_{a = \\mu(s)} + |y"), vec![WarningKind::LoneBar]);
+    }
+
+    #[test]
+    fn a_sized_double_bar_is_one_delimiter() {
+        // The scripts after `\right\|` once left the opening bar of `\left\|` alone.
+        for text in ["\\left\\|f\\right\\|^{p}", "\\left\\| x - y \\right\\|_2^2", "\\Big\\{ x \\Big\\}"] {
+            assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
+        }
+        assert_eq!(kinds("\\left\\|f\\right\\|^{p} + |y"), vec![WarningKind::LoneBar]);
     }
 
     #[test]
