@@ -479,8 +479,7 @@ pub(super) fn preconditioners_before_gradients(factors: &mut [Factor]) {
     for i in 1..factors.len() {
         let (before, after) = factors.split_at_mut(i);
         let (Some(previous), Some(factor)) = (before.last_mut(), after.first()) else { continue };
-        let gradient = matches!(&factor.term.kind, TermKind::Operator(op) if op.name == "nabla");
-        if !gradient || !matches!(factor.op, Some(InfixOp::Juxt)) {
+        if !is_gradient(&factor.term) || !matches!(factor.op, Some(InfixOp::Juxt)) {
             continue;
         }
         let TermKind::Scripted { base, sup: Some(sup), .. } = &mut previous.term.kind else { continue };
@@ -501,6 +500,17 @@ pub(super) fn preconditioners_before_gradients(factors: &mut [Factor]) {
             occurrence.kind = super::SymbolKind::Matrix;
             occurrence.evidence = super::Evidence::Use;
         }
+    }
+}
+
+/// Whether a term is a gradient: `\nabla` applied (`\nabla f(x)`), or standing for one with a step
+/// below it (`\nabla_t`, the gradient of online learning's t-th loss).
+fn is_gradient(term: &Term) -> bool {
+    match &term.kind {
+        TermKind::Operator(op) => op.name == "nabla",
+        TermKind::Scripted { base, .. } => is_gradient(base),
+        TermKind::Leaf => matches!(&term.node.kind, NodeKind::Symbol { name, .. } if name == "nabla"),
+        _ => false,
     }
 }
 

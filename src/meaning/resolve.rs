@@ -473,9 +473,22 @@ impl<'t> Resolver<'t> {
             return (delta, 2);
         }
         if let Some(name) = self.operator_name(item) {
-            return self.operator(node, name, items, i, place, d);
+            if !(name == "nabla" && Self::gradient_standing_alone(items, i + 1)) {
+                return self.operator(node, name, items, i, place, d);
+            }
         }
         (self.term(item, place, d), 1)
+    }
+
+    /// `\nabla_\tau \nabla_\tau^\top`: a gradient followed by a gradient that takes nothing after
+    /// it (the row ends, or something other than a factor follows) is a gradient of its own, and the
+    /// two an outer product; before `L` (`\nabla_\theta \nabla_\theta^\top L`) the first takes the
+    /// second, a Hessian.
+    fn gradient_standing_alone(items: &[Item], next: usize) -> bool {
+        let Some((Some(InfixOp::Juxt), _, gradient)) = items.get(next) else { return false };
+        let scripted_nabla = matches!(&gradient.kind, NodeKind::Scripts { base, .. }
+            if matches!(&base.kind, NodeKind::Symbol { name, .. } if name == "nabla"));
+        scripted_nabla && !items.get(next + 1).is_some_and(|(op, _, _)| matches!(op, Some(InfixOp::Juxt)))
     }
 
     /// `\Delta W`, `\Delta \boldsymbol{\theta}`: one name, the change in W, of W's kind.

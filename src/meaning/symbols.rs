@@ -128,7 +128,10 @@ fn kind_with(term: &Term, child: &impl Fn(&Term) -> SymbolKind) -> SymbolKind {
     match &term.kind {
         TermKind::Symbol(occurrence) => occurrence.kind,
         TermKind::Number => SymbolKind::Scalar,
+        // `\nabla_t` standing alone: the gradient taken at step t, a vector.
+        TermKind::Leaf if is_bare_gradient(term) => SymbolKind::Vector,
         TermKind::Leaf => SymbolKind::Unknown,
+        TermKind::Scripted { base, .. } if is_bare_gradient(base) => SymbolKind::Vector,
         TermKind::Scripted { base, sub, sup, .. } => {
             let base_kind = child(base);
             let picked = sub.as_ref().is_some_and(|s| s.role == ScriptRole::Index);
@@ -721,4 +724,10 @@ fn is_constant(occurrence: &super::Occurrence, constants: &super::notation::Name
             crate::syntax::ast::Font::Normal | crate::syntax::ast::Font::Roman
         )
         && super::notation::has(constants, &occurrence.base_name)
+}
+
+/// Whether `term` is `\nabla` written alone, taking nothing (`\nabla_t`, a gradient at a step).
+fn is_bare_gradient(term: &Term) -> bool {
+    matches!(term.kind, TermKind::Leaf)
+        && matches!(&term.node.kind, crate::syntax::ast::NodeKind::Symbol { name, .. } if name == "nabla")
 }

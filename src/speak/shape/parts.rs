@@ -159,7 +159,11 @@ impl Shaper<'_> {
         }
         if let Some(sub) = sub {
             let entry = self.sub_phrase(&sub.term, d).boxed();
-            phrase = Phrase::Sub { base: phrase.boxed(), sub: entry, style: SubStyle::Entry };
+            // `\nabla_t` standing alone: the gradient taken at step t, no entry of one.
+            let gradient = matches!(base.kind, TermKind::Leaf)
+                && matches!(&base.node.kind, NodeKind::Symbol { name, .. } if name == "nabla");
+            let style = if gradient { SubStyle::At } else { SubStyle::Entry };
+            phrase = Phrase::Sub { base: phrase.boxed(), sub: entry, style };
         }
         match sup {
             Some(sup) => self.operation(phrase, base, sup, d),
