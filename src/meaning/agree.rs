@@ -509,8 +509,7 @@ fn is_gradient(term: &Term) -> bool {
     match &term.kind {
         TermKind::Operator(op) => op.name == "nabla",
         TermKind::Scripted { base, .. } => is_gradient(base),
-        TermKind::Leaf => matches!(&term.node.kind, NodeKind::Symbol { name, .. } if name == "nabla"),
-        _ => false,
+        _ => super::is_bare_gradient(term),
     }
 }
 

@@ -62,7 +62,7 @@ pub use outline::{kind_word, outline};
 pub use resolve::Resolver;
 pub use runs::otimes_gates;
 pub use scripts::{is_indicator_of_an_event, is_indicator_one, is_ordinal_ending, names_a_layer};
-pub use symbols::{kind_of_term, symbols, TermIndex};
+pub use symbols::{is_bare_gradient, kind_of_term, symbols, TermIndex};
 pub use tree::{Evidence, Occurrence, ScriptRole, SymbolEntry, Term, TermKind};
 
 /// The resolved tree of a formula, read with what `table` knows of its document.

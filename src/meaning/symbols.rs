@@ -727,7 +727,7 @@ fn is_constant(occurrence: &super::Occurrence, constants: &super::notation::Name
 }
 
 /// Whether `term` is `\nabla` written alone, taking nothing (`\nabla_t`, a gradient at a step).
-fn is_bare_gradient(term: &Term) -> bool {
+pub fn is_bare_gradient(term: &Term) -> bool {
     matches!(term.kind, TermKind::Leaf)
         && matches!(&term.node.kind, crate::syntax::ast::NodeKind::Symbol { name, .. } if name == "nabla")
 }

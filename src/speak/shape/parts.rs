@@ -160,9 +160,7 @@ impl Shaper<'_> {
         if let Some(sub) = sub {
             let entry = self.sub_phrase(&sub.term, d).boxed();
             // `\nabla_t` standing alone: the gradient taken at step t, no entry of one.
-            let gradient = matches!(base.kind, TermKind::Leaf)
-                && matches!(&base.node.kind, NodeKind::Symbol { name, .. } if name == "nabla");
-            let style = if gradient { SubStyle::At } else { SubStyle::Entry };
+            let style = if crate::meaning::is_bare_gradient(base) { SubStyle::At } else { SubStyle::Entry };
             phrase = Phrase::Sub { base: phrase.boxed(), sub: entry, style };
         }
         match sup {
