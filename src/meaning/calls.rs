@@ -268,29 +268,17 @@ impl Resolver<'_> {
 
     /// Whether an argument group holds a symbol that papers' conventions make a matrix.
     fn holds_matrix(&self, body: &Node) -> bool {
-        let mut found = false;
-        let mut stack = vec![body];
-        while let Some(node) = stack.pop() {
-            match &node.kind {
-                NodeKind::Symbol { name, font: Font::Normal | Font::Bold }
-                    if name.len() == 1
-                        && name.starts_with(|c: char| c.is_ascii_uppercase())
-                        && !has(&self.notation.random_capitals, name) =>
-                {
-                    found = true;
-                }
-                NodeKind::Symbol { name, .. }
-                    if self.table.recorded(name) == Some(super::SymbolKind::Matrix) =>
-                {
-                    found = true
-                }
-                _ => node.for_each_child(|c| stack.push(c)),
+        any_node(body, |node| match &node.kind {
+            NodeKind::Symbol { name, font: Font::Normal | Font::Bold }
+                if name.len() == 1
+                    && name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !has(&self.notation.random_capitals, name) =>
+            {
+                true
             }
-            if found || stack.len() > 4_096 {
-                break;
-            }
-        }
-        found
+            NodeKind::Symbol { name, .. } => self.table.recorded(name) == Some(super::SymbolKind::Matrix),
+            _ => false,
+        })
     }
 
     /// Whether `callee[body]` reads a lone Latin letter at positions: every item of the bracket a
@@ -408,17 +396,23 @@ impl Resolver<'_> {
 /// Whether a single capital Latin letter, plain or bold, stands anywhere in `body` (what a
 /// spectral letter takes is a matrix, the letters papers use for random variables too).
 pub(super) fn holds_a_capital(body: &Node) -> bool {
+    any_node(body, |node| {
+        matches!(&node.kind, NodeKind::Symbol { name, font: Font::Normal | Font::Bold }
+            if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()))
+    })
+}
+
+/// Whether a node of `body` is `found`, the walk given up (false) past 4,096 nodes waiting.
+fn any_node(body: &Node, found: impl Fn(&Node) -> bool) -> bool {
     let mut stack = vec![body];
     while let Some(node) = stack.pop() {
-        if let NodeKind::Symbol { name, font: Font::Normal | Font::Bold } = &node.kind {
-            if name.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                return true;
-            }
+        if found(node) {
+            return true;
         }
+        node.for_each_child(|c| stack.push(c));
         if stack.len() > 4_096 {
             return false;
         }
-        node.for_each_child(|c| stack.push(c));
     }
     false
 }

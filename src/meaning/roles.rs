@@ -158,8 +158,10 @@ impl Resolver<'_> {
         let letter = occurrence.base_name.as_str();
         let capital = letter.len() == 1 && letter.starts_with(|c: char| c.is_ascii_uppercase());
         let plain = occurrence.scripts.is_empty();
+        // `S_K`, `A_i`: scripts below only, none above.
+        let named_below = occurrence.scripts.iter().all(|s| !s.above);
         // `T_i` below a fraction bar: one of several counts; `T_{ijk}` an entry of a tensor.
-        let below_only = occurrence.scripts.iter().all(|s| !s.above) && index_count(occurrence) <= 1;
+        let below_only = named_below && index_count(occurrence) <= 1;
         match place {
             Place::Callee => Some(self.callee_kind(occurrence)),
             // `W = P_{Y|X}`: a letter papers use for laws, named by a condition below it, is a
@@ -221,13 +223,9 @@ impl Resolver<'_> {
             }
             // `\mathbb{I}(\mathbf{x} \in S_K)`, `P(A_i)`: a capital picked or named below is an
             // event too, a set.
-            Place::Event if capital && occurrence.scripts.iter().all(|s| !s.above) => Some(SymbolKind::Set),
+            Place::Event if capital && named_below => Some(SymbolKind::Set),
             // `\mathbf{x} \in S_K`: a capital named or picked below is a set too.
-            Place::Container
-                if capital
-                    && occurrence.scripts.iter().all(|s| !s.above)
-                    && font_of(occurrence.base) == Font::Normal =>
-            {
+            Place::Container if capital && named_below && font_of(occurrence.base) == Font::Normal => {
                 Some(SymbolKind::Set)
             }
             Place::Event => Some(SymbolKind::RandomVariable),
